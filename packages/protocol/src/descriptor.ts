@@ -1,0 +1,73 @@
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+
+/**
+ * One activity operation on the wire: the single source of truth the server registers
+ * routes from and the client types `submit(op, params)` from.
+ */
+export interface OperationDescriptor<
+  N extends string = string,
+  P extends TObject = TObject,
+  R extends TObject = TObject,
+> {
+  /** Path suffix after `/public/v1/submit/`. */
+  readonly name: N;
+  /** Full path, `/public/v1/submit/<name>`. */
+  readonly path: string;
+  /** Activity `type` of the envelope, e.g. `ACTIVITY_TYPE_SIGN_RAW_PAYLOADS`. */
+  readonly type: string;
+  /** Key of `activity.intent` that echoes the parameters. */
+  readonly intentKey: string;
+  /** Key of `activity.result` that holds the outcome. */
+  readonly resultKey: string;
+  /** Schema of `parameters` (closed: unknown fields are refused). */
+  readonly parameters: P;
+  /** Schema of the result object under `resultKey`. */
+  readonly result: R;
+  /** True for the 20 operations of spec section B; false for the extras of DESIGN section 2. */
+  readonly spec: boolean;
+}
+
+/**
+ * Declare an operation descriptor.
+ * @example
+ * const op = defineOperation({ name: 'create_policy', type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
+ *   intentKey: 'createPolicyIntentV3', resultKey: 'createPolicyResult', spec: true,
+ *   parameters: Type.Object({ policyName: Type.String() }), result: Type.Object({ policyId: Type.String() }) });
+ */
+export function defineOperation<N extends string, P extends TObject, R extends TObject>(d: {
+  name: N;
+  type: string;
+  intentKey: string;
+  resultKey: string;
+  parameters: P;
+  result: R;
+  spec: boolean;
+}): OperationDescriptor<N, P, R> {
+  return Object.freeze({ ...d, path: `/public/v1/submit/${d.name}` });
+}
+
+/** A read endpoint, `POST /public/v1/query/<name>`, stamped like submits. */
+export interface QueryDescriptor<N extends string = string, Q extends TObject = TObject, R extends TSchema = TSchema> {
+  readonly name: N;
+  readonly path: string;
+  /** Schema of the request body (always carries `organizationId`). */
+  readonly request: Q;
+  /** Schema of the response body. */
+  readonly response: R;
+}
+
+/** Declare a query descriptor. */
+export function defineQuery<N extends string, Q extends TObject, R extends TSchema>(d: {
+  name: N;
+  request: Q;
+  response: R;
+}): QueryDescriptor<N, Q, R> {
+  return Object.freeze({ ...d, path: `/public/v1/query/${d.name}` });
+}
+
+/** Closed object schema: the wire refuses unknown fields. */
+export const Obj = <T extends Parameters<typeof Type.Object>[0]>(props: T) =>
+  Type.Object(props, { additionalProperties: false });
+
+export type ParamsOfDescriptor<D> = D extends OperationDescriptor<string, infer P, TObject> ? Static<P> : never;
+export type ResultOfDescriptor<D> = D extends OperationDescriptor<string, TObject, infer R> ? Static<R> : never;

@@ -1,0 +1,79 @@
+import { Type } from '@sinclair/typebox';
+
+/** String enum schema from a list of literals. */
+export const Enum = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v)) as never) as unknown as import('@sinclair/typebox').TUnion<
+    { [K in keyof T]: import('@sinclair/typebox').TLiteral<T[K]> } extends infer U extends import('@sinclair/typebox').TSchema[] ? U : never
+  >;
+
+export const PAYLOAD_ENCODINGS = [
+  'PAYLOAD_ENCODING_HEXADECIMAL',
+  'PAYLOAD_ENCODING_TEXT_UTF8',
+  'PAYLOAD_ENCODING_EIP712',
+  'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+] as const;
+export type PayloadEncoding = (typeof PAYLOAD_ENCODINGS)[number];
+
+export const HASH_FUNCTIONS = [
+  'HASH_FUNCTION_NO_OP',
+  'HASH_FUNCTION_SHA256',
+  'HASH_FUNCTION_KECCAK256',
+  'HASH_FUNCTION_NOT_APPLICABLE',
+] as const;
+export type HashFunction = (typeof HASH_FUNCTIONS)[number];
+
+export const CURVES = ['CURVE_SECP256K1', 'CURVE_ED25519'] as const;
+export type Curve = (typeof CURVES)[number];
+
+export const PATH_FORMATS = ['PATH_FORMAT_BIP32'] as const;
+export type PathFormat = (typeof PATH_FORMATS)[number];
+
+export const ADDRESS_FORMATS = [
+  'ADDRESS_FORMAT_UNCOMPRESSED',
+  'ADDRESS_FORMAT_COMPRESSED',
+  'ADDRESS_FORMAT_ETHEREUM',
+  'ADDRESS_FORMAT_SOLANA',
+] as const;
+export type AddressFormat = (typeof ADDRESS_FORMATS)[number];
+
+export const POLICY_EFFECTS = ['EFFECT_ALLOW', 'EFFECT_DENY'] as const;
+export type PolicyEffect = (typeof POLICY_EFFECTS)[number];
+
+export const OAUTH2_PROVIDERS = ['OAUTH2_PROVIDER_X', 'OAUTH2_PROVIDER_DISCORD'] as const;
+export type Oauth2Provider = (typeof OAUTH2_PROVIDERS)[number];
+
+export const AUTHENTICATOR_TRANSPORTS = [
+  'AUTHENTICATOR_TRANSPORT_BLE',
+  'AUTHENTICATOR_TRANSPORT_INTERNAL',
+  'AUTHENTICATOR_TRANSPORT_NFC',
+  'AUTHENTICATOR_TRANSPORT_USB',
+  'AUTHENTICATOR_TRANSPORT_HYBRID',
+] as const;
+export type AuthenticatorTransport = (typeof AUTHENTICATOR_TRANSPORTS)[number];
+
+export const SMART_CONTRACT_INTERFACE_TYPES = [
+  'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
+  'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
+] as const;
+
+export const FEATURE_NAMES = [
+  'FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY',
+  'FEATURE_NAME_WEBAUTHN_ORIGINS',
+  'FEATURE_NAME_EMAIL_AUTH',
+  'FEATURE_NAME_EMAIL_RECOVERY',
+  'FEATURE_NAME_WEBHOOK',
+  'FEATURE_NAME_SMS_AUTH',
+  'FEATURE_NAME_OTP_EMAIL_AUTH',
+  'FEATURE_NAME_AUTH_PROXY',
+] as const;
+export type FeatureName = (typeof FEATURE_NAMES)[number];
+
+export const API_KEY_CURVES = ['API_KEY_CURVE_P256', 'API_KEY_CURVE_SECP256K1', 'API_KEY_CURVE_ED25519'] as const;
+export type ApiKeyCurve = (typeof API_KEY_CURVES)[number];
+
+export const SIGNATURE_SCHEMES = [
+  'SIGNATURE_SCHEME_TK_API_P256',
+  'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191',
+  'SIGNATURE_SCHEME_TK_API_ED25519',
+] as const;
+export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
