@@ -6,5 +6,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // One throwaway PostgreSQL cluster + the PGlite template for the whole run (server tests only).
+    globalSetup: ['packages/server/test/support/global-setup.ts'],
   },
 });

@@ -1,10 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TLiteral, type TUnion } from '@sinclair/typebox';
 
-/** String enum schema from a list of literals. */
+/**
+ * String enum schema from a list of literals; `Static` of it is the union of the literals.
+ * @example const Effect = Enum(POLICY_EFFECTS); // Static<typeof Effect> = 'EFFECT_ALLOW' | 'EFFECT_DENY'
+ */
 export const Enum = <const T extends readonly string[]>(values: T) =>
-  Type.Union(values.map((v) => Type.Literal(v)) as never) as unknown as import('@sinclair/typebox').TUnion<
-    { [K in keyof T]: import('@sinclair/typebox').TLiteral<T[K]> } extends infer U extends import('@sinclair/typebox').TSchema[] ? U : never
-  >;
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
 
 export const PAYLOAD_ENCODINGS = [
   'PAYLOAD_ENCODING_HEXADECIMAL',
@@ -55,6 +56,7 @@ export const SMART_CONTRACT_INTERFACE_TYPES = [
   'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
   'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
 ] as const;
+export type SmartContractInterfaceType = (typeof SMART_CONTRACT_INTERFACE_TYPES)[number];
 
 export const FEATURE_NAMES = [
   'FEATURE_NAME_ROOT_USER_EMAIL_RECOVERY',
@@ -77,3 +79,45 @@ export const SIGNATURE_SCHEMES = [
   'SIGNATURE_SCHEME_TK_API_ED25519',
 ] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
+
+/** Channel of a one-time code (Turnkey init_otp `otpType`). */
+export const OTP_TYPES = ['OTP_TYPE_EMAIL', 'OTP_TYPE_SMS'] as const;
+export type OtpType = (typeof OTP_TYPES)[number];
+
+/** Scheme of a `clientSignature` (DESIGN section 2). */
+export const CLIENT_SIGNATURE_SCHEMES = ['CLIENT_SIGNATURE_SCHEME_API_P256'] as const;
+export type ClientSignatureScheme = (typeof CLIENT_SIGNATURE_SCHEMES)[number];
+
+/** Mnemonic language of export_wallet (BIP39 word lists). */
+export const MNEMONIC_LANGUAGES = [
+  'MNEMONIC_LANGUAGE_ENGLISH',
+  'MNEMONIC_LANGUAGE_SIMPLIFIED_CHINESE',
+  'MNEMONIC_LANGUAGE_TRADITIONAL_CHINESE',
+  'MNEMONIC_LANGUAGE_CZECH',
+  'MNEMONIC_LANGUAGE_FRENCH',
+  'MNEMONIC_LANGUAGE_ITALIAN',
+  'MNEMONIC_LANGUAGE_JAPANESE',
+  'MNEMONIC_LANGUAGE_KOREAN',
+  'MNEMONIC_LANGUAGE_SPANISH',
+] as const;
+export type MnemonicLanguage = (typeof MNEMONIC_LANGUAGES)[number];
+
+/** Accepted BIP39 mnemonic lengths in words. */
+export const MNEMONIC_LENGTHS = [12, 15, 18, 21, 24] as const;
+export type MnemonicLength = (typeof MNEMONIC_LENGTHS)[number];
+
+/** Kind of credential behind an API key or authenticator record. */
+export const CREDENTIAL_TYPES = [
+  'CREDENTIAL_TYPE_WEBAUTHN_AUTHENTICATOR',
+  'CREDENTIAL_TYPE_API_KEY_P256',
+  'CREDENTIAL_TYPE_API_KEY_SECP256K1',
+  'CREDENTIAL_TYPE_API_KEY_ED25519',
+  'CREDENTIAL_TYPE_OTP_AUTH_KEY_P256',
+  'CREDENTIAL_TYPE_OAUTH_KEY_P256',
+  'CREDENTIAL_TYPE_LOGIN',
+] as const;
+export type CredentialType = (typeof CREDENTIAL_TYPES)[number];
+
+/** Kind of a tag record. */
+export const TAG_TYPES = ['TAG_TYPE_USER', 'TAG_TYPE_PRIVATE_KEY'] as const;
+export type TagType = (typeof TAG_TYPES)[number];

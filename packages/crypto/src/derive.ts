@@ -1,0 +1,75 @@
+// HD key derivation from a BIP39 seed: secp256k1 by BIP32, ed25519 by SLIP-10.
+import { HDKey } from '@scure/bip32';
+import { assertBytes, assertObject, assertOneOf } from './assert';
+import { CryptoError } from './errors';
+import { parsePrivateKey, publicKeyOf } from './keys';
+import { parsePath } from './path';
+import { slip10Ed25519 } from './slip10';
+
+/** Wallet-account curves of the wire. */
+export type Curve = 'CURVE_SECP256K1' | 'CURVE_ED25519';
+
+/** A derived key pair, raw bytes. */
+export interface DerivedKey {
+  /** 32-byte private key (secp256k1 scalar or ed25519 seed). */
+  privateKey: Uint8Array;
+  /** secp256k1: 33-byte compressed SEC1; ed25519: 32-byte raw key. */
+  publicKey: Uint8Array;
+}
+
+const CURVES: readonly Curve[] = ['CURVE_SECP256K1', 'CURVE_ED25519'];
+
+/** @internal asserts a wire curve name, `ERR_UNSUPPORTED_CURVE_FORMAT` otherwise. */
+export function assertCurve(curve: unknown): Curve {
+  return assertOneOf(curve, CURVES, 'curve', 'ERR_UNSUPPORTED_CURVE_FORMAT');
+}
+
+function bip32Secp256k1(seed: Uint8Array, path: readonly number[]): Uint8Array {
+  let node: HDKey;
+  try {
+    node = HDKey.fromMasterSeed(seed);
+    for (const index of path) node = node.deriveChild(index);
+  } catch (cause) {
+    throw new CryptoError('ERR_INVALID_PARAMETER', 'BIP32 derivation failed', { cause });
+  }
+  const privateKey = node.privateKey;
+  if (!privateKey) throw new CryptoError('ERR_INVALID_PARAMETER', 'BIP32 derivation yielded no private key');
+  const out = privateKey.slice();
+  node.wipePrivateData();
+  return out;
+}
+
+/**
+ * Derives the key at a BIP32 path from a seed (16 to 64 bytes, usually the 64-byte BIP39
+ * seed). secp256k1 follows BIP32; ed25519 follows SLIP-10, which allows hardened segments
+ * only (`ERR_UNSUPPORTED_CURVE_FORMAT` otherwise).
+ *
+ * @example
+ * ```ts
+ * const { privateKey, publicKey } = deriveKey({ seed, curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0'" });
+ * ```
+ */
+export function deriveKey(params: { seed: Uint8Array; curve: Curve; path: string }): DerivedKey {
+  assertObject(params, 'params');
+  const { seed } = params;
+  assertBytes(seed, 'seed');
+  if (seed.length < 16 || seed.length > 64) throw new CryptoError('ERR_INVALID_PARAMETER', 'seed must be 16 to 64 bytes');
+  const curve = assertCurve(params.curve);
+  const path = parsePath(params.path);
+  const privateKey = curve === 'CURVE_ED25519' ? slip10Ed25519(seed, path) : bip32Secp256k1(seed, path);
+  return { privateKey, publicKey: publicKeyFromPrivate(curve, privateKey) };
+}
+
+/**
+ * The public key of a wallet private key: compressed 33-byte SEC1 for secp256k1, raw
+ * 32 bytes for ed25519. Throws `ERR_INVALID_PARAMETER` for an invalid private key.
+ *
+ * @example
+ * ```ts
+ * publicKeyFromPrivate('CURVE_SECP256K1', privateKey).length; // 33
+ * ```
+ */
+export function publicKeyFromPrivate(curve: Curve, privateKey: Uint8Array): Uint8Array {
+  const c = assertCurve(curve) === 'CURVE_ED25519' ? 'ed25519' : 'secp256k1';
+  return publicKeyOf(c, parsePrivateKey(c, privateKey), true);
+}

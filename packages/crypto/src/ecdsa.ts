@@ -1,0 +1,65 @@
+// ECDSA sign/verify shared by stamps, bundles, JWTs, client signatures and App Proofs.
+// Verification accepts high-S signatures: WebCrypto and OpenSSL produce them, and
+// malleability does not matter here (requests are deduplicated by body hash, not signature).
+import { isHex, hexToBytes } from './encoding';
+import { parsePublicKeyPoint, weierstrass, type WeierstrassCurve } from './keys';
+
+/** Signature encodings: ASN.1 DER, or fixed-width `r || s` (JOSE / P1363). */
+export type EcdsaFormat = 'der' | 'compact';
+
+/**
+ * @internal Signs with RFC 6979 deterministic nonces and low-S normalization. With
+ * `prehash` (default) the message is hashed with SHA-256 first; without it `message` must be
+ * the 32-byte digest.
+ */
+export function ecdsaSign(
+  curve: WeierstrassCurve,
+  privateKey: Uint8Array,
+  message: Uint8Array,
+  format: EcdsaFormat,
+  prehash = true,
+): Uint8Array {
+  return weierstrass(curve).sign(message, privateKey, { prehash, format, lowS: true });
+}
+
+/**
+ * @internal Verifies an ECDSA signature. Never throws: malformed keys, signatures or
+ * encodings all return `false`.
+ */
+export function ecdsaVerify(
+  curve: WeierstrassCurve,
+  publicKey: string | Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+  format: EcdsaFormat,
+  prehash = true,
+): boolean {
+  try {
+    if (format === 'compact' && signature.length !== 64) return false;
+    const point = parsePublicKeyPoint(curve, publicKey);
+    return weierstrass(curve).verify(signature, message, point.toBytes(false), {
+      prehash,
+      format,
+      lowS: false,
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Verifies an ECDSA-P256-SHA256 signature in ASN.1 DER over `message` (hashed here), with a
+ * compressed or uncompressed public key in hex. This is the default P-256 verifier of
+ * {@link verifyApiKeyStamp}; a server may inject a faster native one with the same contract.
+ * Never throws: anything malformed returns `false`. High-S signatures are accepted.
+ *
+ * @example
+ * ```ts
+ * verifyP256Der(stamp.publicKey, rawBody, stamp.signature); // true | false
+ * ```
+ */
+export function verifyP256Der(publicKeyHex: string, message: Uint8Array, derSignatureHex: string): boolean {
+  if (typeof publicKeyHex !== 'string' || !(message instanceof Uint8Array)) return false;
+  if (!isHex(derSignatureHex) || derSignatureHex.length > 2 * 72) return false;
+  return ecdsaVerify('p256', publicKeyHex, message, hexToBytes(derSignatureHex), 'der');
+}

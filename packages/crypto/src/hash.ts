@@ -1,0 +1,48 @@
+// Hash functions over bytes or UTF-8 text. Thin wrappers so callers never pick a hash
+// library themselves and strings are always hashed as UTF-8.
+import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { CryptoError } from './errors';
+import { bytesToHex, utf8ToBytes } from './encoding';
+
+function toBytes(data: Uint8Array | string): Uint8Array {
+  if (typeof data === 'string') return utf8ToBytes(data);
+  if (data instanceof Uint8Array) return data;
+  throw new CryptoError('ERR_INVALID_PARAMETER', 'data must be a Uint8Array or a string');
+}
+
+/**
+ * SHA-256 of bytes, or of the UTF-8 encoding of a string.
+ *
+ * @example
+ * ```ts
+ * bytesToHex(sha256('abc')); // 'ba7816bf...15ad'
+ * ```
+ */
+export function sha256(data: Uint8Array | string): Uint8Array {
+  return nobleSha256(toBytes(data));
+}
+
+/**
+ * Lowercase hex SHA-256, the form used for request fingerprints and WebAuthn challenges.
+ *
+ * @example
+ * ```ts
+ * sha256Hex('{"type":"ACTIVITY_TYPE_..."}'); // 64 lowercase hex chars
+ * ```
+ */
+export function sha256Hex(data: Uint8Array | string): string {
+  return bytesToHex(sha256(data));
+}
+
+/**
+ * Keccak-256 (the Ethereum variant, not NIST SHA3-256) of bytes or UTF-8 text.
+ *
+ * @example
+ * ```ts
+ * bytesToHex(keccak256('')); // 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
+ * ```
+ */
+export function keccak256(data: Uint8Array | string): Uint8Array {
+  return keccak_256(toBytes(data));
+}

@@ -1,0 +1,185 @@
+// API-key stamps, header X-Stamp (DESIGN section 2): base64url(JSON {publicKey, scheme,
+// signature}) over the exact raw request body. Verification works on the bytes received,
+// never on a re-serialization.
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { assertBytes, assertObject, assertOneOf, assertString } from './assert';
+import { ecdsaSign, ecdsaVerify, verifyP256Der } from './ecdsa';
+import { hashPersonalMessage } from './eip191';
+import { base64urlDecode, base64urlEncode, bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding';
+import { CryptoError } from './errors';
+import { parsePrivateKey, parsePublicKeyPoint, publicKeyOf } from './keys';
+
+/** The three API-key stamp schemes of the wire. */
+export type StampScheme =
+  | 'SIGNATURE_SCHEME_TK_API_P256'
+  | 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191'
+  | 'SIGNATURE_SCHEME_TK_API_ED25519';
+
+/** A decoded X-Stamp header; hex fields as sent by the client. */
+export interface ParsedStamp {
+  publicKey: string;
+  scheme: StampScheme;
+  signature: string;
+}
+
+/** The key that stamps a request. */
+export interface StampKey {
+  /** 32-byte private key, hex. */
+  privateKey: string;
+  /** Optional public key, hex; when given it must match `privateKey` (it is checked). */
+  publicKey?: string;
+  /** Defaults to `SIGNATURE_SCHEME_TK_API_P256`. */
+  scheme?: StampScheme;
+}
+
+/** Options of {@link verifyApiKeyStamp}. */
+export interface VerifyStampOptions {
+  /**
+   * P-256 verifier to use instead of the built-in noble one (e.g. node:crypto on a server).
+   * Same contract as {@link verifyP256Der}: public key hex, message bytes, DER signature hex.
+   */
+  verifyP256?: (publicKeyHex: string, message: Uint8Array, derSignatureHex: string) => boolean;
+}
+
+const SCHEMES: readonly StampScheme[] = [
+  'SIGNATURE_SCHEME_TK_API_P256',
+  'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191',
+  'SIGNATURE_SCHEME_TK_API_ED25519',
+];
+
+/** A stamp is a few hundred characters; anything far larger is not a stamp. */
+const MAX_STAMP_LENGTH = 4096;
+
+type StampCurve = 'p256' | 'secp256k1' | 'ed25519';
+
+function curveOf(scheme: StampScheme): StampCurve {
+  if (scheme === 'SIGNATURE_SCHEME_TK_API_P256') return 'p256';
+  if (scheme === 'SIGNATURE_SCHEME_TK_API_ED25519') return 'ed25519';
+  return 'secp256k1';
+}
+
+function bodyBytes(body: string | Uint8Array): Uint8Array {
+  if (typeof body === 'string') return utf8ToBytes(body);
+  assertBytes(body, 'body');
+  return body;
+}
+
+function sameKey(curve: StampCurve, given: string, derived: Uint8Array): boolean {
+  try {
+    if (curve === 'ed25519') return given.toLowerCase() === bytesToHex(derived);
+    return parsePublicKeyPoint(curve, given).equals(parsePublicKeyPoint(curve, derived));
+  } catch {
+    return false;
+  }
+}
+
+function signBody(curve: StampCurve, privateKey: Uint8Array, body: Uint8Array): Uint8Array {
+  if (curve === 'ed25519') return ed25519.sign(body, privateKey);
+  if (curve === 'p256') return ecdsaSign('p256', privateKey, body, 'der');
+  return ecdsaSign('secp256k1', privateKey, hashPersonalMessage(body), 'der', false);
+}
+
+/**
+ * Stamps a request body: signs the exact body bytes and returns the `X-Stamp` header value.
+ * P-256 (default): ECDSA-SHA256, DER hex, compressed public key. secp256k1 EIP-191: ECDSA
+ * over the personal_sign digest of the body, DER hex, compressed key. ed25519: 64-byte
+ * signature hex, raw 32-byte key.
+ *
+ * @example
+ * ```ts
+ * const body = JSON.stringify({ type: 'ACTIVITY_TYPE_CREATE_WALLET', ... });
+ * const stamp = stampApiKey(body, { privateKey, publicKey });
+ * await fetch(url, { method: 'POST', body, headers: { 'X-Stamp': stamp } });
+ * ```
+ */
+export function stampApiKey(body: string | Uint8Array, key: StampKey): string {
+  const bytes = bodyBytes(body);
+  assertObject(key, 'key');
+  const scheme = assertOneOf(key.scheme ?? 'SIGNATURE_SCHEME_TK_API_P256', SCHEMES, 'key.scheme');
+  const curve = curveOf(scheme);
+  const privateKey = parsePrivateKey(curve, key.privateKey);
+  const publicKey = publicKeyOf(curve, privateKey, true);
+  if (key.publicKey !== undefined) {
+    assertString(key.publicKey, 'key.publicKey');
+    if (!sameKey(curve, key.publicKey, publicKey)) {
+      throw new CryptoError('ERR_INVALID_PARAMETER', 'key.publicKey does not match key.privateKey');
+    }
+  }
+  const stamp: ParsedStamp = {
+    publicKey: bytesToHex(publicKey),
+    scheme,
+    signature: bytesToHex(signBody(curve, privateKey, bytes)),
+  };
+  return base64urlEncode(utf8ToBytes(JSON.stringify(stamp)));
+}
+
+function malformed(message: string, cause?: unknown): CryptoError {
+  return new CryptoError('ERR_STAMP_MALFORMED', message, cause === undefined ? undefined : { cause });
+}
+
+/**
+ * Decodes an `X-Stamp` header. Throws `ERR_STAMP_MALFORMED` for anything that is not
+ * base64url of a JSON object with exactly hex `publicKey`, a known `scheme` and hex
+ * `signature`.
+ * Does not verify anything: pass the result to {@link verifyApiKeyStamp}.
+ *
+ * @example
+ * ```ts
+ * const stamp = parseApiKeyStamp(request.headers['x-stamp']);
+ * stamp.scheme; // 'SIGNATURE_SCHEME_TK_API_P256'
+ * ```
+ */
+export function parseApiKeyStamp(header: string): ParsedStamp {
+  if (typeof header !== 'string' || header.length === 0) throw malformed('stamp header is missing');
+  if (header.length > MAX_STAMP_LENGTH) throw malformed('stamp header is too long');
+  let json: unknown;
+  try {
+    json = JSON.parse(bytesToUtf8(base64urlDecode(header)));
+  } catch (cause) {
+    throw malformed('stamp is not base64url-encoded JSON', cause);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw malformed('stamp is not a JSON object');
+  const fields = json as Record<string, unknown>;
+  const extra = Object.keys(fields).filter((k) => k !== 'publicKey' && k !== 'scheme' && k !== 'signature');
+  if (extra.length > 0) throw malformed(`stamp has unexpected fields: ${extra.join(', ')}`);
+  const { publicKey, scheme, signature } = fields;
+  if (!isHex(publicKey) || publicKey.length === 0) throw malformed('stamp.publicKey must be hex');
+  if (!isHex(signature) || signature.length === 0) throw malformed('stamp.signature must be hex');
+  if (typeof scheme !== 'string' || !(SCHEMES as readonly string[]).includes(scheme)) {
+    throw malformed('stamp.scheme is not a supported signature scheme');
+  }
+  return { publicKey, scheme: scheme as StampScheme, signature };
+}
+
+/**
+ * Verifies a parsed API-key stamp over the raw body bytes received. Returns `false` for any
+ * bad signature, key or encoding; it never throws on them. P-256 uses `opts.verifyP256` when
+ * given (e.g. node:crypto), else {@link verifyP256Der}.
+ *
+ * @example
+ * ```ts
+ * const ok = verifyApiKeyStamp(rawBody, parseApiKeyStamp(header));
+ * if (!ok) reply.code(401);
+ * ```
+ */
+export function verifyApiKeyStamp(body: Uint8Array, stamp: ParsedStamp, opts?: VerifyStampOptions): boolean {
+  assertBytes(body, 'body');
+  assertObject(stamp, 'stamp');
+  const { publicKey, scheme, signature } = stamp;
+  if (!isHex(publicKey) || !isHex(signature)) return false;
+  try {
+    switch (scheme) {
+      case 'SIGNATURE_SCHEME_TK_API_P256':
+        return (opts?.verifyP256 ?? verifyP256Der)(publicKey, body, signature) === true;
+      case 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191':
+        return ecdsaVerify('secp256k1', publicKey, hashPersonalMessage(body), hexToBytes(signature), 'der', false);
+      case 'SIGNATURE_SCHEME_TK_API_ED25519':
+        if (publicKey.length !== 64 || signature.length !== 128) return false;
+        return ed25519.verify(hexToBytes(signature), body, hexToBytes(publicKey), { zip215: false });
+      default:
+        return false;
+    }
+  } catch {
+    return false;
+  }
+}

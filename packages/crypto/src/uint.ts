@@ -1,0 +1,26 @@
+// Integer inputs of EIP-712 and EIP-7702 payloads: JSON carries them as numbers, decimal
+// strings or 0x-hex strings; all are accepted, anything else is ERR_INVALID_PAYLOAD.
+import { CryptoError } from './errors';
+
+/** @internal parses an integer-like value to a bigint, or throws `ERR_INVALID_PAYLOAD`. */
+export function toBigInt(value: unknown, name: string): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string') {
+    if (/^-?(0|[1-9][0-9]*)$/.test(value)) return BigInt(value);
+    if (/^0x[0-9a-fA-F]+$/.test(value)) return BigInt(value);
+  }
+  throw new CryptoError('ERR_INVALID_PAYLOAD', `${name} must be an integer (number, decimal or 0x-hex string)`);
+}
+
+/** @internal big-endian bytes of a non-negative integer, fixed `length` or minimal. */
+export function bigIntToBytes(value: bigint, length?: number): Uint8Array {
+  let hex = value.toString(16);
+  if (hex === '0') hex = '';
+  if (hex.length % 2) hex = `0${hex}`;
+  const size = length ?? hex.length / 2;
+  const out = new Uint8Array(size);
+  const offset = size - hex.length / 2;
+  for (let i = 0; i < hex.length / 2; i++) out[offset + i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}

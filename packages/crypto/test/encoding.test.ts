@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  base64urlDecode,
+  base64urlEncode,
+  bytesToHex,
+  bytesToUtf8,
+  concatBytes,
+  CryptoError,
+  equalBytes,
+  hexToBytes,
+  isCryptoError,
+  keccak256,
+  sha256,
+  sha256Hex,
+  utf8ToBytes,
+} from '../src/index';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
+  }
+  return undefined;
+}
+
+describe('hex', () => {
+  it('given bytes, when encoded, then lowercase hex without prefix round-trips (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const hex = bytesToHex(bytes);
+        expect(hex).toMatch(/^[0-9a-f]*$/);
+        expect(hexToBytes(hex)).toEqual(bytes);
+        expect(hexToBytes(`0x${hex.toUpperCase()}`)).toEqual(bytes);
+      }),
+    );
+  });
+
+  it.each(['0', 'abc', 'zz', '0x0g', ' 00', '00 ', '0x-1'])('given malformed hex %j, then ERR_INVALID_PARAMETER', (bad) => {
+    expect(codeOf(() => hexToBytes(bad))).toBe('ERR_INVALID_PARAMETER');
+  });
+
+  it('given a non-string, then ERR_INVALID_PARAMETER', () => {
+    expect(codeOf(() => hexToBytes(12 as unknown as string))).toBe('ERR_INVALID_PARAMETER');
+  });
+});
+
+describe('base64url', () => {
+  it('given RFC 4648 test strings, when encoded, then the unpadded base64url matches', () => {
+    // RFC 4648 section 10, with padding stripped (base64url alphabet is identical for these).
+    const cases: [string, string][] = [
+      ['', ''],
+      ['f', 'Zg'],
+      ['fo', 'Zm8'],
+      ['foo', 'Zm9v'],
+      ['foob', 'Zm9vYg'],
+      ['fooba', 'Zm9vYmE'],
+      ['foobar', 'Zm9vYmFy'],
+    ];
+    for (const [text, encoded] of cases) {
+      expect(base64urlEncode(utf8ToBytes(text))).toBe(encoded);
+      expect(bytesToUtf8(base64urlDecode(encoded))).toBe(text);
+    }
+    expect(base64urlEncode(new Uint8Array([0xfb, 0xff]))).toBe('-_8');
+  });
+
+  it('given random bytes, when encoded and decoded, then they round-trip, also with correct padding (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 100 }), (bytes) => {
+        const text = base64urlEncode(bytes);
+        expect(text).not.toMatch(/[=+/]/);
+        expect(base64urlDecode(text)).toEqual(bytes);
+        expect(base64urlDecode(text + '='.repeat((4 - (text.length % 4)) % 4))).toEqual(bytes);
+      }),
+    );
+  });
+
+  it.each(['a', 'ab+c', 'ab/c', 'Zg=', 'Z===', 'Zm 9v', '!!!!'])('given malformed base64url %j, then ERR_INVALID_PARAMETER', (bad) => {
+    expect(codeOf(() => base64urlDecode(bad))).toBe('ERR_INVALID_PARAMETER');
+  });
+});
+
+describe('utf8, concat, equality', () => {
+  it('given invalid UTF-8, when decoded, then ERR_INVALID_PARAMETER rather than replacement characters', () => {
+    expect(codeOf(() => bytesToUtf8(new Uint8Array([0xc3, 0x28])))).toBe('ERR_INVALID_PARAMETER');
+    expect(bytesToUtf8(utf8ToBytes('hé ✓'))).toBe('hé ✓');
+  });
+
+  it('given byte arrays, when concatenated and compared, then results are exact', () => {
+    expect(concatBytes(new Uint8Array([1]), new Uint8Array([]), new Uint8Array([2, 3]))).toEqual(new Uint8Array([1, 2, 3]));
+    expect(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2]))).toBe(true);
+    expect(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 3]))).toBe(false);
+    expect(equalBytes(new Uint8Array([1, 2]), new Uint8Array([1, 2, 3]))).toBe(false);
+    expect(codeOf(() => equalBytes('ab' as unknown as Uint8Array, new Uint8Array()))).toBe('ERR_INVALID_PARAMETER');
+  });
+});
+
+describe('hashes', () => {
+  it('given the FIPS 180 and Keccak reference inputs, when hashed, then the published digests come out', () => {
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(bytesToHex(sha256(new Uint8Array()))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(bytesToHex(keccak256(''))).toBe('c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470');
+    expect(isCryptoError(new CryptoError('ERR_JWT_EXPIRED', 'x'), 'ERR_JWT_EXPIRED')).toBe(true);
+  });
+});

@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { hashMessage, keccak256 as viemKeccak } from 'viem';
+import { hashAuthorization } from 'viem/utils';
+import { describe, expect, it } from 'vitest';
+import {
+  bytesToHex,
+  CryptoError,
+  hashEip7702Authorization,
+  hashPersonalMessage,
+  keccak256,
+  payloadDigest,
+  sha256,
+  utf8ToBytes,
+  type HashFunction,
+  type PayloadEncoding,
+} from '../src/index';
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (e) {
+    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
+  }
+  return undefined;
+}
+
+const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${bytesToHex(b)}`);
+
+describe('EIP-191 personal messages', () => {
+  it('given the text "hello world", then the well-known digest comes out', () => {
+    expect(bytesToHex(hashPersonalMessage('hello world'))).toBe('d9eba16ed0ecae432b71fe008c98cc872bb4cc214d3220a36f365326cf807d68');
+  });
+
+  it('given random text and bytes, then the digest equals viem hashMessage (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 200 }), fc.uint8Array({ maxLength: 200 }), (text, raw) => {
+        expect(`0x${bytesToHex(hashPersonalMessage(text))}`).toBe(hashMessage(text));
+        expect(`0x${bytesToHex(hashPersonalMessage(raw))}`).toBe(hashMessage({ raw }));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe('EIP-7702 authorizations', () => {
+  it('given random (chainId, address, nonce) incl. zeros and the 2^64-1 nonce edge, then the digest equals viem hashAuthorization (property)', () => {
+    const small = fc.oneof(fc.constant(0n), fc.constant(1n), fc.constant(127n), fc.constant(128n), fc.constant(2n ** 64n - 1n), fc.bigInt(0n, 2n ** 64n - 1n));
+    fc.assert(
+      fc.property(small, address, small, (chainId, addr, nonce) => {
+        // viem's parameter types say number, but numberToHex takes bigints too.
+        const expected = hashAuthorization({ chainId: chainId as unknown as number, address: addr as `0x${string}`, nonce: nonce as unknown as number });
+        expect(`0x${bytesToHex(hashEip7702Authorization({ chainId, address: addr, nonce }))}`).toBe(expected);
+        const wire = { chainId: chainId.toString(), address: addr, nonce: `0x${nonce.toString(16)}` };
+        expect(`0x${bytesToHex(hashEip7702Authorization(wire))}`).toBe(expected);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('given out-of-range or malformed fields, then ERR_INVALID_PAYLOAD', () => {
+    const addr = `0x${'11'.repeat(20)}`;
+    for (const bad of [
+      { chainId: -1, address: addr, nonce: 0 },
+      { chainId: 1, address: addr, nonce: 2n ** 64n },
+      { chainId: 2n ** 256n, address: addr, nonce: 0 },
+      { chainId: 1, address: '0x1234', nonce: 0 },
+      { chainId: 1.5, address: addr, nonce: 0 },
+      { chainId: '1e3', address: addr, nonce: 0 },
+    ]) {
+      expect(codeOf(() => hashEip7702Authorization(bad))).toBe('ERR_INVALID_PAYLOAD');
+    }
+  });
+});
+
+describe('payloadDigest', () => {
+  const k1 = (payload: string, encoding: PayloadEncoding, hashFunction: HashFunction) =>
+    payloadDigest({ payload, encoding, hashFunction, curve: 'CURVE_SECP256K1' });
+  const ed = (payload: string, encoding: PayloadEncoding, hashFunction: HashFunction) =>
+    payloadDigest({ payload, encoding, hashFunction, curve: 'CURVE_ED25519' });
+  const digest32 = 'ab'.repeat(32);
+
+  it('given secp256k1 payloads, then NO_OP passes 32 bytes through and SHA256/KECCAK256 hash the decoded bytes', () => {
+    expect(bytesToHex(k1(digest32, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'))).toBe(digest32);
+    expect(bytesToHex(k1(`0x${digest32}`, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'))).toBe(digest32);
+    expect(k1('0xdeadbeef', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256')).toEqual(keccak256(new Uint8Array([0xde, 0xad, 0xbe, 0xef])));
+    expect(`0x${bytesToHex(k1('hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_KECCAK256'))}`).toBe(viemKeccak(utf8ToBytes('hello')));
+    expect(k1('hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_SHA256')).toEqual(sha256('hello'));
+  });
+
+  it('given EIP712 / EIP7702 JSON payloads, then KECCAK256 and NOT_APPLICABLE both yield the structured digest', () => {
+    const td = JSON.stringify({
+      domain: { chainId: 1 },
+      types: { T: [{ name: 'a', type: 'uint256' }] },
+      primaryType: 'T',
+      message: { a: '1' },
+    });
+    const a = k1(td, 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_KECCAK256');
+    expect(k1(td, 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE')).toEqual(a);
+    const auth = { chainId: '1', address: `0x${'22'.repeat(20)}`, nonce: '7' };
+    const expected = hashAuthorization({ chainId: 1, address: auth.address as `0x${string}`, nonce: 7 });
+    expect(`0x${bytesToHex(k1(JSON.stringify(auth), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NOT_APPLICABLE'))}`).toBe(expected);
+    const viemShaped = { chainId: 1, contractAddress: auth.address, nonce: 7 };
+    expect(`0x${bytesToHex(k1(JSON.stringify(viemShaped), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256'))}`).toBe(expected);
+  });
+
+  it('given ed25519 payloads, then the decoded message is returned as-is with NOT_APPLICABLE or NO_OP', () => {
+    expect(bytesToHex(ed('0x0102', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE'))).toBe('0102');
+    expect(ed('a Solana message', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_NO_OP')).toEqual(utf8ToBytes('a Solana message'));
+  });
+
+  it.each([
+    ['secp256k1 NO_OP with 31 bytes', () => k1('ab'.repeat(31), 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP')],
+    ['secp256k1 NO_OP with text', () => k1('hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_NO_OP')],
+    ['secp256k1 NOT_APPLICABLE with hex', () => k1(digest32, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE')],
+    ['EIP712 with SHA256', () => k1('{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_SHA256')],
+    ['EIP7702 with NO_OP', () => k1('{}', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NO_OP')],
+    ['EIP712 that is not JSON', () => k1('{', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_KECCAK256')],
+    ['EIP7702 that is a JSON array', () => k1('[]', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256')],
+    ['undecodable hex', () => k1('0xzz', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256')],
+    ['odd-length hex', () => k1('abc', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256')],
+    ['unknown encoding', () => k1('00', 'PAYLOAD_ENCODING_BASE64' as PayloadEncoding, 'HASH_FUNCTION_KECCAK256')],
+    ['unknown hash function', () => k1('00', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_MD5' as HashFunction)],
+    ['ed25519 with SHA256', () => ed('00', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256')],
+    ['ed25519 with KECCAK256', () => ed('00', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256')],
+    ['ed25519 with EIP712', () => ed('{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE')],
+    ['non-string payload', () => payloadDigest({ payload: 5 as unknown as string, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256', curve: 'CURVE_SECP256K1' })],
+  ])('given %s, then ERR_INVALID_PAYLOAD', (_name, fn) => {
+    expect(codeOf(fn)).toBe('ERR_INVALID_PAYLOAD');
+  });
+});

@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation, Obj } from '../descriptor';
+import { Activity } from '../envelope';
+
+/** The fingerprint of the activity voted on (its SHA-256 body hash, see DESIGN section 2). */
+const Fingerprint = Type.String({ minLength: 1, maxLength: 256 });
+
+/**
+ * Extra (Turnkey ACTIVITY_TYPE_APPROVE_ACTIVITY): vote to approve an activity awaiting
+ * consensus. Turnkey has no result key for it (its reply is the voted-on activity);
+ * `approveActivityResult: { activity }` is this project's name for that record.
+ * @example { fingerprint: activity.fingerprint } // -> { activity }
+ */
+export const approveActivity = defineOperation({
+  name: 'approve_activity',
+  type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
+  intentKey: 'approveActivityIntent',
+  resultKey: 'approveActivityResult',
+  spec: false,
+  parameters: Obj({ fingerprint: Fingerprint }),
+  result: Obj({ activity: Activity }),
+});
+
+/**
+ * Extra (Turnkey ACTIVITY_TYPE_REJECT_ACTIVITY): vote to reject an activity awaiting consensus.
+ * `rejectActivityResult: { activity }` is this project's name, as for approve_activity.
+ * @example { fingerprint: activity.fingerprint } // -> { activity }
+ */
+export const rejectActivity = defineOperation({
+  name: 'reject_activity',
+  type: 'ACTIVITY_TYPE_REJECT_ACTIVITY',
+  intentKey: 'rejectActivityIntent',
+  resultKey: 'rejectActivityResult',
+  spec: false,
+  parameters: Obj({ fingerprint: Fingerprint }),
+  result: Obj({ activity: Activity }),
+});

@@ -1,0 +1,122 @@
+/**
+ * Stamp verification (DESIGN section 2): X-Stamp (API key) or X-Stamp-WebAuthn (passkey),
+ * always over the raw body bytes received. The stamping credential must belong to a user
+ * of the target organization or of its parent organization.
+ */
+import { verifyAuthenticationResponse } from '@simplewebauthn/server';
+import { and, eq, inArray } from 'drizzle-orm';
+import {
+  checkWebAuthnStampChallenge,
+  parseApiKeyStamp,
+  parseWebAuthnStamp,
+  verifyApiKeyStamp,
+  webAuthnChallengeForBody,
+  type StampScheme,
+} from '@walletkit/crypto';
+import { ApiError } from '../errors';
+import type { Store } from '../store/db';
+import { apiKeys, authenticators, organizations } from '../store/schema';
+import type { Caller, Services } from './context';
+import { verifyP256Node } from './p256-node';
+
+const CURVE_OF_SCHEME: Record<StampScheme, string> = {
+  SIGNATURE_SCHEME_TK_API_P256: 'API_KEY_CURVE_P256',
+  SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191: 'API_KEY_CURVE_SECP256K1',
+  SIGNATURE_SCHEME_TK_API_ED25519: 'API_KEY_CURVE_ED25519',
+};
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function header(headers: Headers, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Organizations whose users may act on `organizationId`: itself and its parent. */
+async function actingOrganizations(store: Store, organizationId: string): Promise<string[]> {
+  const [org] = await store.db
+    .select({ id: organizations.id, parent: organizations.parentOrganizationId })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  if (!org) throw new ApiError('ERR_ORGANIZATION_NOT_FOUND', `organization ${organizationId} not found`, 'organizationId');
+  return org.parent ? [org.id, org.parent] : [org.id];
+}
+
+/**
+ * Authenticate a stamped request for `organizationId`.
+ * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN | ERR_API_KEY_EXPIRED | ERR_ORGANIZATION_NOT_FOUND
+ */
+export async function authenticate(store: Store, services: Services, headers: Headers, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
+  const apiStamp = header(headers, 'x-stamp');
+  if (apiStamp !== undefined) return authenticateApiKey(store, services, apiStamp, rawBody, organizationId);
+  const webauthnStamp = header(headers, 'x-stamp-webauthn');
+  if (webauthnStamp !== undefined) return authenticatePasskey(store, services, webauthnStamp, rawBody, organizationId);
+  throw new ApiError('ERR_STAMP_MISSING');
+}
+
+async function authenticateApiKey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
+  let stamp;
+  try {
+    stamp = parseApiKeyStamp(value);
+  } catch (cause) {
+    throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
+  }
+  // Verify the signature before touching the database: a bad stamp learns nothing.
+  if (!verifyApiKeyStamp(rawBody, stamp, { verifyP256: verifyP256Node })) throw new ApiError('ERR_STAMP_INVALID');
+  const orgs = await actingOrganizations(store, organizationId);
+  const keys = await store.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.publicKey, stamp.publicKey.toLowerCase()), inArray(apiKeys.organizationId, orgs), eq(apiKeys.curve, CURVE_OF_SCHEME[stamp.scheme])));
+  if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
+  const now = services.now().getTime();
+  // Prefer a key of the target organization itself over its parent's.
+  keys.sort((a, b) => Number(b.organizationId === organizationId) - Number(a.organizationId === organizationId));
+  const live = keys.find((k) => !k.expiresAt || k.expiresAt.getTime() > now);
+  if (!live) throw new ApiError('ERR_API_KEY_EXPIRED');
+  return { userId: live.userId, organizationId: live.organizationId, credential: { kind: 'api_key', id: live.id, publicKey: live.publicKey } };
+}
+
+async function authenticatePasskey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
+  let stamp;
+  try {
+    stamp = parseWebAuthnStamp(value);
+  } catch (cause) {
+    throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
+  }
+  if (!checkWebAuthnStampChallenge(rawBody, stamp)) throw new ApiError('ERR_STAMP_INVALID', 'the WebAuthn challenge is not the SHA-256 of the body');
+  const orgs = await actingOrganizations(store, organizationId);
+  const [cred] = await store.db
+    .select()
+    .from(authenticators)
+    .where(and(eq(authenticators.credentialId, stamp.credentialId), inArray(authenticators.organizationId, orgs)));
+  if (!cred) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
+  const challenge = Buffer.from(webAuthnChallengeForBody(rawBody), 'utf8').toString('base64url');
+  let verified = false;
+  let newCounter = cred.counter;
+  try {
+    const result = await verifyAuthenticationResponse({
+      response: {
+        id: stamp.credentialId,
+        rawId: stamp.credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { authenticatorData: stamp.authenticatorData, clientDataJSON: stamp.clientDataJson, signature: stamp.signature },
+      },
+      expectedChallenge: challenge,
+      expectedOrigin: services.config.webauthn.origins,
+      expectedRPID: services.config.webauthn.rpId,
+      credential: { id: cred.credentialId, publicKey: Buffer.from(cred.credentialPublicKey, 'base64url'), counter: cred.counter },
+      requireUserVerification: false,
+    });
+    verified = result.verified;
+    newCounter = result.authenticationInfo.newCounter;
+  } catch (cause) {
+    throw new ApiError('ERR_STAMP_INVALID', 'the passkey assertion does not verify', undefined, { cause });
+  }
+  if (!verified) throw new ApiError('ERR_STAMP_INVALID', 'the passkey assertion does not verify');
+  if (newCounter > cred.counter) {
+    await store.db.update(authenticators).set({ counter: newCounter }).where(eq(authenticators.id, cred.id));
+  }
+  return { userId: cred.userId, organizationId: cred.organizationId, credential: { kind: 'authenticator', id: cred.id } };
+}

@@ -1,0 +1,35 @@
+import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
+import type { ServerConfig } from '../config';
+import type { Enclave } from '../enclave';
+import type { Tx } from '../store/db';
+
+/** Who stamped the request: a user of the target organization or of its parent. */
+export interface Caller {
+  userId: string;
+  /** Organization the user belongs to (the target, or its parent). */
+  organizationId: string;
+  credential: { kind: 'api_key'; id: string; publicKey: string } | { kind: 'authenticator'; id: string };
+}
+
+/** Services every handler may use; injected so tests can vary clock and fetch. */
+export interface Services {
+  config: ServerConfig;
+  enclave: Enclave;
+  now: () => Date;
+  fetch: typeof fetch;
+}
+
+/** What one handler sees: its transaction, the target organization, the caller. No HTTP. */
+export interface OperationContext extends Services {
+  tx: Tx;
+  organizationId: string;
+  caller: Caller;
+  activityId: string;
+  /** Execute a stored activity that reached consensus (used by approve_activity). */
+  runApproved(activityId: string): Promise<void>;
+}
+
+/** A handler: validated parameters in, the result object (under the descriptor's resultKey) out. */
+export type OperationHandler<N extends OperationName> = (params: ParamsOf<N>, ctx: OperationContext) => Promise<ResultOf<N>>;
+
+export type HandlerTable = { [N in OperationName]?: OperationHandler<N> };

@@ -1,0 +1,156 @@
+/**
+ * Running one activity: idempotency by fingerprint, one transaction per activity,
+ * authorization and consensus, the handler, the stored record and its App Proofs.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
+import { operationByType } from '@walletkit/protocol';
+import { ApiError } from '../errors';
+import { isUniqueViolation, type Store, type Tx } from '../store/db';
+import { newSortableId } from '../store/ids';
+import { activities, activityVotes } from '../store/schema';
+import { authorize } from './authorize';
+import type { Caller, HandlerTable, OperationContext, Services } from './context';
+import { toReply } from './record';
+
+type ActivityRow = typeof activities.$inferSelect;
+
+export interface SubmitInput {
+  descriptor: OperationDescriptor;
+  organizationId: string;
+  timestampMs: string;
+  parameters: Record<string, unknown>;
+  generateAppProofs: boolean;
+  fingerprint: string;
+  caller: Caller;
+}
+
+async function replyOf(db: Store['db'] | Tx, row: ActivityRow): Promise<ActivityReply> {
+  const votes = await db.select().from(activityVotes).where(eq(activityVotes.activityId, row.id)).orderBy(asc(activityVotes.createdAt));
+  return toReply(row, votes);
+}
+
+async function findByFingerprint(db: Store['db'] | Tx, organizationId: string, fingerprint: string) {
+  const [row] = await db
+    .select()
+    .from(activities)
+    .where(and(eq(activities.organizationId, organizationId), eq(activities.fingerprint, fingerprint)));
+  return row;
+}
+
+export class ActivityRunner {
+  constructor(
+    private readonly store: Store,
+    private readonly services: Services,
+    private readonly handlers: HandlerTable,
+  ) {}
+
+  /** True when the descriptor has a handler (routes are registered only for those). */
+  has(descriptor: OperationDescriptor): boolean {
+    return Object.hasOwn(this.handlers, descriptor.name);
+  }
+
+  /**
+   * Submit an activity. An identical body (same fingerprint) returns the existing record
+   * and never runs twice, also when copies race: the unique (organization, fingerprint)
+   * index makes every loser's transaction fail, after which it reads the winner's record.
+   */
+  async submit(input: SubmitInput): Promise<ActivityReply> {
+    const existing = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
+    if (existing) return replyOf(this.store.db, existing);
+    try {
+      return await this.store.transaction((tx) => this.run(tx, input));
+    } catch (err) {
+      if (isUniqueViolation(err)) {
+        const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
+        if (winner) return replyOf(this.store.db, winner);
+        throw new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  private async run(tx: Tx, input: SubmitInput): Promise<ActivityReply> {
+    const now = this.services.now();
+    const id = newSortableId();
+    const [row] = await tx
+      .insert(activities)
+      .values({
+        id,
+        organizationId: input.organizationId,
+        type: input.descriptor.type,
+        status: 'ACTIVITY_STATUS_CREATED',
+        fingerprint: input.fingerprint,
+        timestampMs: input.timestampMs,
+        userId: input.caller.userId,
+        intent: { [input.descriptor.intentKey]: input.parameters },
+        result: {},
+        generateAppProofs: input.generateAppProofs,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const decision = await authorize(tx, {
+      organizationId: input.organizationId,
+      caller: input.caller,
+      type: input.descriptor.type,
+      parameters: input.parameters,
+    });
+    if (decision.kind === 'consensus') {
+      await tx.insert(activityVotes).values({ id: newSortableId(), activityId: id, userId: input.caller.userId, selection: 'VOTE_SELECTION_APPROVED', createdAt: now });
+      const [pending] = await tx
+        .update(activities)
+        .set({ status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', updatedAt: now })
+        .where(eq(activities.id, id))
+        .returning();
+      return replyOf(tx, pending ?? row!);
+    }
+    const done = await this.complete(tx, row!, input.caller);
+    return replyOf(tx, done);
+  }
+
+  /** Run the handler of a stored activity and record its result (and App Proofs). */
+  private async complete(tx: Tx, row: ActivityRow, caller: Caller): Promise<ActivityRow> {
+    const descriptor = operationByType(row.type);
+    if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
+    const handler = this.handlers[descriptor.name as keyof HandlerTable] as
+      | ((params: unknown, ctx: OperationContext) => Promise<Record<string, unknown>>)
+      | undefined;
+    if (!handler) throw new ApiError('ERR_INTERNAL', `no handler for ${descriptor.name}`);
+    const ctx: OperationContext = {
+      ...this.services,
+      tx,
+      organizationId: row.organizationId,
+      caller,
+      activityId: row.id,
+      runApproved: async (activityId) => {
+        const [stored] = await tx.select().from(activities).where(eq(activities.id, activityId));
+        if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');
+        await this.complete(tx, stored, { userId: stored.userId, organizationId: stored.organizationId, credential: caller.credential });
+      },
+    };
+    const params = row.intent[descriptor.intentKey];
+    const outcome = await handler(params, ctx);
+    const result = { [descriptor.resultKey]: outcome };
+    const now = this.services.now();
+    const appProofs = row.generateAppProofs
+      ? [
+          this.services.enclave.signAppProof({
+            scheme: 'APP_PROOF_SCHEME_WALLETKIT_V1',
+            activityId: row.id,
+            organizationId: row.organizationId,
+            type: row.type,
+            fingerprint: row.fingerprint,
+            timestampMs: row.timestampMs,
+            result,
+          }),
+        ]
+      : null;
+    const [updated] = await tx
+      .update(activities)
+      .set({ status: 'ACTIVITY_STATUS_COMPLETED', result, appProofs, updatedAt: now })
+      .where(eq(activities.id, row.id))
+      .returning();
+    return updated!;
+  }
+}

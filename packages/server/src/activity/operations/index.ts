@@ -1,0 +1,29 @@
+/** Every activity handler, by operation name; the plugin registers a route for each. */
+import type { HandlerTable } from '../context';
+import { walletHandlers } from './wallets';
+import { privateKeyHandlers } from './private-keys';
+import { signingHandlers } from './signing';
+import { policyHandlers } from './policies';
+import { tagHandlers } from './tags';
+import { smartContractHandlers } from './smart-contracts';
+import { organizationHandlers } from './organization';
+import { userHandlers } from './users';
+import { sessionHandlers } from './sessions';
+import { oauth2Handlers } from './oauth2';
+import { tvcHandlers } from './tvc';
+import { consensusHandlers } from './consensus';
+
+export const handlers: HandlerTable = {
+  ...walletHandlers,
+  ...privateKeyHandlers,
+  ...signingHandlers,
+  ...policyHandlers,
+  ...tagHandlers,
+  ...smartContractHandlers,
+  ...organizationHandlers,
+  ...userHandlers,
+  ...sessionHandlers,
+  ...oauth2Handlers,
+  ...tvcHandlers,
+  ...consensusHandlers,
+};

@@ -1,0 +1,3 @@
+import type { HandlerTable } from '../context';
+
+export const privateKeyHandlers = {} satisfies HandlerTable;

@@ -1,0 +1,3 @@
+import type { HandlerTable } from '../context';
+
+export const sessionHandlers = {} satisfies HandlerTable;

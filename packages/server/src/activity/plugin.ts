@@ -1,0 +1,98 @@
+/**
+ * The activity API, prefix /public/v1: `POST /submit/<op>` for every operation descriptor
+ * with a handler, `POST /query/<name>` for the reads. Each request: raw body kept, envelope
+ * and parameters checked against the protocol schemas, liveness window, stamp verified over
+ * the raw bytes, then the runner (idempotency + one transaction).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor } from '@walletkit/protocol';
+import { ApiError } from '../errors';
+import type { Store } from '../store/db';
+import { authenticate } from './authenticate';
+import type { HandlerTable, Services } from './context';
+import { ActivityRunner } from './execute';
+import type { QueryTable } from './queries/context';
+import { assertSchema } from './validate';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: Buffer;
+  }
+}
+
+export interface ActivityPluginOptions {
+  store: Store;
+  services: Services;
+  handlers: HandlerTable;
+  queries: QueryTable;
+}
+
+function parseJson(req: FastifyRequest): unknown {
+  const raw = req.rawBody;
+  if (!raw || raw.length === 0) throw new ApiError('ERR_MALFORMED_JSON', 'the request body is empty');
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiError('ERR_MALFORMED_JSON');
+  }
+}
+
+export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginOptions): Promise<void> {
+  const { store, services } = opts;
+  const runner = new ActivityRunner(store, services, opts.handlers);
+
+  // Only JSON is accepted (others get 415), and the exact bytes are kept:
+  app.removeAllContentTypeParsers();
+  // Keep the exact bytes: stamps are verified over them, never over a re-serialization.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    req.rawBody = body as Buffer;
+    done(null, undefined);
+  });
+
+  for (const descriptor of Object.values(operations) as OperationDescriptor[]) {
+    if (!runner.has(descriptor)) continue;
+    app.post(`/submit/${descriptor.name}`, async (req) => {
+      const body = parseJson(req);
+      const envelope = assertSchema<SubmitEnvelope>(SubmitEnvelope, body, '');
+      if (envelope.type !== descriptor.type) {
+        throw new ApiError('ERR_ACTIVITY_TYPE_MISMATCH', `type must be ${descriptor.type} on ${descriptor.path}`, 'type');
+      }
+      const parameters = assertSchema<Record<string, unknown>>(descriptor.parameters, envelope.parameters, 'parameters');
+      checkLiveness(services, envelope.timestampMs);
+      const rawBody = req.rawBody!;
+      const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId);
+      return runner.submit({
+        descriptor,
+        organizationId: envelope.organizationId,
+        timestampMs: envelope.timestampMs,
+        parameters,
+        generateAppProofs: envelope.generateAppProofs === true,
+        fingerprint: createHash('sha256').update(rawBody).digest('hex'),
+        caller,
+      });
+    });
+  }
+
+  for (const query of Object.values(queries) as QueryDescriptor[]) {
+    const handler = opts.queries[query.name as keyof QueryTable] as
+      | ((request: Record<string, unknown>, ctx: unknown) => Promise<unknown>)
+      | undefined;
+    if (!handler) continue;
+    app.post(`/query/${query.name}`, async (req) => {
+      const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parseJson(req), '');
+      const caller = await authenticate(store, services, req.headers, req.rawBody!, request.organizationId);
+      return handler(request, { ...services, db: store.db, organizationId: request.organizationId, caller });
+    });
+  }
+}
+
+/** DESIGN section 2: no older than 1 h, no more than 5 min ahead of the server clock. */
+function checkLiveness(services: Services, timestampMs: string): void {
+  const ts = Number(timestampMs);
+  const now = services.now().getTime();
+  const { maxAgeMs, maxSkewMs } = services.config.liveness;
+  if (!Number.isSafeInteger(ts) || ts < now - maxAgeMs || ts > now + maxSkewMs) {
+    throw new ApiError('ERR_TIMESTAMP_OUT_OF_WINDOW', undefined, 'timestampMs');
+  }
+}

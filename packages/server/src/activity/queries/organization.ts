@@ -1,0 +1,3 @@
+import type { QueryTable } from './context';
+
+export const organizationQueries = {} satisfies QueryTable;

@@ -1,0 +1,3 @@
+import type { QueryTable } from './context';
+
+export const walletQueries = {} satisfies QueryTable;

@@ -1,0 +1,22 @@
+import type { TSchema } from '@sinclair/typebox';
+import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { ApiError } from '../errors';
+
+const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
+
+/**
+ * Check a value against a TypeBox schema; the first failure becomes ERR_INVALID_REQUEST
+ * naming the field (unknown fields and wrong types alike).
+ */
+export function assertSchema<T>(schema: TSchema, value: unknown, prefix: string): T {
+  let check = compiled.get(schema);
+  if (!check) {
+    check = TypeCompiler.Compile(schema);
+    compiled.set(schema, check);
+  }
+  if (check.Check(value)) return value as T;
+  const first = check.Errors(value).First();
+  const path = first ? `${prefix}${first.path.replaceAll('/', '.')}` : prefix;
+  const message = first ? `${path || 'body'}: ${first.message}` : 'invalid request';
+  throw new ApiError('ERR_INVALID_REQUEST', message, path || undefined);
+}

@@ -1,0 +1,110 @@
+/**
+ * Passkey registration: verify a WebAuthn attestation (create_authenticators, recover_user,
+ * root users of create_sub_organization) with SimpleWebAuthn and return what the
+ * `authenticators` table stores. Any failure is ERR_INVALID_ATTESTATION (400) with the
+ * library's reason as the message; the stored key is later used by authenticate.ts to verify
+ * X-Stamp-WebAuthn assertions.
+ */
+import { verifyRegistrationResponse } from '@simplewebauthn/server';
+import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
+import { compressPublicKey } from '@walletkit/crypto';
+import type { AuthenticatorTransport, ParamsOf } from '@walletkit/protocol';
+import type { ServerConfig } from '../config';
+import { ApiError } from '../errors';
+
+/** One passkey as sent on the wire (v1AuthenticatorParamsV2). */
+export type AuthenticatorInput = ParamsOf<'create_authenticators'>['authenticators'][number];
+
+/** A verified passkey, ready for the `authenticators` table. */
+export interface VerifiedPasskey {
+  name: string;
+  /** base64url credential id (as attested by the authenticator). */
+  credentialId: string;
+  /** base64url COSE public key. */
+  credentialPublicKey: string;
+  counter: number;
+  transports: AuthenticatorTransport[];
+  aaguid: string;
+  attestationFormat: string;
+}
+
+const TRANSPORT_OF: Record<AuthenticatorTransport, 'ble' | 'internal' | 'nfc' | 'usb' | 'hybrid'> = {
+  AUTHENTICATOR_TRANSPORT_BLE: 'ble',
+  AUTHENTICATOR_TRANSPORT_INTERNAL: 'internal',
+  AUTHENTICATOR_TRANSPORT_NFC: 'nfc',
+  AUTHENTICATOR_TRANSPORT_USB: 'usb',
+  AUTHENTICATOR_TRANSPORT_HYBRID: 'hybrid',
+};
+
+/**
+ * Verify a registration attestation against the configured relying party. The challenge is
+ * the one the client says it used (Turnkey's contract: the caller, already authenticated by
+ * its stamp, vouches for it); origin and RP ID must match `config.webauthn`.
+ * @example const passkey = await verifyPasskeyAttestation(params.authenticator, ctx.config, 'authenticator');
+ * @throws ApiError ERR_INVALID_ATTESTATION
+ */
+export async function verifyPasskeyAttestation(
+  input: AuthenticatorInput,
+  config: Pick<ServerConfig, 'webauthn'>,
+  field: string,
+): Promise<VerifiedPasskey> {
+  const { attestation } = input;
+  let result;
+  try {
+    result = await verifyRegistrationResponse({
+      response: {
+        id: attestation.credentialId,
+        rawId: attestation.credentialId,
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: {
+          clientDataJSON: attestation.clientDataJson,
+          attestationObject: attestation.attestationObject,
+          transports: attestation.transports.map((t) => TRANSPORT_OF[t]),
+        },
+      },
+      expectedChallenge: input.challenge,
+      expectedOrigin: config.webauthn.origins,
+      expectedRPID: config.webauthn.rpId,
+      // Turnkey registers passkeys without demanding UV; presence is still required.
+      requireUserVerification: false,
+    });
+  } catch (cause) {
+    throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: ${(cause as Error)?.message ?? 'attestation does not verify'}`, field, { cause });
+  }
+  if (!result.verified) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: attestation does not verify`, field);
+  const info = result.registrationInfo;
+  // SimpleWebAuthn trusts the JSON id; the stored id must be the one inside authData.
+  if (info.credential.id !== attestation.credentialId) {
+    throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: credentialId is not the attested credential id`, field);
+  }
+  return {
+    name: input.authenticatorName,
+    credentialId: info.credential.id,
+    credentialPublicKey: Buffer.from(info.credential.publicKey).toString('base64url'),
+    counter: info.credential.counter,
+    transports: [...new Set(attestation.transports)],
+    aaguid: info.aaguid,
+    attestationFormat: info.fmt,
+  };
+}
+
+/**
+ * The public key of a stored passkey as shown in records: compressed P-256 hex for ES256
+ * keys (Turnkey's form), otherwise the hex of the COSE key.
+ * @example credentialPublicKeyHex(row.credentialPublicKey) // '02ab...'
+ */
+export function credentialPublicKeyHex(coseBase64url: string): string {
+  const bytes = Buffer.from(coseBase64url, 'base64url');
+  try {
+    const key = decodeCredentialPublicKey(bytes);
+    if (cose.isCOSEPublicKeyEC2(key) && key.get(cose.COSEKEYS.crv) === cose.COSECRV.P256) {
+      const x = key.get(cose.COSEKEYS.x);
+      const y = key.get(cose.COSEKEYS.y);
+      if (x && y) return compressPublicKey('p256', `04${Buffer.from(x).toString('hex')}${Buffer.from(y).toString('hex')}`);
+    }
+  } catch {
+    // fall through: show the raw COSE bytes
+  }
+  return bytes.toString('hex');
+}

@@ -1,0 +1,93 @@
+/**
+ * build(config, deps) -> FastifyInstance, without listen(): the activity API under
+ * /public/v1, discovery under /.well-known, one error table for every reply.
+ */
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import { errorBody } from '@walletkit/protocol';
+import { activityPlugin } from './activity/plugin';
+import { handlers as defaultHandlers } from './activity/operations';
+import { queryHandlers as defaultQueries } from './activity/queries';
+import type { HandlerTable, Services } from './activity/context';
+import type { QueryTable } from './activity/queries/context';
+import type { ServerConfig } from './config';
+import type { Enclave } from './enclave';
+import { ApiError } from './errors';
+import type { Store } from './store/db';
+
+export interface AppDeps {
+  store: Store;
+  enclave: Enclave;
+  /** Injected clock (tests use fake time). */
+  now?: () => Date;
+  /** Injected fetch (outbound OAuth calls). */
+  fetch?: typeof fetch;
+  handlers?: HandlerTable;
+  queries?: QueryTable;
+}
+
+export const VERSION = '0.1.0';
+
+/** Map framework errors (body parsing, limits, media type) onto the stable codes. */
+function toApiError(err: FastifyError | ApiError): ApiError {
+  if (err instanceof ApiError) return err;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('ERR_PAYLOAD_TOO_LARGE');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError('ERR_UNSUPPORTED_MEDIA_TYPE');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError('ERR_MALFORMED_JSON');
+  }
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+    return new ApiError('ERR_INVALID_REQUEST', err.message);
+  }
+  return new ApiError('ERR_INTERNAL', undefined, undefined, { cause: err });
+}
+
+export function publicUrlOf(config: ServerConfig): string {
+  return config.publicUrl ?? `http://localhost:${config.port}`;
+}
+
+export async function build(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    // Request bodies and headers are never logged: they carry stamps and secrets.
+    disableRequestLogging: config.logLevel !== 'debug',
+  });
+  const services: Services = {
+    config,
+    enclave: deps.enclave,
+    now: deps.now ?? (() => new Date()),
+    fetch: deps.fetch ?? globalThis.fetch,
+  };
+
+  app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
+    const apiError = toApiError(err);
+    if (apiError.status >= 500) req.log.error({ err }, 'request failed');
+    void reply.status(apiError.status).send(apiError.toBody());
+  });
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send(errorBody('ERR_ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  app.get('/.well-known/walletkit.json', async () => ({
+    version: VERSION,
+    activityApiUrl: `${publicUrlOf(config)}/public/v1`,
+    authProxyUrl: `${publicUrlOf(config)}/v1`,
+    enclaveSigningPublicKey: deps.enclave.signingPublicKey,
+    enclaveEncryptionPublicKey: deps.enclave.encryptionPublicKey,
+  }));
+  app.get('/.well-known/jwks.json', async () => ({ keys: [deps.enclave.signingJwk()] }));
+  app.get('/health', async () => ({ ok: true }));
+
+  await app.register(activityPlugin, {
+    prefix: '/public/v1',
+    store: deps.store,
+    services,
+    handlers: deps.handlers ?? defaultHandlers,
+    queries: deps.queries ?? defaultQueries,
+  });
+  return app;
+}

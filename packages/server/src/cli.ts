@@ -1,0 +1,72 @@
+/**
+ * `walletkit-server` command line.
+ *   walletkit-server start [--port 8080] [--data-dir DIR]
+ *   walletkit-server org create --name NAME [--data-dir DIR] [--json]
+ * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR.
+ */
+import { parseArgs } from 'node:util';
+import { createOrganization } from './admin/organizations';
+import { loadConfig } from './config';
+import { openServices, startServer } from './main';
+
+const USAGE = `usage:
+  walletkit-server start [--port 8080] [--data-dir DIR]
+  walletkit-server org create --name NAME [--data-dir DIR] [--json]
+environment: DATABASE_URL (PostgreSQL instead of the embedded database), PORT, WALLETKIT_MASTER_KEY`;
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      name: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, sub] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(USAGE + '\n');
+    return values.help ? 0 : 2;
+  }
+  const overrides = {
+    ...(values.port !== undefined ? { port: Number(values.port) } : {}),
+    ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
+  };
+
+  if (command === 'start') {
+    const server = await startServer(loadConfig(process.env, overrides));
+    process.stdout.write(
+      `walletkit-server listening\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  discovery     ${server.url}/.well-known/walletkit.json\n  database      ${server.store.kind}\n`,
+    );
+    const stop = async () => {
+      await server.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1; // keep running
+  }
+
+  if (command === 'org' && sub === 'create') {
+    if (!values.name) {
+      process.stderr.write('org create needs --name NAME\n');
+      return 2;
+    }
+    const config = loadConfig(process.env, { ...overrides, logLevel: 'silent' });
+    const { store } = await openServices(config);
+    try {
+      const created = await createOrganization(store, { name: values.name });
+      if (values.json) process.stdout.write(JSON.stringify(created) + '\n');
+      else process.stdout.write(`organization ${created.organizationId}\nroot user    ${created.userId}\nAPI public   ${created.apiKey.publicKey}\nAPI private  ${created.apiKey.privateKey}\n`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
+
+  process.stderr.write(`unknown command: ${positionals.join(' ')}\n${USAGE}\n`);
+  return 2;
+}

@@ -1,0 +1,71 @@
+import { join, resolve } from 'node:path';
+
+/** Typed server configuration; `loadConfig` fills it from the environment with embedded defaults. */
+export interface ServerConfig {
+  /** TCP port; 0 picks a free one (tests). */
+  port: number;
+  host: string;
+  /** PGlite data directory (embedded mode). Also holds the generated master key. */
+  dataDir: string;
+  /** When set, PostgreSQL is used instead of PGlite. */
+  databaseUrl: string | undefined;
+  /** 32-byte hex master key sealing the enclave keys; generated into dataDir when absent in embedded mode. */
+  masterKey: string | undefined;
+  /** Public base URL of this server (used in discovery and issued tokens); derived from host/port when unset. */
+  publicUrl: string | undefined;
+  /** Liveness window of `timestampMs` (DESIGN section 2). */
+  liveness: { maxAgeMs: number; maxSkewMs: number };
+  /** Relying-party settings for passkey attestations (recover_user, create_authenticators). */
+  webauthn: { rpId: string; origins: string[] };
+  /** OAuth 2.0 provider endpoints for X and Discord (tests point them at a local server). */
+  oauth2Providers: Record<'OAUTH2_PROVIDER_X' | 'OAUTH2_PROVIDER_DISCORD', { tokenUrl: string; userInfoUrl: string; issuer: string }>;
+  /** Largest accepted request body. */
+  bodyLimit: number;
+  /** Dev mode enables the OTP outbox endpoint. */
+  dev: boolean;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+}
+
+export const DEFAULT_DATA_DIR = join('.walletkit', 'data');
+
+/**
+ * Build a config from environment variables and explicit overrides (CLI flags win).
+ * @example const config = loadConfig(process.env, { port: 8080 });
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const port = overrides.port ?? (env.PORT ? Number(env.PORT) : 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${env.PORT}`);
+  const masterKey = overrides.masterKey ?? env.WALLETKIT_MASTER_KEY;
+  if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
+    throw new Error('WALLETKIT_MASTER_KEY must be 64 hex characters (32 bytes)');
+  }
+  const rpId = env.WALLETKIT_RP_ID ?? 'localhost';
+  return {
+    port,
+    host: overrides.host ?? env.HOST ?? '127.0.0.1',
+    dataDir: resolve(overrides.dataDir ?? env.WALLETKIT_DATA_DIR ?? DEFAULT_DATA_DIR),
+    databaseUrl: overrides.databaseUrl ?? (env.DATABASE_URL || undefined),
+    masterKey,
+    publicUrl: overrides.publicUrl ?? env.WALLETKIT_PUBLIC_URL,
+    liveness: overrides.liveness ?? { maxAgeMs: 60 * 60 * 1000, maxSkewMs: 5 * 60 * 1000 },
+    webauthn: overrides.webauthn ?? {
+      rpId,
+      origins: (env.WALLETKIT_WEBAUTHN_ORIGINS ?? 'http://localhost:5173,http://localhost:8080').split(',').filter(Boolean),
+    },
+    oauth2Providers: overrides.oauth2Providers ?? {
+      OAUTH2_PROVIDER_X: {
+        tokenUrl: env.X_TOKEN_URL ?? 'https://api.x.com/2/oauth2/token',
+        userInfoUrl: env.X_USERINFO_URL ?? 'https://api.x.com/2/users/me',
+        issuer: 'https://x.com',
+      },
+      OAUTH2_PROVIDER_DISCORD: {
+        tokenUrl: env.DISCORD_TOKEN_URL ?? 'https://discord.com/api/oauth2/token',
+        userInfoUrl: env.DISCORD_USERINFO_URL ?? 'https://discord.com/api/users/@me',
+        issuer: 'https://discord.com',
+      },
+    },
+    bodyLimit: overrides.bodyLimit ?? 1024 * 1024,
+    dev: overrides.dev ?? env.NODE_ENV !== 'production',
+    logLevel: overrides.logLevel ?? (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? 'info',
+  };
+}

@@ -1,0 +1,7 @@
+export { build, type AppDeps } from './app';
+export { loadConfig, type ServerConfig } from './config';
+export { startServer, openServices, type RunningServer } from './main';
+export { createOrganization, type CreatedOrganization } from './admin/organizations';
+export { Enclave } from './enclave';
+export { openStore, type Store } from './store/db';
+export { ApiError } from './errors';

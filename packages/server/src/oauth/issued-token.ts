@@ -1,0 +1,87 @@
+/**
+ * OIDC tokens issued by this server (DESIGN section 3, "OAuth"): after an OAuth 2.0 code
+ * exchange with X or Discord, the server vouches for the provider's user with an ES256 id
+ * token signed by the enclave key (published at /.well-known/jwks.json). oauth_login and
+ * create_oauth_providers accept these like any OIDC provider's tokens.
+ */
+import type { ServerConfig } from '../config';
+import type { Enclave } from '../enclave';
+import { ApiError } from '../errors';
+
+/** Lifetime of an issued id token: long enough to finish a login, short enough to be useless later. */
+export const ISSUED_TOKEN_TTL_SECONDS = 600;
+
+/** The `iss` of tokens this server issues: its public URL, without a trailing slash. */
+export function issuerOf(config: Pick<ServerConfig, 'publicUrl' | 'port'>): string {
+  return (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
+}
+
+/** Claims of an issued id token. */
+export interface IssuedTokenClaims {
+  iss: string;
+  sub: string;
+  aud: string;
+  nonce: string;
+  iat: number;
+  exp: number;
+  email?: string;
+  email_verified?: boolean;
+}
+
+/**
+ * Sign an id token for a provider user.
+ * @example issueOidcToken(ctx.enclave, ctx.config, { sub: 'https://discord.com|123', aud: clientId, nonce, now: ctx.now() })
+ */
+export function issueOidcToken(
+  enclave: Enclave,
+  config: Pick<ServerConfig, 'publicUrl' | 'port'>,
+  input: { sub: string; aud: string; nonce: string; now: Date; email?: string; emailVerified?: boolean },
+): string {
+  const iat = Math.floor(input.now.getTime() / 1000);
+  const claims: IssuedTokenClaims = { iss: issuerOf(config), sub: input.sub, aud: input.aud, nonce: input.nonce, iat, exp: iat + ISSUED_TOKEN_TTL_SECONDS };
+  if (input.email !== undefined) {
+    claims.email = input.email;
+    if (input.emailVerified !== undefined) claims.email_verified = input.emailVerified;
+  }
+  return enclave.signJwt(claims as unknown as Record<string, unknown>);
+}
+
+/** The identity an OIDC token proves: issuer, subject, audience (and its nonce, if any). */
+export interface OidcIdentity {
+  iss: string;
+  sub: string;
+  aud: string;
+  nonce?: string;
+  email?: string;
+}
+
+/**
+ * Verify an OIDC token and return its identity. For now only tokens issued by this server are
+ * accepted (signature by the enclave key, `iss` = this server); Google/Apple tokens checked
+ * against their JWKS are the next step and will plug in here.
+ * @throws ApiError ERR_OIDC_TOKEN_INVALID
+ */
+export function verifyOidcToken(
+  token: string,
+  deps: { enclave: Enclave; config: Pick<ServerConfig, 'publicUrl' | 'port'>; now: () => Date },
+  field = 'oidcToken',
+): OidcIdentity {
+  let claims: Record<string, unknown>;
+  try {
+    claims = deps.enclave.verifyJwt<Record<string, unknown>>(token, () => deps.now().getTime());
+  } catch (cause) {
+    const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw new ApiError('ERR_OIDC_TOKEN_INVALID', expired ? 'the OIDC token has expired' : 'the OIDC token is not signed by a trusted issuer', field, { cause });
+  }
+  // The enclave key also signs sessions and verification tokens: only id tokens carry our iss.
+  if (claims.iss !== issuerOf(deps.config)) throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token has an unknown issuer', field);
+  if (typeof claims.exp !== 'number') throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token has no expiry', field);
+  const aud = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
+  if (typeof claims.sub !== 'string' || claims.sub === '' || typeof aud !== 'string' || aud === '') {
+    throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token lacks sub or a single aud', field);
+  }
+  const identity: OidcIdentity = { iss: claims.iss, sub: claims.sub, aud };
+  if (typeof claims.nonce === 'string') identity.nonce = claims.nonce;
+  if (typeof claims.email === 'string') identity.email = claims.email;
+  return identity;
+}

@@ -1,0 +1,225 @@
+/**
+ * Opening the database (DESIGN section 3, "Storage"): PostgreSQL through node-postgres when a
+ * URL is given (scale-out: any number of server processes on one database), otherwise the
+ * embedded PGlite persisted under the data directory (one server process per directory,
+ * enforced by a lock file). Migrations run on open either way.
+ *
+ * Data directory layout (embedded mode):
+ *   <dataDir>/walletkit.lock   pid of the server process holding the directory
+ *   <dataDir>/pglite/          the PGlite (PostgreSQL) cluster
+ * Other components may keep their own files in <dataDir> (e.g. the enclave's generated key).
+ */
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { lockDataDir, type DirLock } from './lock';
+import { migrate, MigrationError } from './migrate';
+import * as schema from './schema';
+
+export { StoreLockedError } from './lock';
+export { MigrationError } from './migrate';
+
+export type Schema = typeof schema;
+/** The drizzle database over schema.ts, whichever driver is underneath. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A drizzle transaction over schema.ts (also usable wherever a Db is expected). */
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/** What repository functions should accept: the database or a transaction in progress. */
+export type Executor = Db | Tx;
+
+export type StoreKind = 'pglite' | 'postgres';
+export type IsolationLevel = 'read committed' | 'serializable';
+
+export interface TransactionOptions {
+  /** Default: the database default (read committed). */
+  isolation?: IsolationLevel;
+}
+
+export interface OpenStoreOptions {
+  /** Embedded mode: where PGlite persists. Default `./.walletkit/data`, created if missing. */
+  dataDir?: string;
+  /** `postgres://...`: use PostgreSQL (node-postgres Pool) instead of PGlite. Wins over dataDir. */
+  databaseUrl?: string;
+  /** In-memory PGlite (unit tests); nothing persisted, no lock. */
+  memory?: boolean;
+  /** PostgreSQL only: maximum pool connections per process. Default 10. */
+  poolSize?: number;
+}
+
+export interface Store {
+  kind: StoreKind;
+  db: Db;
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * On PGlite transactions are serialized (one connection); on PostgreSQL they run
+   * concurrently, so rely on constraints (see isUniqueViolation) or 'serializable'
+   * (see isSerializationFailure; retrying is the caller's decision).
+   */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: TransactionOptions): Promise<T>;
+  /** Applies pending migrations (already done by openStore); returns the versions applied. */
+  migrate(): Promise<string[]>;
+  /** Closes connections and releases the data directory lock. Idempotent. */
+  close(): Promise<void>;
+  /** Absolute data directory (PGlite on disk only). */
+  readonly dataDir?: string;
+}
+
+export const DEFAULT_DATA_DIR = './.walletkit/data';
+/** Subdirectory of the data directory holding the PGlite cluster. */
+export const PGLITE_SUBDIR = 'pglite';
+
+export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
+  if (opts.memory) return openPglite(await createMemoryPglite());
+  const displayDir = opts.dataDir ?? DEFAULT_DATA_DIR;
+  const dataDir = resolve(displayDir);
+  mkdirSync(dataDir, { recursive: true });
+  const lock = lockDataDir(dataDir, displayDir);
+  let client: PGlite | undefined;
+  try {
+    client = await PGlite.create(join(dataDir, PGLITE_SUBDIR));
+    return await openPglite(client, { lock, dataDir });
+  } catch (err) {
+    await client?.close().catch(() => {});
+    lock.release();
+    throw err;
+  }
+}
+
+async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: string }): Promise<Store> {
+  try {
+    await migrate(client);
+  } catch (err) {
+    if (!disk) await client.close().catch(() => {});
+    throw err;
+  }
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'pglite',
+    db,
+    dataDir: disk?.dataDir,
+    transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
+    migrate: () => migrate(client),
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          if (!client.closed) await client.close();
+        } finally {
+          disk?.lock.release();
+        }
+      })()),
+  };
+}
+
+/**
+ * A fresh in-memory PGlite. Its initdb costs seconds, so the first one in the process is
+ * dumped (before any migration) and later ones load that image instead (under a second).
+ */
+let memoryImage: Promise<Blob> | undefined;
+async function createMemoryPglite(): Promise<PGlite> {
+  if (memoryImage) {
+    const image = await memoryImage.catch(() => undefined);
+    if (image) return PGlite.create({ loadDataDir: image });
+  }
+  const client = await PGlite.create();
+  if (!memoryImage) {
+    const image = client.dumpDataDir('none').then((d) => (d instanceof Blob ? d : new Blob([d])));
+    memoryImage = image;
+    image.catch(() => {
+      if (memoryImage === image) memoryImage = undefined;
+    });
+    await image.catch(() => {});
+  }
+  return client;
+}
+
+async function openPostgres(databaseUrl: string, poolSize: number): Promise<Store> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  // An idle connection dropped by the server (restart, failover) must not crash the process;
+  // the pool discards it and the next query opens a new one.
+  pool.on('error', (err) => {
+    console.error(`walletkit store: idle PostgreSQL connection lost: ${err.message}`);
+  });
+  try {
+    await migrate(pool);
+  } catch (err) {
+    await pool.end().catch(() => {});
+    if (err instanceof MigrationError || sqlState(err)) throw err;
+    throw new Error(`cannot open the PostgreSQL database ${redactUrl(databaseUrl)}: ${(err as Error)?.message ?? err}`, {
+      cause: err,
+    });
+  }
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  let closing: Promise<void> | undefined;
+  return {
+    kind: 'postgres',
+    db,
+    transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
+    migrate: () => migrate(pool),
+    close: () => (closing ??= pool.end()),
+  };
+}
+
+function txConfig(opts: TransactionOptions | undefined) {
+  return opts?.isolation ? { isolationLevel: opts.isolation } : undefined;
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable DATABASE_URL)';
+  }
+}
+
+/** The error and its `cause` chain (drizzle wraps driver errors in DrizzleQueryError). */
+function* errorChain(err: unknown): Generator<Record<string, unknown>> {
+  let e: unknown = err;
+  for (let depth = 0; depth < 10 && e !== null && typeof e === 'object'; depth++) {
+    yield e as Record<string, unknown>;
+    e = (e as { cause?: unknown }).cause;
+  }
+}
+
+/**
+ * The PostgreSQL SQLSTATE of a database error from either driver (pg's and PGlite's
+ * DatabaseError both carry `code` and `severity`), looking through `cause` wrappers.
+ */
+export function sqlState(err: unknown): string | undefined {
+  for (const e of errorChain(err)) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) && typeof e.severity === 'string') return e.code;
+  }
+  return undefined;
+}
+
+/** Name of the violated constraint or index, when the database reported one. */
+export function violatedConstraint(err: unknown): string | undefined {
+  for (const e of errorChain(err)) {
+    if (typeof e.constraint === 'string') return e.constraint;
+  }
+  return undefined;
+}
+
+/**
+ * True for a unique violation (SQLSTATE 23505), from either driver, also when wrapped.
+ * With `constraint`, only when that constraint/index was violated
+ * (e.g. `isUniqueViolation(err, 'activities_fingerprint_uq')`).
+ */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  if (sqlState(err) !== '23505') return false;
+  return constraint === undefined || violatedConstraint(err) === constraint;
+}
+
+/** True for serialization_failure (40001) or deadlock_detected (40P01): retry the transaction. */
+export function isSerializationFailure(err: unknown): boolean {
+  const code = sqlState(err);
+  return code === '40001' || code === '40P01';
+}
