@@ -20,7 +20,7 @@ export interface DerivedAccount {
   address: string;
   /** secp256k1: compressed SEC1 hex; ed25519: raw 32-byte hex. */
   publicKey: string;
-  privateKey: Uint8Array;
+  privateKey: Uint8Array<ArrayBuffer>;
 }
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;

@@ -12,9 +12,9 @@ export type Curve = 'CURVE_SECP256K1' | 'CURVE_ED25519';
 /** A derived key pair, raw bytes. */
 export interface DerivedKey {
   /** 32-byte private key (secp256k1 scalar or ed25519 seed). */
-  privateKey: Uint8Array;
+  privateKey: Uint8Array<ArrayBuffer>;
   /** secp256k1: 33-byte compressed SEC1; ed25519: 32-byte raw key. */
-  publicKey: Uint8Array;
+  publicKey: Uint8Array<ArrayBuffer>;
 }
 
 const CURVES: readonly Curve[] = ['CURVE_SECP256K1', 'CURVE_ED25519'];
@@ -69,7 +69,7 @@ export function deriveKey(params: { seed: Uint8Array; curve: Curve; path: string
  * publicKeyFromPrivate('CURVE_SECP256K1', privateKey).length; // 33
  * ```
  */
-export function publicKeyFromPrivate(curve: Curve, privateKey: Uint8Array): Uint8Array {
+export function publicKeyFromPrivate(curve: Curve, privateKey: Uint8Array): Uint8Array<ArrayBuffer> {
   const c = assertCurve(curve) === 'CURVE_ED25519' ? 'ed25519' : 'secp256k1';
   return publicKeyOf(c, parsePrivateKey(c, privateKey), true);
 }

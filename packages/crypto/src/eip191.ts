@@ -14,7 +14,7 @@ import { keccak256 } from './hash';
  * // 'd9eba16ed0ecae432b71fe008c98cc872bb4cc214d3220a36f365326cf807d68'
  * ```
  */
-export function hashPersonalMessage(message: Uint8Array | string): Uint8Array {
+export function hashPersonalMessage(message: Uint8Array | string): Uint8Array<ArrayBuffer> {
   let bytes: Uint8Array;
   if (typeof message === 'string') bytes = utf8ToBytes(message);
   else if (message instanceof Uint8Array) bytes = message;

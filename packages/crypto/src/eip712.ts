@@ -190,7 +190,7 @@ function isAtomic(type: string): boolean {
  * });
  * ```
  */
-export function hashTypedData(typedData: TypedData): Uint8Array {
+export function hashTypedData(typedData: TypedData): Uint8Array<ArrayBuffer> {
   assertObject(typedData, 'typedData', 'ERR_INVALID_PAYLOAD');
   const domain = typedData.domain ?? {};
   assertObject(domain, 'typedData.domain', 'ERR_INVALID_PAYLOAD');

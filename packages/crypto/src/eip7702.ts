@@ -38,7 +38,7 @@ function uint(value: unknown, name: string, bits: number): Uint8Array {
  * hashEip7702Authorization({ chainId: 1, address: '0x63c0...', nonce: 0 }); // 32 bytes
  * ```
  */
-export function hashEip7702Authorization(authorization: Eip7702Authorization): Uint8Array {
+export function hashEip7702Authorization(authorization: Eip7702Authorization): Uint8Array<ArrayBuffer> {
   assertObject(authorization, 'authorization', 'ERR_INVALID_PAYLOAD');
   const tuple = [
     uint(authorization.chainId, 'chainId', 256),

@@ -31,7 +31,7 @@ export function bytesToHex(bytes: Uint8Array): string {
  * hexToBytes('0x01ab'); // Uint8Array [1, 171]
  * ```
  */
-export function hexToBytes(hex: string): Uint8Array {
+export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   assertString(hex, 'hex');
   const body = hex.startsWith('0x') || hex.startsWith('0X') ? hex.slice(2) : hex;
   if (body.length % 2 !== 0 || !HEX_RE.test(body)) {
@@ -56,7 +56,7 @@ export function isHex(value: unknown, bytes?: number): value is string {
  * utf8ToBytes('hé'); // Uint8Array [104, 195, 169]
  * ```
  */
-export function utf8ToBytes(text: string): Uint8Array {
+export function utf8ToBytes(text: string): Uint8Array<ArrayBuffer> {
   assertString(text, 'text');
   return new TextEncoder().encode(text);
 }
@@ -101,7 +101,7 @@ export function base64urlEncode(bytes: Uint8Array): string {
  * base64urlDecode('-_8'); // Uint8Array [251, 255]
  * ```
  */
-export function base64urlDecode(text: string): Uint8Array {
+export function base64urlDecode(text: string): Uint8Array<ArrayBuffer> {
   assertString(text, 'text');
   let body = text;
   if (body.endsWith('=')) {
@@ -123,7 +123,7 @@ export function base64urlDecode(text: string): Uint8Array {
  * concatBytes(new Uint8Array([1]), new Uint8Array([2, 3])); // Uint8Array [1, 2, 3]
  * ```
  */
-export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   let length = 0;
   parts.forEach((p, i) => {
     assertBytes(p, `parts[${i}]`);

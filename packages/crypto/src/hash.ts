@@ -19,7 +19,7 @@ function toBytes(data: Uint8Array | string): Uint8Array {
  * bytesToHex(sha256('abc')); // 'ba7816bf...15ad'
  * ```
  */
-export function sha256(data: Uint8Array | string): Uint8Array {
+export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
   return nobleSha256(toBytes(data));
 }
 
@@ -43,6 +43,6 @@ export function sha256Hex(data: Uint8Array | string): string {
  * bytesToHex(keccak256('')); // 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
  * ```
  */
-export function keccak256(data: Uint8Array | string): Uint8Array {
+export function keccak256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
   return keccak_256(toBytes(data));
 }

@@ -65,7 +65,7 @@ export async function hpkeOpen(params: {
   encappedPublic: string;
   ciphertext: string;
   receiverPrivateKey: string;
-}): Promise<Uint8Array> {
+}): Promise<Uint8Array<ArrayBuffer>> {
   assertObject(params, 'params');
   assertString(params.receiverPrivateKey, 'receiverPrivateKey');
   const privateKey = parsePrivateKey('p256', params.receiverPrivateKey);

@@ -51,7 +51,7 @@ export function validateMnemonic(mnemonic: string): boolean {
  * deriveAccount({ seed, curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' });
  * ```
  */
-export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array {
+export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array<ArrayBuffer> {
   assertString(mnemonic, 'mnemonic');
   assertString(passphrase, 'passphrase');
   if (!validateMnemonic(mnemonic)) throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid BIP39 mnemonic');

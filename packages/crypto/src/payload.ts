@@ -96,7 +96,7 @@ function decodeBytes(encoding: PayloadEncoding, payload: string): Uint8Array {
  * }); // keccak256('hello')
  * ```
  */
-export function payloadDigest(params: PayloadRequest & { curve: Curve }): Uint8Array {
+export function payloadDigest(params: PayloadRequest & { curve: Curve }): Uint8Array<ArrayBuffer> {
   assertObject(params, 'params');
   const curve = assertCurve(params.curve);
   assertString(params.payload, 'payload', 'ERR_INVALID_PAYLOAD');

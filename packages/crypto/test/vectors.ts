@@ -36,10 +36,13 @@ export interface WycheproofOutcome {
   failures: string[];
 }
 
-/** Runs every case; `verify` must return a boolean and never throw. */
+/**
+ * Runs every case; `verify` must return a boolean and never throw (a string return is a
+ * failure description).
+ */
 export function runWycheproof(
   file: WycheproofFile,
-  verify: (group: WycheproofGroup, test: WycheproofTest) => boolean,
+  verify: (group: WycheproofGroup, test: WycheproofTest) => boolean | string,
 ): WycheproofOutcome {
   const failures: string[] = [];
   let total = 0;

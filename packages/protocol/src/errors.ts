@@ -38,6 +38,7 @@ export const errorTable = {
   ERR_ACTIVITY_NOT_FOUND: { status: 404, grpc: 5, message: 'Activity not found.' },
   ERR_API_KEY_NOT_FOUND: { status: 404, grpc: 5, message: 'API key not found.' },
   ERR_AUTHENTICATOR_NOT_FOUND: { status: 404, grpc: 5, message: 'Authenticator not found.' },
+  ERR_OAUTH_PROVIDER_NOT_FOUND: { status: 404, grpc: 5, message: 'OAuth provider not found.' },
   // conflicts and state
   ERR_ALREADY_EXISTS: { status: 409, grpc: 6, message: 'A resource with the same unique value already exists.' },
   ERR_ACTIVITY_NOT_PENDING: { status: 409, grpc: 9, message: 'The activity is not awaiting consensus.' },

@@ -17,7 +17,9 @@ import {
 } from '../src/store/db';
 import { newId, newSortableId } from '../src/store/ids';
 import { LOCK_FILE } from '../src/store/lock';
-import { loadMigrations } from '../src/store/migrate';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { loadMigrations, migrate, MigrationError, type Migration } from '../src/store/migrate';
 import * as schema from '../src/store/schema';
 import { activities, organizations, users, wallets } from '../src/store/schema';
 import { createTestDatabase, createTestDataDir, openTestStore, storeKinds, type TestStore } from './support/stores';
@@ -199,6 +201,60 @@ describe.each(storeKinds)('store on %s', (kind) => {
       .from(activities)
       .where(and(eq(activities.organizationId, orgId), eq(activities.fingerprint, fingerprint)));
     expect(n?.n).toBe(1);
+  });
+
+  it('applies later migrations in order, each atomically, and refuses an edited one', async () => {
+    // Drive migrate() directly on a raw connection of this kind.
+    let target: PGlite | pg.Pool;
+    let cleanup: () => Promise<void>;
+    if (kind === 'postgres') {
+      const database = await createTestDatabase();
+      const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+      target = pool;
+      cleanup = async () => {
+        await pool.end();
+        await database.drop();
+      };
+    } else {
+      const dir = createTestDataDir();
+      const client = await PGlite.create(join(dir.dataDir, 'pglite'));
+      target = client;
+      cleanup = async () => {
+        await client.close();
+        dir.remove();
+      };
+    }
+    const q = async (text: string) =>
+      target instanceof PGlite ? (await target.query<Record<string, unknown>>(text)).rows : (await target.query(text)).rows;
+    const extra = (version: string, name: string, text: string): Migration => ({ version, name, sql: text, checksum: `c${version}` });
+    try {
+      const base = loadMigrations();
+      expect(await migrate(target, base)).toEqual(base.map((m) => m.version));
+      const later = [
+        extra('9001', 'first', 'CREATE TABLE wk_test_a (id int PRIMARY KEY);'),
+        extra('9002', 'second', 'INSERT INTO wk_test_a VALUES (1); INSERT INTO wk_test_a VALUES (2);'),
+      ];
+      expect(await migrate(target, [...base, ...later])).toEqual(['9001', '9002']);
+      expect(await q('SELECT count(*)::int AS n FROM wk_test_a')).toEqual([{ n: 2 }]);
+
+      // A failing migration leaves nothing behind and is not recorded; earlier ones stay.
+      const broken = extra('9003', 'broken', 'CREATE TABLE wk_test_b (id int); INSERT INTO wk_test_a VALUES (1);');
+      const err = await migrate(target, [...base, ...later, broken]).then(() => undefined, (e: unknown) => e);
+      expect(isUniqueViolation(err)).toBe(true);
+      expect(await q("SELECT to_regclass('wk_test_b')::text AS t")).toEqual([{ t: null }]);
+      expect((await q('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([
+        ...base.map((m) => m.version),
+        '9001',
+        '9002',
+      ]);
+
+      // Editing an applied migration is refused.
+      const edited = [...base, { ...later[0]!, checksum: 'different' }, later[1]!];
+      await expect(migrate(target, edited)).rejects.toThrow(MigrationError);
+      await expect(migrate(target, edited)).rejects.toThrow(/9001_first\.sql was changed after it was applied/);
+    } finally {
+      await cleanup();
+    }
   });
 
   it('keeps the data across close and reopen', async () => {

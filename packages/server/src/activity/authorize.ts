@@ -4,7 +4,7 @@
  *   acting on a sub-organization) may submit anything; when that quorum's threshold is
  *   above 1 the activity waits for approvals (ACTIVITY_STATUS_CONSENSUS_NEEDED);
  * - any other user is allowed only where a policy of the target organization allows it
- *   and none denies it (see policy.ts), and is always allowed to vote only if in the quorum.
+ *   and none denies it (see policy.ts); only quorum members vote (approve/reject).
  */
 import { and, eq } from 'drizzle-orm';
 import { ApiError } from '../errors';
@@ -17,6 +17,7 @@ export type Decision = { kind: 'execute' } | { kind: 'consensus'; threshold: num
 
 const VOTE_TYPES = new Set(['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY']);
 
+/** True when `userId` is a member of the root quorum of `organizationId`. */
 export async function isRootMember(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
   const rows = await tx
     .select({ userId: rootQuorumMembers.userId })
@@ -25,11 +26,16 @@ export async function isRootMember(tx: Tx, organizationId: string, userId: strin
   return rows.length > 0;
 }
 
+/** Approvals the root quorum of `organizationId` needs (1 when the organization is unknown). */
 export async function quorumThreshold(tx: Tx, organizationId: string): Promise<number> {
   const [org] = await tx.select({ t: organizations.rootQuorumThreshold }).from(organizations).where(eq(organizations.id, organizationId));
   return org?.t ?? 1;
 }
 
+/**
+ * Decide whether the caller may run an activity now, must wait for consensus, or is refused.
+ * @throws ApiError ERR_PERMISSION_DENIED
+ */
 export async function authorize(
   tx: Tx,
   input: { organizationId: string; caller: Caller; type: string; parameters: Record<string, unknown> },

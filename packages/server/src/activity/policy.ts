@@ -1,47 +1,97 @@
 /**
- * Policy evaluation for non-root users: a deliberately small, total subset of Turnkey's
- * policy language (docs/decisions/0003-authorization.md). A policy applies when its
- * `consensus` names the caller (`approvers.any(user, user.id == '<id>')`) or is empty, and
- * its `condition` holds. Conditions are `&&`/`||` of comparisons on `activity.type`,
- * `activity.resource`-free fields only: `activity.type == '<TYPE>'`, `activity.type in [...]`,
- * or `true`. Anything else never matches (fails closed). DENY wins over ALLOW.
+ * Policy evaluation for users outside the root quorum (docs/decisions/0003-authorization.md).
+ * A policy applies when both its `condition` and its `consensus` hold (an empty one holds).
+ * Expressions see `activity.type` and `approvers`, the users approving so far (the submitter),
+ * each `{id, tags}` where `tags` are the user tag ids; anything else is UNKNOWN
+ * (policy-language.ts). Fail closed: an ALLOW counts only when it surely applies, a DENY
+ * whenever it might (UNKNOWN or unparsable), and DENY wins over ALLOW. No ALLOW, no access.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Tx } from '../store/db';
-import { policies } from '../store/schema';
+import { policies, userTagMembers, userTags } from '../store/schema';
 import type { Caller } from './context';
+import { evaluatePolicyExpression, parsePolicyExpression, UNKNOWN, type Expr, type Truth, type Value } from './policy-language';
 
-type Verdict = 'allow' | 'deny';
+export type Verdict = 'allow' | 'deny';
 
-function consensusNamesCaller(consensus: string | null, userId: string): boolean {
-  if (!consensus || consensus.trim() === '') return true;
-  const ids = [...consensus.matchAll(/user\.id\s*==\s*'([^']+)'/g)].map((m) => m[1]);
-  return ids.includes(userId);
+/** What a policy is evaluated against. */
+export interface PolicySubject {
+  activityType: string;
+  approvers: Array<{ id: string; tags: string[] }>;
 }
 
-function comparisonHolds(expr: string, type: string): boolean {
-  const e = expr.trim();
-  if (e === 'true') return true;
-  let m = /^activity\.type\s*==\s*'([A-Z0-9_]+)'$/.exec(e);
-  if (m) return m[1] === type;
-  m = /^activity\.type\s+in\s+\[([^\]]*)\]$/.exec(e);
-  if (m) {
-    const values = (m[1] ?? '').split(',').map((v) => v.trim().replace(/^'|'$/g, ''));
-    return values.includes(type);
+/** The stored fields of a policy that evaluation reads. */
+export interface PolicyRule {
+  effect: string;
+  condition: string | null;
+  consensus: string | null;
+}
+
+// Parsed expressions by source text; stored policies are few and re-read on every activity.
+const parsedCache = new Map<string, Expr | null>();
+const CACHE_LIMIT = 1000;
+
+function parsed(src: string): Expr | null {
+  let expr = parsedCache.get(src);
+  if (expr === undefined) {
+    try {
+      expr = parsePolicyExpression(src);
+    } catch {
+      expr = null; // stored before validation or by an older version: never trusted
+    }
+    if (parsedCache.size >= CACHE_LIMIT) parsedCache.delete(parsedCache.keys().next().value as string);
+    parsedCache.set(src, expr);
   }
-  return false;
+  return expr;
 }
 
-/** Evaluate `a || b && c` (no parentheses) for one activity type. */
-export function conditionHolds(condition: string | null, type: string): boolean {
-  if (!condition || condition.trim() === '') return true;
-  return condition.split('||').some((conj) => conj.split('&&').every((part) => comparisonHolds(part, type)));
+function holds(src: string | null, env: ReadonlyMap<string, Value>): Truth {
+  if (src === null || src.trim() === '') return true;
+  const expr = parsed(src);
+  return expr ? evaluatePolicyExpression(expr, env) : UNKNOWN;
 }
 
+/**
+ * Whether a policy applies to a subject: true, false, or UNKNOWN when it reads something this
+ * server does not know.
+ * @example policyApplies({ effect: 'EFFECT_ALLOW', condition: "activity.type == 'T'", consensus: null }, { activityType: 'T', approvers: [] }) // true
+ */
+export function policyApplies(policy: PolicyRule, subject: PolicySubject): Truth {
+  const env = new Map<string, Value>([
+    ['activity', { type: subject.activityType }],
+    ['approvers', subject.approvers.map((a) => ({ id: a.id, tags: a.tags }))],
+  ]);
+  const condition = holds(policy.condition, env);
+  if (condition === false) return false;
+  const consensus = holds(policy.consensus, env);
+  if (consensus === false) return false;
+  return condition === true && consensus === true ? true : UNKNOWN;
+}
+
+/**
+ * The verdict of a set of policies (fail closed, DENY wins).
+ * @example decide([{ effect: 'EFFECT_ALLOW', condition: 'true', consensus: null }], subject) // 'allow'
+ */
+export function decide(rules: PolicyRule[], subject: PolicySubject): Verdict {
+  let allowed = false;
+  for (const rule of rules) {
+    const applies = policyApplies(rule, subject);
+    if (rule.effect === 'EFFECT_ALLOW') allowed ||= applies === true;
+    else if (applies !== false) return 'deny'; // EFFECT_DENY, or an unknown effect: fail closed
+  }
+  return allowed ? 'allow' : 'deny';
+}
+
+/** Evaluate the target organization's policies for a caller submitting an activity type. */
 export async function evaluatePolicies(tx: Tx, input: { organizationId: string; caller: Caller; type: string }): Promise<Verdict> {
+  // Policies bind users of their own organization only; a parent's non-root user gets nothing.
   if (input.caller.organizationId !== input.organizationId) return 'deny';
-  const rows = await tx.select().from(policies).where(eq(policies.organizationId, input.organizationId));
-  const applicable = rows.filter((p) => consensusNamesCaller(p.consensus, input.caller.userId) && conditionHolds(p.condition, input.type));
-  if (applicable.some((p) => p.effect === 'EFFECT_DENY')) return 'deny';
-  return applicable.some((p) => p.effect === 'EFFECT_ALLOW') ? 'allow' : 'deny';
+  const rules = await tx.select().from(policies).where(eq(policies.organizationId, input.organizationId));
+  if (rules.length === 0) return 'deny';
+  const tags = await tx
+    .select({ id: userTagMembers.tagId })
+    .from(userTagMembers)
+    .innerJoin(userTags, eq(userTags.id, userTagMembers.tagId))
+    .where(and(eq(userTags.organizationId, input.organizationId), eq(userTagMembers.userId, input.caller.userId)));
+  return decide(rules, { activityType: input.type, approvers: [{ id: input.caller.userId, tags: tags.map((t) => t.id) }] });
 }

@@ -3,32 +3,44 @@
  *
  * Seeds, private keys and client secrets leave it only as HPKE ciphertext to the at-rest
  * key (`Sealed`), or HPKE-encrypted to a caller's target key inside a signed bundle (export).
- * Everything decrypted here lives in memory for the duration of one call.
+ * Everything decrypted here lives in memory for the duration of one call and is zeroed after
+ * use where we hold the bytes. Key arithmetic lives in ./key-material.ts.
  */
-import { createHmac, pbkdf2Sync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import {
-  deriveAccount,
   generateMnemonic,
   hpkeOpen,
   hpkeSeal,
   p256PublicKey,
-  publicKeyFromPrivate,
   signAppProof,
   signBundle,
   signJwt,
-  signRawPayload,
-  validateMnemonic,
+  uncompressPublicKey,
   verifyJwt,
-  formatAddress,
   type AppProof,
   type Curve,
   type SignedBundle,
 } from '@walletkit/crypto';
-import type { AddressFormat, HashFunction, PayloadEncoding } from '@walletkit/protocol';
+import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors';
 import type { Store } from '../store/db';
+import {
+  addressesOf,
+  deriveAccounts,
+  derivePrivateKey,
+  mnemonicSeed,
+  newPrivateKey,
+  parseImportedMnemonic,
+  parseImportedPrivateKey,
+  signMessages,
+  type AccountSpec,
+  type DerivedAccountPublic,
+  type RawSignature,
+} from './key-material';
 import { resolveMasterKey } from './master-key';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore';
+
+export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material';
 
 /** HPKE ciphertext to the at-rest key, as stored in `*_encrypted` columns. */
 export interface Sealed {
@@ -36,36 +48,33 @@ export interface Sealed {
   ciphertext: string;
 }
 
-export interface AccountSpec {
-  curve: Curve;
-  path: string;
-  addressFormat: AddressFormat;
-}
-
-export interface RawSignature {
-  r: string;
-  s: string;
-  v: string;
-}
+/** A key that signs: an account of an HD wallet, or a standalone private key. */
+export type SigningKey =
+  | { kind: 'walletAccount'; sealedMnemonic: Sealed; curve: Curve; path: string }
+  | { kind: 'privateKey'; sealedPrivateKey: Sealed; curve: Curve };
 
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 const utf8 = new TextEncoder();
 
-/** BIP39 seed with native PBKDF2 (same result as the spec's algorithm, far faster than JS). */
-function mnemonicSeed(mnemonic: string): Uint8Array {
-  return pbkdf2Sync(utf8.encode(mnemonic.normalize('NFKD')), utf8.encode('mnemonic'), 2048, 64, 'sha512');
-}
-
-function parseEncryptedBundle(value: string): Sealed {
+function parseEncryptedBundle(value: string, field: string): Sealed {
   try {
-    const parsed = JSON.parse(value) as Partial<Sealed>;
-    if (typeof parsed.encappedPublic === 'string' && typeof parsed.ciphertext === 'string') {
+    const parsed = JSON.parse(value) as Partial<Sealed> | null;
+    if (typeof parsed?.encappedPublic === 'string' && typeof parsed.ciphertext === 'string') {
       return { encappedPublic: parsed.encappedPublic, ciphertext: parsed.ciphertext };
     }
   } catch {
     // fall through
   }
-  throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'encrypted bundle must be JSON {encappedPublic, ciphertext}');
+  throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} must be JSON {encappedPublic, ciphertext}`, field);
+}
+
+/** A caller's export target as uncompressed P-256 hex; checked before any secret is opened. */
+function exportTarget(targetPublicKey: string): string {
+  try {
+    return uncompressPublicKey('p256', targetPublicKey);
+  } catch (cause) {
+    throw new ApiError('ERR_INVALID_PUBLIC_KEY', 'targetPublicKey is not a P-256 public key', 'targetPublicKey', { cause });
+  }
 }
 
 export class Enclave {
@@ -97,118 +106,131 @@ export class Enclave {
     return hpkeSeal({ plaintext, receiverPublicKey: this.atRest.publicKeyUncompressed });
   }
 
+  /** Open a value sealed at rest; failure means corrupt storage or the wrong key: a 500. */
   private async unseal(sealed: Sealed): Promise<Uint8Array> {
-    return hpkeOpen({ ...sealed, receiverPrivateKey: this.atRest.privateKey });
+    try {
+      return await hpkeOpen({ ...sealed, receiverPrivateKey: this.atRest.privateKey });
+    } catch (cause) {
+      throw new ApiError('ERR_INTERNAL', 'a sealed value does not open with the at-rest key', undefined, { cause });
+    }
   }
 
   private async seedOf(sealedMnemonic: Sealed): Promise<Uint8Array> {
-    const mnemonic = new TextDecoder().decode(await this.unseal(sealedMnemonic));
+    const bytes = await this.unseal(sealedMnemonic);
+    const mnemonic = new TextDecoder().decode(bytes);
+    bytes.fill(0);
     return mnemonicSeed(mnemonic);
   }
 
   // ---- wallets ---------------------------------------------------------------------------
 
-  /** Generate a BIP39 wallet; only its sealed mnemonic leaves the enclave. */
-  async createWallet(mnemonicLength: 12 | 15 | 18 | 21 | 24): Promise<{ sealedMnemonic: Sealed }> {
-    return { sealedMnemonic: await this.seal(utf8.encode(generateMnemonic(mnemonicLength))) };
+  /**
+   * Generate a BIP39 wallet and derive `accounts` from it before sealing (no second unseal);
+   * only the sealed mnemonic and public data leave the enclave.
+   * @example const { sealedMnemonic, accounts } = await enclave.createWallet(12, [{ curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }]);
+   */
+  async createWallet(mnemonicLength: MnemonicLength, accounts: readonly AccountSpec[] = []): Promise<{ sealedMnemonic: Sealed; accounts: DerivedAccountPublic[] }> {
+    const mnemonic = generateMnemonic(mnemonicLength);
+    const derived = this.deriveFromMnemonic(mnemonic, accounts);
+    return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), accounts: derived };
   }
 
-  /** Derive public data (address, public key) of accounts of a sealed wallet. */
-  async deriveWalletAccounts(sealedMnemonic: Sealed, accounts: AccountSpec[]): Promise<Array<{ address: string; publicKey: string }>> {
-    const seed = await this.seedOf(sealedMnemonic);
+  private deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): DerivedAccountPublic[] {
+    if (accounts.length === 0) return [];
+    const seed = mnemonicSeed(mnemonic);
     try {
-      return accounts.map((a) => {
-        const d = deriveAccount({ seed, curve: a.curve, path: a.path, addressFormat: a.addressFormat });
-        d.privateKey.fill(0);
-        return { address: d.address, publicKey: d.publicKey };
-      });
+      return deriveAccounts(seed, accounts);
     } finally {
       seed.fill(0);
     }
   }
 
-  /** Sign payloads with the key of one wallet account. */
-  async signWithWalletAccount(
-    sealedMnemonic: Sealed,
-    account: AccountSpec,
-    request: { payloads: string[]; encoding: PayloadEncoding; hashFunction: HashFunction },
-  ): Promise<RawSignature[]> {
+  /** Derive public data (address, public key) of accounts of a sealed wallet: one unseal. */
+  async deriveWalletAccounts(sealedMnemonic: Sealed, accounts: readonly AccountSpec[]): Promise<DerivedAccountPublic[]> {
+    if (accounts.length === 0) return [];
     const seed = await this.seedOf(sealedMnemonic);
-    const d = deriveAccount({ seed, curve: account.curve, path: account.path, addressFormat: account.addressFormat });
-    seed.fill(0);
     try {
-      return request.payloads.map((payload) =>
-        signRawPayload({ curve: account.curve, privateKey: d.privateKey, payload, encoding: request.encoding, hashFunction: request.hashFunction }),
-      );
+      return deriveAccounts(seed, accounts);
     } finally {
-      d.privateKey.fill(0);
+      seed.fill(0);
     }
   }
 
-  /** Export bundle of a wallet's mnemonic, HPKE-encrypted to the caller's target key. */
+  /** Export bundle of a wallet's mnemonic (UTF-8), HPKE-encrypted to the caller's target key. */
   async exportWallet(sealedMnemonic: Sealed, targetPublicKey: string, organizationId: string): Promise<string> {
-    const mnemonic = await this.unseal(sealedMnemonic);
-    return this.exportBundle(mnemonic, targetPublicKey, organizationId);
+    const target = exportTarget(targetPublicKey);
+    return this.exportBundle(await this.unseal(sealedMnemonic), target, organizationId);
   }
 
-  /** Export bundle of one wallet account's private key (hex of the raw key, Turnkey's format). */
-  async exportWalletAccount(sealedMnemonic: Sealed, account: AccountSpec, targetPublicKey: string, organizationId: string): Promise<string> {
+  /** Export bundle of one wallet account's raw 32-byte private key (Turnkey's format). */
+  async exportWalletAccount(sealedMnemonic: Sealed, account: { curve: Curve; path: string }, targetPublicKey: string, organizationId: string): Promise<string> {
+    const target = exportTarget(targetPublicKey);
     const seed = await this.seedOf(sealedMnemonic);
-    const d = deriveAccount({ seed, curve: account.curve, path: account.path, addressFormat: account.addressFormat });
-    seed.fill(0);
-    return this.exportBundle(d.privateKey, targetPublicKey, organizationId);
+    let privateKey: Uint8Array;
+    try {
+      privateKey = derivePrivateKey(seed, account.curve, account.path);
+    } finally {
+      seed.fill(0);
+    }
+    return this.exportBundle(privateKey, target, organizationId);
   }
 
   // ---- private keys ----------------------------------------------------------------------
 
-  /** Generate a standalone private key on a curve. */
+  /** Generate a standalone private key on a curve; returns it sealed, with its public key. */
   async createPrivateKey(curve: Curve): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
-    const privateKey = globalThis.crypto.getRandomValues(new Uint8Array(32));
-    if (curve === 'CURVE_SECP256K1') {
-      // A random 32-byte string is a valid secp256k1 scalar except with negligible probability; publicKeyFromPrivate asserts it.
-    }
-    const publicKey = Buffer.from(publicKeyFromPrivate(curve, privateKey)).toString('hex');
-    const sealedPrivateKey = await this.seal(privateKey);
-    privateKey.fill(0);
-    return { sealedPrivateKey, publicKey };
-  }
-
-  /** Addresses of a public key in the requested formats. */
-  addressesOf(curve: Curve, publicKeyHex: string, formats: AddressFormat[]): Array<{ format: AddressFormat; address: string }> {
-    const publicKey = Buffer.from(publicKeyHex, 'hex');
-    return formats.map((format) => ({ format, address: formatAddress({ curve, publicKey, addressFormat: format }) }));
-  }
-
-  async signWithPrivateKey(
-    sealedPrivateKey: Sealed,
-    curve: Curve,
-    request: { payloads: string[]; encoding: PayloadEncoding; hashFunction: HashFunction },
-  ): Promise<RawSignature[]> {
-    const privateKey = await this.unseal(sealedPrivateKey);
+    const { privateKey, publicKey } = newPrivateKey(curve);
     try {
-      return request.payloads.map((payload) =>
-        signRawPayload({ curve, privateKey, payload, encoding: request.encoding, hashFunction: request.hashFunction }),
-      );
+      return { sealedPrivateKey: await this.seal(privateKey), publicKey };
     } finally {
       privateKey.fill(0);
     }
   }
 
-  async exportPrivateKey(sealedPrivateKey: Sealed, targetPublicKey: string, organizationId: string): Promise<string> {
-    return this.exportBundle(await this.unseal(sealedPrivateKey), targetPublicKey, organizationId);
+  /** Addresses of a public key (hex) in the requested formats (no secret involved). */
+  addressesOf(curve: Curve, publicKeyHex: string, formats: readonly AddressFormat[]): Array<{ format: AddressFormat; address: string }> {
+    return addressesOf(curve, publicKeyHex, formats);
   }
 
-  private async exportBundle(plaintext: Uint8Array, targetPublicKey: string, organizationId: string): Promise<string> {
+  /** Export bundle of a private key's raw bytes, HPKE-encrypted to the caller's target key. */
+  async exportPrivateKey(sealedPrivateKey: Sealed, targetPublicKey: string, organizationId: string): Promise<string> {
+    const target = exportTarget(targetPublicKey);
+    return this.exportBundle(await this.unseal(sealedPrivateKey), target, organizationId);
+  }
+
+  /** Signed bundle `{encappedPublic, ciphertext, organizationId}` (DESIGN section 2); zeroes `plaintext`. */
+  private async exportBundle(plaintext: Uint8Array, target: string, organizationId: string): Promise<string> {
     try {
-      const { encappedPublic, ciphertext } = await hpkeSeal({ plaintext, receiverPublicKey: targetPublicKey });
+      const { encappedPublic, ciphertext } = await hpkeSeal({ plaintext, receiverPublicKey: target });
       return JSON.stringify(signBundle({ encappedPublic, ciphertext, organizationId }, this.signing.privateKey));
-    } catch (err) {
-      if ((err as { code?: string }).code === 'ERR_INVALID_PUBLIC_KEY' || (err as { code?: string }).code === 'ERR_INVALID_PARAMETER') {
-        throw new ApiError('ERR_INVALID_PUBLIC_KEY', 'targetPublicKey is not a P-256 public key', 'targetPublicKey', { cause: err });
-      }
-      throw err;
     } finally {
       plaintext.fill(0);
+    }
+  }
+
+  // ---- signing ---------------------------------------------------------------------------
+
+  /**
+   * Sign messages prepared by crypto's `payloadDigest` (validate payloads before calling, so
+   * a bad request costs no unseal). Exactly one unseal and at most one derivation per call.
+   * @example await enclave.signMessages({ kind: 'privateKey', sealedPrivateKey, curve: 'CURVE_SECP256K1' }, [digest])
+   */
+  async signMessages(key: SigningKey, messages: readonly Uint8Array[]): Promise<RawSignature[]> {
+    let privateKey: Uint8Array;
+    if (key.kind === 'privateKey') {
+      privateKey = await this.unseal(key.sealedPrivateKey);
+    } else {
+      const seed = await this.seedOf(key.sealedMnemonic);
+      try {
+        privateKey = derivePrivateKey(seed, key.curve, key.path);
+      } finally {
+        seed.fill(0);
+      }
+    }
+    try {
+      return signMessages(key.curve, privateKey, messages);
+    } finally {
+      privateKey.fill(0);
     }
   }
 
@@ -235,7 +257,7 @@ export class Enclave {
   }
 
   private async openImport(encryptedBundle: string, organizationId: string, userId: string): Promise<Uint8Array> {
-    const bundle = parseEncryptedBundle(encryptedBundle);
+    const bundle = parseEncryptedBundle(encryptedBundle, 'encryptedBundle');
     try {
       return await hpkeOpen({ ...bundle, receiverPrivateKey: this.importTargetPrivateKey(organizationId, userId) });
     } catch (cause) {
@@ -243,29 +265,36 @@ export class Enclave {
     }
   }
 
-  /** Open a mnemonic a client encrypted to its import target; re-seal it at rest. */
-  async importWallet(encryptedBundle: string, organizationId: string, userId: string): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number }> {
+  /** Open a mnemonic a client encrypted to its import target, derive `accounts`, re-seal it at rest. */
+  async importWallet(
+    encryptedBundle: string,
+    organizationId: string,
+    userId: string,
+    accounts: readonly AccountSpec[] = [],
+  ): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number; accounts: DerivedAccountPublic[] }> {
     const bytes = await this.openImport(encryptedBundle, organizationId, userId);
-    const mnemonic = new TextDecoder().decode(bytes).trim().split(/\s+/).join(' ');
-    bytes.fill(0);
-    if (!validateMnemonic(mnemonic)) throw new ApiError('ERR_INVALID_PARAMETER', 'the imported mnemonic is not a valid BIP39 mnemonic', 'encryptedBundle');
-    return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), mnemonicLength: mnemonic.split(' ').length };
+    let mnemonic: string;
+    try {
+      mnemonic = parseImportedMnemonic(bytes);
+    } finally {
+      bytes.fill(0);
+    }
+    const derived = this.deriveFromMnemonic(mnemonic, accounts);
+    return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), mnemonicLength: mnemonic.split(' ').length, accounts: derived };
   }
 
   /** Open a raw private key a client encrypted to its import target; re-seal it at rest. */
   async importPrivateKey(encryptedBundle: string, organizationId: string, userId: string, curve: Curve): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
-    const privateKey = await this.openImport(encryptedBundle, organizationId, userId);
+    const bytes = await this.openImport(encryptedBundle, organizationId, userId);
     try {
-      if (privateKey.length !== 32) throw new ApiError('ERR_INVALID_PARAMETER', 'the imported private key must be 32 bytes', 'encryptedBundle');
-      let publicKey: string;
+      const { privateKey, publicKey } = parseImportedPrivateKey(bytes, curve);
       try {
-        publicKey = Buffer.from(publicKeyFromPrivate(curve, privateKey)).toString('hex');
-      } catch (cause) {
-        throw new ApiError('ERR_INVALID_PARAMETER', 'the imported private key is not valid on this curve', 'encryptedBundle', { cause });
+        return { sealedPrivateKey: await this.seal(privateKey), publicKey };
+      } finally {
+        privateKey.fill(0);
       }
-      return { sealedPrivateKey: await this.seal(privateKey), publicKey };
     } finally {
-      privateKey.fill(0);
+      bytes.fill(0);
     }
   }
 
@@ -276,9 +305,10 @@ export class Enclave {
    * ciphertext}); it is checked to decrypt, then stored as sent.
    */
   async acceptCallerSecret(encrypted: string, field: string): Promise<Sealed> {
-    const sealed = parseEncryptedBundle(encrypted);
+    const sealed = parseEncryptedBundle(encrypted, field);
     try {
-      const plaintext = await this.unseal(sealed);
+      // Caller input, so a failure is a 400: open directly rather than through unseal().
+      const plaintext = await hpkeOpen({ ...sealed, receiverPrivateKey: this.atRest.privateKey });
       const empty = plaintext.length === 0;
       plaintext.fill(0);
       if (empty) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);

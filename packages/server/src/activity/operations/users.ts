@@ -1,3 +1,244 @@
-import type { HandlerTable } from '../context';
+/**
+ * Users and their credentials: create_users, update_user_phone_number, create/delete of API
+ * keys, passkeys and OAuth providers, and create_sub_organization (a new end-user
+ * organization with its root users, credentials and optional wallet, atomically). Every id is
+ * looked up inside the target organization; everything runs in the activity's transaction.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import type { ParamsOf } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import { newId } from '../../store/ids';
+import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembers, userTagMembers, userTags, users } from '../../store/schema';
+import type { HandlerTable, OperationContext } from '../context';
+import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials';
+import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
+import { createWalletRecord } from './wallet-store';
 
-export const userHandlers = {} satisfies HandlerTable;
+type UserInput = ParamsOf<'create_users'>['users'][number];
+type RootUserInput = ParamsOf<'create_sub_organization'>['rootUsers'][number];
+
+/** Contacts are unique per organization (DESIGN section 3), emails case-insensitively. */
+async function assertContactsFree(ctx: OperationContext, organizationId: string, user: { email?: string; phone?: string; exceptUserId?: string }, field: string) {
+  const rows = await ctx.tx
+    .select({ id: users.id, email: users.userEmail, phone: users.userPhoneNumber })
+    .from(users)
+    .where(eq(users.organizationId, organizationId));
+  for (const row of rows) {
+    if (row.id === user.exceptUserId) continue;
+    if (user.email !== undefined && row.email?.toLowerCase() === user.email.toLowerCase()) {
+      throw new ApiError('ERR_ALREADY_EXISTS', `another user of the organization has the email ${user.email}`, `${field}userEmail`);
+    }
+    if (user.phone !== undefined && row.phone === user.phone) {
+      throw new ApiError('ERR_ALREADY_EXISTS', `another user of the organization has the phone number ${user.phone}`, `${field}userPhoneNumber`);
+    }
+  }
+}
+
+/** Insert one user with its credentials; `field` prefixes error fields, e.g. `users[0].`. */
+async function insertUser(
+  ctx: OperationContext,
+  organizationId: string,
+  input: RootUserInput | UserInput,
+  field: string,
+  verified: { email: boolean; phone: boolean } = { email: false, phone: false },
+): Promise<string> {
+  await assertContactsFree(ctx, organizationId, { email: input.userEmail, phone: input.userPhoneNumber }, field);
+  const userId = newId();
+  const now = ctx.now();
+  await ctx.tx.insert(users).values({
+    id: userId,
+    organizationId,
+    userName: input.userName,
+    userEmail: input.userEmail ?? null,
+    userPhoneNumber: input.userPhoneNumber ?? null,
+    emailVerified: verified.email,
+    phoneVerified: verified.phone,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const target = { organizationId, userId };
+  await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`);
+  await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`);
+  await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`);
+  return userId;
+}
+
+async function tagUser(ctx: OperationContext, userId: string, tagIds: string[], field: string): Promise<void> {
+  const wanted = [...new Set(tagIds)];
+  if (wanted.length === 0) return;
+  const found = await ctx.tx
+    .select({ id: userTags.id })
+    .from(userTags)
+    .where(and(eq(userTags.organizationId, ctx.organizationId), inArray(userTags.id, wanted)));
+  const missing = wanted.find((id) => !found.some((f) => f.id === id));
+  if (missing !== undefined) throw new ApiError('ERR_USER_TAG_NOT_FOUND', `no user tag ${missing} in this organization`, field);
+  await ctx.tx.insert(userTagMembers).values(wanted.map((tagId) => ({ tagId, userId })));
+}
+
+/** Refuse the same contact twice in one request, before any row is written. */
+function assertDistinctContacts(list: Array<{ userEmail?: string; userPhoneNumber?: string }>, field: string): void {
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  list.forEach((u, i) => {
+    const email = u.userEmail?.toLowerCase();
+    if (email !== undefined && emails.has(email)) throw new ApiError('ERR_ALREADY_EXISTS', `email ${u.userEmail} is given twice`, `${field}[${i}].userEmail`);
+    if (u.userPhoneNumber !== undefined && phones.has(u.userPhoneNumber)) {
+      throw new ApiError('ERR_ALREADY_EXISTS', `phone number ${u.userPhoneNumber} is given twice`, `${field}[${i}].userPhoneNumber`);
+    }
+    if (email !== undefined) emails.add(email);
+    if (u.userPhoneNumber !== undefined) phones.add(u.userPhoneNumber);
+  });
+}
+
+/** Which root user's contact a verification token proves; that contact becomes verified. */
+function verifiedContacts(rootUsers: RootUserInput[], claims: VerificationClaims | undefined): Array<{ email: boolean; phone: boolean }> {
+  const flags = rootUsers.map(() => ({ email: false, phone: false }));
+  if (!claims) return flags;
+  const index = rootUsers.findIndex((u) =>
+    claims.verification_type === 'OTP_TYPE_EMAIL' ? u.userEmail?.toLowerCase() === claims.contact.toLowerCase() : u.userPhoneNumber === claims.contact,
+  );
+  if (index < 0) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', "the verification token's contact is not a root user's", 'verificationToken');
+  if (claims.verification_type === 'OTP_TYPE_EMAIL') flags[index]!.email = true;
+  else flags[index]!.phone = true;
+  return flags;
+}
+
+export const userHandlers = {
+  /** Create users with their API keys, passkeys, OAuth providers and tags. */
+  create_users: async (params, ctx) => {
+    assertDistinctContacts(params.users, 'users');
+    const userIds: string[] = [];
+    for (const [i, user] of params.users.entries()) {
+      const userId = await insertUser(ctx, ctx.organizationId, user, `users[${i}].`);
+      await tagUser(ctx, userId, user.userTags, `users[${i}].userTags`);
+      userIds.push(userId);
+    }
+    return { userIds };
+  },
+
+  /**
+   * Spec B: set (or clear with '') a user's phone number. With a verification token (an SMS
+   * OTP proof for exactly this number, single use) the number is stored as verified.
+   */
+  update_user_phone_number: async (params, ctx) => {
+    const user = await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const phone = params.userPhoneNumber === '' ? undefined : params.userPhoneNumber;
+    let verified = false;
+    if (params.verificationToken !== undefined) {
+      if (phone === undefined) throw new ApiError('ERR_INVALID_PARAMETER', 'a verification token cannot verify an empty phone number', 'verificationToken');
+      await useVerificationToken(ctx, params.verificationToken, {
+        organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId),
+        type: 'OTP_TYPE_SMS',
+        contact: phone,
+      });
+      verified = true;
+    }
+    if (phone !== undefined) await assertContactsFree(ctx, ctx.organizationId, { phone, exceptUserId: user.id }, '');
+    await ctx.tx
+      .update(users)
+      .set({ userPhoneNumber: phone ?? null, phoneVerified: verified, updatedAt: ctx.now() })
+      .where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
+    return { userId: user.id };
+  },
+
+  create_api_keys: async (params, ctx) => {
+    await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const apiKeyIds = await insertApiKeys(ctx, { organizationId: ctx.organizationId, userId: params.userId }, params.apiKeys, 'apiKeys');
+    return { apiKeyIds };
+  },
+
+  delete_api_keys: async (params, ctx) => {
+    await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const ids = [...new Set(params.apiKeyIds)];
+    const scope = and(eq(apiKeys.organizationId, ctx.organizationId), eq(apiKeys.userId, params.userId), inArray(apiKeys.id, ids));
+    const found = await ctx.tx.select({ id: apiKeys.id }).from(apiKeys).where(scope);
+    const missing = ids.find((id) => !found.some((f) => f.id === id));
+    if (missing !== undefined) throw new ApiError('ERR_API_KEY_NOT_FOUND', `user ${params.userId} has no API key ${missing}`, 'apiKeyIds');
+    await ctx.tx.delete(apiKeys).where(scope);
+    return { apiKeyIds: ids };
+  },
+
+  create_authenticators: async (params, ctx) => {
+    await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const authenticatorIds = await insertAuthenticators(ctx, { organizationId: ctx.organizationId, userId: params.userId }, params.authenticators, 'authenticators');
+    return { authenticatorIds };
+  },
+
+  delete_authenticators: async (params, ctx) => {
+    await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const ids = [...new Set(params.authenticatorIds)];
+    const scope = and(eq(authenticators.organizationId, ctx.organizationId), eq(authenticators.userId, params.userId), inArray(authenticators.id, ids));
+    const found = await ctx.tx.select({ id: authenticators.id }).from(authenticators).where(scope);
+    const missing = ids.find((id) => !found.some((f) => f.id === id));
+    if (missing !== undefined) throw new ApiError('ERR_AUTHENTICATOR_NOT_FOUND', `user ${params.userId} has no authenticator ${missing}`, 'authenticatorIds');
+    await ctx.tx.delete(authenticators).where(scope);
+    return { authenticatorIds: ids };
+  },
+
+  create_oauth_providers: async (params, ctx) => {
+    await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const providerIds = await insertOauthProviders(ctx, { organizationId: ctx.organizationId, userId: params.userId }, params.oauthProviders, 'oauthProviders');
+    return { providerIds };
+  },
+
+  delete_oauth_providers: async (params, ctx) => {
+    await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const ids = [...new Set(params.providerIds)];
+    const scope = and(eq(oauthProviders.organizationId, ctx.organizationId), eq(oauthProviders.userId, params.userId), inArray(oauthProviders.id, ids));
+    const found = await ctx.tx.select({ id: oauthProviders.id }).from(oauthProviders).where(scope);
+    const missing = ids.find((id) => !found.some((f) => f.id === id));
+    if (missing !== undefined) throw new ApiError('ERR_OAUTH_PROVIDER_NOT_FOUND', `user ${params.userId} has no OAuth provider ${missing}`, 'providerIds');
+    await ctx.tx.delete(oauthProviders).where(scope);
+    return { providerIds: ids };
+  },
+
+  /**
+   * A sub-organization of the target organization (one per end user): root users with their
+   * credentials, the root quorum, optionally a wallet; a verification token marks the matching
+   * root user's contact verified and a client signature binds the request to the token's key.
+   */
+  create_sub_organization: async (params, ctx) => {
+    if (params.rootQuorumThreshold > params.rootUsers.length) {
+      throw new ApiError('ERR_INVALID_QUORUM', `rootQuorumThreshold ${params.rootQuorumThreshold} exceeds the ${params.rootUsers.length} root users`, 'rootQuorumThreshold');
+    }
+    const [parent] = await ctx.tx.select().from(organizations).where(eq(organizations.id, ctx.organizationId));
+    if (!parent) throw new ApiError('ERR_ORGANIZATION_NOT_FOUND', `organization ${ctx.organizationId} not found`, 'organizationId');
+    // Stamps reach one level up only (authenticate.ts), so sub-organizations do not nest.
+    if (parent.parentOrganizationId !== null) throw new ApiError('ERR_PERMISSION_DENIED', 'a sub-organization cannot create sub-organizations');
+    assertDistinctContacts(params.rootUsers, 'rootUsers');
+    let claims: VerificationClaims | undefined;
+    if (params.verificationToken !== undefined) {
+      claims = await useVerificationToken(ctx, params.verificationToken, { organizationIds: [ctx.organizationId] });
+    }
+    if (params.clientSignature !== undefined) {
+      if (!claims) throw new ApiError('ERR_INVALID_PARAMETER', 'clientSignature binds a verificationToken, which is missing', 'clientSignature');
+      checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_SIGNUP');
+    }
+    const verified = verifiedContacts(params.rootUsers, claims);
+    const subOrganizationId = newId();
+    const now = ctx.now();
+    await ctx.tx.insert(organizations).values({
+      id: subOrganizationId,
+      name: params.subOrganizationName,
+      parentOrganizationId: ctx.organizationId,
+      rootQuorumThreshold: params.rootQuorumThreshold,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const rootUserIds: string[] = [];
+    for (const [i, user] of params.rootUsers.entries()) {
+      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers[${i}].`, verified[i]));
+    }
+    await ctx.tx.insert(rootQuorumMembers).values(rootUserIds.map((userId) => ({ organizationId: subOrganizationId, userId })));
+    if (!params.wallet) return { subOrganizationId, rootUserIds };
+    const wallet = await createWalletRecord(ctx.tx, ctx.enclave, {
+      organizationId: subOrganizationId,
+      walletName: params.wallet.walletName,
+      accounts: params.wallet.accounts,
+      ...(params.wallet.mnemonicLength !== undefined ? { mnemonicLength: params.wallet.mnemonicLength } : {}),
+      now,
+      fieldPrefix: 'wallet.',
+    });
+    return { subOrganizationId, wallet, rootUserIds };
+  },
+} satisfies HandlerTable;

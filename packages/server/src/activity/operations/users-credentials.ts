@@ -1,0 +1,164 @@
+/**
+ * Writing a user's credentials (API keys, passkeys, OAuth providers), shared by create_users,
+ * create_sub_organization, the create_* credential operations, stamp_login and recover_user.
+ * Each credential is checked before it is written and is unique within its organization, so
+ * a stamp always resolves to exactly one user.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import { compressPublicKey, formatAddress, hexToBytes } from '@walletkit/crypto';
+import type { ApiKeyCurve, ParamsOf } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import { verifyOidcToken, type OidcIdentity } from '../../oauth/issued-token';
+import type { Tx } from '../../store/db';
+import { newId } from '../../store/ids';
+import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema';
+import type { OperationContext } from '../context';
+import { verifyPasskeyAttestation, type AuthenticatorInput } from '../webauthn';
+
+type ApiKeyInput = ParamsOf<'create_api_keys'>['apiKeys'][number];
+type OauthProviderInput = ParamsOf<'create_oauth_providers'>['oauthProviders'][number];
+
+/** Where new credentials go. */
+export interface CredentialOwner {
+  organizationId: string;
+  userId: string;
+}
+
+/** Longest lifetime of an API key or session: ten years, far beyond any sane expiry. */
+const MAX_EXPIRATION_SECONDS = 10 * 365 * 24 * 3600;
+
+/**
+ * The user `userId` of `organizationId`; another organization's user is reported as missing.
+ * @throws ApiError ERR_USER_NOT_FOUND
+ */
+export async function requireUser(tx: Tx, organizationId: string, userId: string, field = 'userId') {
+  const [user] = await tx.select().from(users).where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
+  if (!user) throw new ApiError('ERR_USER_NOT_FOUND', `user ${userId} not found in this organization`, field);
+  return user;
+}
+
+/**
+ * A public key in the form stamps carry and authenticate.ts looks up: compressed SEC1 hex for
+ * P-256 and secp256k1 (uncompressed input is accepted and compressed), raw 32-byte hex for
+ * ed25519; lowercase. @throws ApiError ERR_INVALID_PUBLIC_KEY
+ */
+export function normalizeApiPublicKey(curve: ApiKeyCurve, publicKey: string, field: string): string {
+  try {
+    if (curve === 'API_KEY_CURVE_ED25519') {
+      const key = publicKey.toLowerCase();
+      formatAddress({ curve: 'CURVE_ED25519', publicKey: hexToBytes(key), addressFormat: 'ADDRESS_FORMAT_COMPRESSED' });
+      return key;
+    }
+    return compressPublicKey(curve === 'API_KEY_CURVE_P256' ? 'p256' : 'secp256k1', publicKey);
+  } catch (cause) {
+    throw new ApiError('ERR_INVALID_PUBLIC_KEY', `publicKey is not a valid ${curve.replace('API_KEY_CURVE_', '')} public key`, field, { cause });
+  }
+}
+
+/** Expiry instant of `expirationSeconds` (decimal string) from `now`; null when absent. */
+export function expiryOf(expirationSeconds: string | undefined, now: Date, field: string): Date | null {
+  if (expirationSeconds === undefined) return null;
+  const seconds = Number(expirationSeconds);
+  if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_EXPIRATION_SECONDS) {
+    throw new ApiError('ERR_INVALID_PARAMETER', `expirationSeconds must be between 1 and ${MAX_EXPIRATION_SECONDS}`, field);
+  }
+  return new Date(now.getTime() + seconds * 1000);
+}
+
+/**
+ * Insert API keys of a user; returns their ids in order.
+ * @throws ApiError ERR_INVALID_PUBLIC_KEY | ERR_INVALID_PARAMETER | ERR_ALREADY_EXISTS (key already registered in the organization)
+ */
+export async function insertApiKeys(
+  ctx: OperationContext,
+  owner: CredentialOwner,
+  keys: ApiKeyInput[],
+  field: string,
+  opts: { isSession?: boolean } = {},
+): Promise<string[]> {
+  if (keys.length === 0) return [];
+  const now = ctx.now();
+  const rows = keys.map((k, i) => ({
+    id: newId(),
+    organizationId: owner.organizationId,
+    userId: owner.userId,
+    name: k.apiKeyName,
+    publicKey: normalizeApiPublicKey(k.curveType, k.publicKey, `${field}[${i}].publicKey`),
+    curve: k.curveType,
+    expiresAt: expiryOf(k.expirationSeconds, now, `${field}[${i}].expirationSeconds`),
+    isSession: opts.isSession === true,
+    createdAt: now,
+  }));
+  const publicKeys = rows.map((r) => r.publicKey);
+  const repeated = publicKeys.findIndex((pk, i) => publicKeys.indexOf(pk) !== i);
+  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same public key is given twice', `${field}[${repeated}].publicKey`);
+  const taken = await ctx.tx
+    .select({ publicKey: apiKeys.publicKey })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, owner.organizationId), inArray(apiKeys.publicKey, publicKeys)));
+  if (taken.length > 0) {
+    const i = publicKeys.indexOf(taken[0]!.publicKey);
+    throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', `${field}[${i}].publicKey`);
+  }
+  await ctx.tx.insert(apiKeys).values(rows);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Verify the attestations and insert the passkeys of a user; returns their ids in order.
+ * @throws ApiError ERR_INVALID_ATTESTATION | ERR_ALREADY_EXISTS (credential id already registered in the organization)
+ */
+export async function insertAuthenticators(ctx: OperationContext, owner: CredentialOwner, inputs: AuthenticatorInput[], field: string): Promise<string[]> {
+  if (inputs.length === 0) return [];
+  const passkeys = [];
+  for (const [i, input] of inputs.entries()) passkeys.push(await verifyPasskeyAttestation(input, ctx.config, `${field}[${i}]`));
+  const credentialIds = passkeys.map((p) => p.credentialId);
+  const repeated = credentialIds.findIndex((id, i) => credentialIds.indexOf(id) !== i);
+  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same passkey is given twice', `${field}[${repeated}].attestation.credentialId`);
+  const taken = await ctx.tx
+    .select({ credentialId: authenticators.credentialId })
+    .from(authenticators)
+    .where(and(eq(authenticators.organizationId, owner.organizationId), inArray(authenticators.credentialId, credentialIds)));
+  if (taken.length > 0) {
+    const i = credentialIds.indexOf(taken[0]!.credentialId);
+    throw new ApiError('ERR_ALREADY_EXISTS', 'this passkey is already registered in the organization', `${field}[${i}].attestation.credentialId`);
+  }
+  const now = ctx.now();
+  const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
+  await ctx.tx.insert(authenticators).values(rows);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Resolve each entry's identity (a verified `oidcToken`, or `oidcClaims` vouched for by the
+ * authorized caller) and link it to the user; returns the provider ids in order.
+ * @throws ApiError ERR_OIDC_TOKEN_INVALID | ERR_ALREADY_EXISTS (identity already linked in the organization)
+ */
+export async function insertOauthProviders(ctx: OperationContext, owner: CredentialOwner, inputs: OauthProviderInput[], field: string): Promise<string[]> {
+  if (inputs.length === 0) return [];
+  const identities: OidcIdentity[] = inputs.map((p, i) =>
+    'oidcToken' in p ? verifyOidcToken(p.oidcToken, ctx, `${field}[${i}].oidcToken`) : { ...p.oidcClaims },
+  );
+  const keys = identities.map((id) => JSON.stringify([id.iss, id.sub, id.aud]));
+  const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same OIDC identity is given twice', `${field}[${repeated}]`);
+  const existing = await ctx.tx
+    .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
+    .from(oauthProviders)
+    .where(and(eq(oauthProviders.organizationId, owner.organizationId), inArray(oauthProviders.subject, identities.map((id) => id.sub))));
+  const clash = keys.findIndex((k) => existing.some((e) => JSON.stringify([e.iss, e.sub, e.aud]) === k));
+  if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', `${field}[${clash}]`);
+  const now = ctx.now();
+  const rows = identities.map((id, i) => ({
+    id: newId(),
+    organizationId: owner.organizationId,
+    userId: owner.userId,
+    providerName: inputs[i]!.providerName,
+    issuer: id.iss,
+    audience: id.aud,
+    subject: id.sub,
+    createdAt: now,
+  }));
+  await ctx.tx.insert(oauthProviders).values(rows);
+  return rows.map((r) => r.id);
+}

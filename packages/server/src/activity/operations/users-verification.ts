@@ -1,0 +1,100 @@
+/**
+ * Verification tokens (DESIGN section 2): ES256 JWTs by the enclave key proving that someone
+ * received a one-time code at `contact`. Consuming one records its id in
+ * `used_verification_tokens` inside the activity's transaction, so it is single use across
+ * server instances and becomes usable again if the activity fails and rolls back.
+ */
+import { eq } from 'drizzle-orm';
+import { compressPublicKey, verifyClientSignature } from '@walletkit/crypto';
+import type { OtpType, ParamsOf } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import type { Tx } from '../../store/db';
+import { organizations, usedVerificationTokens } from '../../store/schema';
+import type { OperationContext } from '../context';
+
+/** Claims of a verification token. */
+export interface VerificationClaims {
+  id: string;
+  verification_type: OtpType;
+  contact: string;
+  organization_id: string;
+  /** Compressed P-256 hex of the key bound at verify, when one was. */
+  public_key?: string;
+  exp: number;
+}
+
+type ClientSignatureInput = NonNullable<ParamsOf<'create_sub_organization'>['clientSignature']>;
+
+function invalid(message: string, field: string, cause?: unknown): ApiError {
+  return new ApiError('ERR_VERIFICATION_TOKEN_INVALID', message, field, cause === undefined ? undefined : { cause });
+}
+
+/** The organization and its parent (OTP codes of end users are initiated in the parent). */
+export async function organizationAndParent(tx: Tx, organizationId: string): Promise<string[]> {
+  const [org] = await tx.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
+  return org?.parent ? [organizationId, org.parent] : [organizationId];
+}
+
+/**
+ * Verify a verification token, check what it proves, and mark it used.
+ * @example const claims = await useVerificationToken(ctx, token, { organizationIds: [ctx.organizationId], type: 'OTP_TYPE_SMS', contact: '+15551234567' });
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID (bad signature, expired, other organization, other contact, already used)
+ */
+export async function useVerificationToken(
+  ctx: OperationContext,
+  token: string,
+  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string },
+): Promise<VerificationClaims> {
+  const field = expect.field ?? 'verificationToken';
+  let claims: Partial<VerificationClaims>;
+  try {
+    claims = ctx.enclave.verifyJwt<Partial<VerificationClaims>>(token, () => ctx.now().getTime());
+  } catch (cause) {
+    const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
+  }
+  const { id, verification_type: type, contact, organization_id: org } = claims;
+  // Sessions are signed by the same key: only tokens with these claims are verification tokens.
+  if (typeof id !== 'string' || typeof contact !== 'string' || typeof org !== 'string' || (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')) {
+    throw invalid('the token is not a verification token', field);
+  }
+  if (!expect.organizationIds.includes(org)) throw invalid('the verification token was issued for another organization', field);
+  if (expect.type !== undefined && type !== expect.type) throw invalid(`the verification token is not for ${expect.type}`, field);
+  if (expect.contact !== undefined && contact.toLowerCase() !== expect.contact.toLowerCase()) {
+    throw invalid('the verification token was issued for another contact', field);
+  }
+  const inserted = await ctx.tx
+    .insert(usedVerificationTokens)
+    .values({ tokenId: id, usedAt: ctx.now() })
+    .onConflictDoNothing()
+    .returning({ tokenId: usedVerificationTokens.tokenId });
+  if (inserted.length === 0) throw invalid('the verification token has already been used', field);
+  return claims as VerificationClaims;
+}
+
+/**
+ * Check a client signature over a token-usage message (Turnkey's shape: `{type, tokenId, ...}`)
+ * made with the key the verification token is bound to.
+ * @throws ApiError ERR_CLIENT_SIGNATURE_INVALID
+ */
+export function checkClientSignature(sig: ClientSignatureInput, claims: VerificationClaims, usage: 'USAGE_TYPE_SIGNUP' | 'USAGE_TYPE_LOGIN'): void {
+  const field = 'clientSignature';
+  if (!verifyClientSignature(sig)) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'the client signature does not verify', field);
+  let sameKey = false;
+  try {
+    sameKey = claims.public_key !== undefined && compressPublicKey('p256', sig.publicKey) === compressPublicKey('p256', claims.public_key);
+  } catch {
+    sameKey = false;
+  }
+  if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'the client signature is not by the key bound to the verification token', field);
+  let message: unknown;
+  try {
+    message = JSON.parse(sig.message);
+  } catch {
+    message = undefined;
+  }
+  const doc = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
+  if (doc.tokenId !== claims.id || doc.type !== usage) {
+    throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', `the signed message must be {"type":"${usage}","tokenId":"<token id>"}`, field);
+  }
+}

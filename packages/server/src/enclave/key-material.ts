@@ -1,0 +1,156 @@
+/**
+ * Plaintext key arithmetic of the enclave: seeds, HD derivation, raw signatures and the
+ * parsing of imported secrets. Only enclave/index.ts imports this file; every function
+ * here receives or returns plaintext, and callers zero the bytes they hold afterwards.
+ */
+import { pbkdf2Sync } from 'node:crypto';
+import {
+  bytesToHex,
+  deriveAccount,
+  deriveKey,
+  formatAddress,
+  hexToBytes,
+  publicKeyFromPrivate,
+  signRawPayload,
+  validateMnemonic,
+  type Curve,
+} from '@walletkit/crypto';
+import type { AddressFormat } from '@walletkit/protocol';
+import { ApiError, asApiError } from '../errors';
+
+/** One account to derive from a wallet seed. */
+export interface AccountSpec {
+  curve: Curve;
+  path: string;
+  addressFormat: AddressFormat;
+}
+
+/** The public half of a derived account. */
+export interface DerivedAccountPublic {
+  address: string;
+  /** secp256k1: compressed SEC1 hex; ed25519: raw 32-byte hex. */
+  publicKey: string;
+}
+
+/** A raw signature in the wire's `{r, s, v}` shape (lowercase hex). */
+export interface RawSignature {
+  r: string;
+  s: string;
+  v: string;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Re-throw a crypto error caused by caller input as the ApiError of the same code (4xx),
+ * naming `field`; anything uncoded stays an internal error.
+ */
+export function inputError(err: unknown, field?: string): ApiError {
+  if (err instanceof ApiError) return err;
+  const mapped = asApiError(err);
+  return mapped.status < 500 ? new ApiError(mapped.code, mapped.message, field, { cause: err }) : mapped;
+}
+
+/** BIP39 seed with native PBKDF2 (the BIP39 algorithm, far faster than the JS one). */
+export function mnemonicSeed(mnemonic: string): Uint8Array {
+  return pbkdf2Sync(utf8.encode(mnemonic.normalize('NFKD')), utf8.encode('mnemonic'), 2048, 64, 'sha512');
+}
+
+/** Addresses and public keys of `specs` under one seed; private keys are zeroed at once. */
+export function deriveAccounts(seed: Uint8Array, specs: readonly AccountSpec[]): DerivedAccountPublic[] {
+  return specs.map((spec, i) => {
+    let derived;
+    try {
+      derived = deriveAccount({ seed, curve: spec.curve, path: spec.path, addressFormat: spec.addressFormat });
+    } catch (err) {
+      throw inputError(err, `accounts.${i}`);
+    }
+    derived.privateKey.fill(0);
+    return { address: derived.address, publicKey: derived.publicKey };
+  });
+}
+
+/** The private key at `path` (no address formatting: signing and export need the key only). */
+export function derivePrivateKey(seed: Uint8Array, curve: Curve, path: string): Uint8Array {
+  try {
+    return deriveKey({ seed, curve, path }).privateKey;
+  } catch (err) {
+    throw inputError(err, 'path');
+  }
+}
+
+/**
+ * Sign messages prepared by `payloadDigest` (32-byte digests for secp256k1, the message for
+ * ed25519): as hex with NO_OP they are signed exactly as given, so no payload is hashed twice.
+ */
+export function signMessages(curve: Curve, privateKey: Uint8Array, messages: readonly Uint8Array[]): RawSignature[] {
+  return messages.map((message) =>
+    signRawPayload({
+      curve,
+      privateKey,
+      payload: bytesToHex(message),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    }),
+  );
+}
+
+/** A fresh random private key valid on `curve`, with its public key (hex). */
+export function newPrivateKey(curve: Curve): { privateKey: Uint8Array; publicKey: string } {
+  for (;;) {
+    const privateKey = globalThis.crypto.getRandomValues(new Uint8Array(32));
+    try {
+      return { privateKey, publicKey: bytesToHex(publicKeyFromPrivate(curve, privateKey)) };
+    } catch {
+      // A secp256k1 scalar >= n: probability ~2^-128; draw again.
+      privateKey.fill(0);
+    }
+  }
+}
+
+/** Addresses of a public key (hex) in `formats`; a bad pairing is ERR_UNSUPPORTED_CURVE_FORMAT. */
+export function addressesOf(curve: Curve, publicKeyHex: string, formats: readonly AddressFormat[]): Array<{ format: AddressFormat; address: string }> {
+  const publicKey = hexToBytes(publicKeyHex);
+  return formats.map((format) => {
+    try {
+      return { format, address: formatAddress({ curve, publicKey, addressFormat: format }) };
+    } catch (err) {
+      throw inputError(err, 'addressFormats');
+    }
+  });
+}
+
+/**
+ * The mnemonic inside an import bundle: whitespace collapsed and lowercased (BIP39 words
+ * are lowercase), then checked against the English list and checksum.
+ */
+export function parseImportedMnemonic(bytes: Uint8Array): string {
+  const mnemonic = new TextDecoder().decode(bytes).trim().toLowerCase().split(/\s+/).join(' ');
+  if (!validateMnemonic(mnemonic)) {
+    throw new ApiError('ERR_INVALID_PARAMETER', 'the imported mnemonic is not a valid English BIP39 mnemonic', 'encryptedBundle');
+  }
+  return mnemonic;
+}
+
+/**
+ * The 32-byte private key inside an import bundle. ed25519 also accepts the 64-byte
+ * `seed || publicKey` form of Solana keypairs when its second half matches the seed.
+ * Returns the key and its public key; the input bytes are left to the caller to zero.
+ */
+export function parseImportedPrivateKey(bytes: Uint8Array, curve: Curve): { privateKey: Uint8Array; publicKey: string } {
+  let privateKey = bytes;
+  if (curve === 'CURVE_ED25519' && bytes.length === 64) privateKey = bytes.subarray(0, 32);
+  if (privateKey.length !== 32) {
+    throw new ApiError('ERR_INVALID_PARAMETER', 'the imported private key must be 32 bytes', 'encryptedBundle');
+  }
+  let publicKey: string;
+  try {
+    publicKey = bytesToHex(publicKeyFromPrivate(curve, privateKey));
+  } catch (cause) {
+    throw new ApiError('ERR_INVALID_PARAMETER', `the imported private key is not valid on ${curve}`, 'encryptedBundle', { cause });
+  }
+  if (bytes.length === 64 && bytesToHex(bytes.subarray(32)) !== publicKey) {
+    throw new ApiError('ERR_INVALID_PARAMETER', 'the 64-byte ed25519 key does not end with its public key', 'encryptedBundle');
+  }
+  return { privateKey: privateKey.slice(), publicKey };
+}
