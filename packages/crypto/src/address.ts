@@ -1,21 +1,36 @@
 // Address formats of wallet accounts: Ethereum (EIP-55), Solana (base58), and raw SEC1 keys.
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base58 } from '@scure/base';
 import { assertBytes, assertObject, assertString } from './assert';
 import { assertCurve, deriveKey, type Curve } from './derive';
 import { bytesToHex } from './encoding';
 import { CryptoError } from './errors';
 import { keccak256 } from './hash';
-import { parsePublicKeyPoint } from './keys';
+import { decodePublicKey } from './point';
 
-/** Address formats of the wire. */
+/**
+ * Address formats of the wire.
+ *
+ * @example
+ * ```ts
+ * const format: AddressFormat = 'ADDRESS_FORMAT_ETHEREUM';
+ * ```
+ */
 export type AddressFormat =
   | 'ADDRESS_FORMAT_ETHEREUM'
   | 'ADDRESS_FORMAT_SOLANA'
   | 'ADDRESS_FORMAT_COMPRESSED'
   | 'ADDRESS_FORMAT_UNCOMPRESSED';
 
-/** A derived wallet account. */
+/**
+ * A derived wallet account.
+ *
+ * @example
+ * ```ts
+ * const { address, publicKey, privateKey }: DerivedAccount = deriveAccount({ seed, curve, path, addressFormat });
+ * ```
+ */
 export interface DerivedAccount {
   address: string;
   /** secp256k1: compressed SEC1 hex; ed25519: raw 32-byte hex. */
@@ -46,7 +61,7 @@ export function checksumAddress(address: string): string {
 }
 
 function ethereumAddress(publicKey: Uint8Array): string {
-  const uncompressed = parsePublicKeyPoint('secp256k1', publicKey).toBytes(false);
+  const uncompressed = decodePublicKey(secp256k1, publicKey).toBytes(false);
   return checksumAddress(`0x${bytesToHex(keccak256(uncompressed.subarray(1)).subarray(12))}`);
 }
 
@@ -84,9 +99,9 @@ export function formatAddress(params: { curve: Curve; publicKey: Uint8Array; add
       case 'ADDRESS_FORMAT_ETHEREUM':
         return ethereumAddress(publicKey);
       case 'ADDRESS_FORMAT_COMPRESSED':
-        return bytesToHex(parsePublicKeyPoint('secp256k1', publicKey).toBytes(true));
+        return bytesToHex(decodePublicKey(secp256k1, publicKey).toBytes(true));
       case 'ADDRESS_FORMAT_UNCOMPRESSED':
-        return bytesToHex(parsePublicKeyPoint('secp256k1', publicKey).toBytes(false));
+        return bytesToHex(decodePublicKey(secp256k1, publicKey).toBytes(false));
       default:
         throw unsupported(curve, addressFormat);
     }

@@ -1,12 +1,20 @@
 // App Proofs: an enclave-signed statement about an activity's result, passed through the
 // proxy unverified and checked by end-user clients against the pinned enclave key.
+import { p256 } from '@noble/curves/nist.js';
 import { assertString } from './assert';
 import { ecdsaSign, ecdsaVerify } from './ecdsa';
 import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
-import { parsePrivateKey, parsePublicKeyPoint, publicKeyOf } from './keys';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
 
-/** An App Proof as carried in `activity.appProofs`. */
+/**
+ * An App Proof as carried in `activity.appProofs`.
+ *
+ * @example
+ * ```ts
+ * const proof: AppProof = signAppProof({ activityId }, enclavePrivateKey);
+ * ```
+ */
 export interface AppProof {
   scheme: 'SIGNATURE_SCHEME_EPHEMERAL_KEY_P256';
   /** The signer's uncompressed P-256 public key, hex. */
@@ -28,13 +36,13 @@ export interface AppProof {
 export function signAppProof(payload: object, privateKeyHex: string): AppProof {
   if (typeof payload !== 'object' || payload === null) throw new CryptoError('ERR_INVALID_PARAMETER', 'payload must be an object');
   assertString(privateKeyHex, 'privateKeyHex');
-  const privateKey = parsePrivateKey('p256', privateKeyHex);
+  const privateKey = decodePrivateKey(privateKeyHex, p256);
   const proofPayload = JSON.stringify(payload);
   return {
     scheme: 'SIGNATURE_SCHEME_EPHEMERAL_KEY_P256',
-    publicKey: bytesToHex(publicKeyOf('p256', privateKey, false)),
+    publicKey: bytesToHex(publicKeyOf(p256, privateKey, false)),
     proofPayload,
-    signature: bytesToHex(ecdsaSign('p256', privateKey, utf8ToBytes(proofPayload), 'der')),
+    signature: bytesToHex(ecdsaSign(p256, privateKey, utf8ToBytes(proofPayload), 'der')),
   };
 }
 
@@ -50,15 +58,15 @@ export function signAppProof(payload: object, privateKeyHex: string): AppProof {
  */
 export function verifyAppProof(proof: AppProof, pinnedPublicKey: string): boolean {
   assertString(pinnedPublicKey, 'pinnedPublicKey', 'ERR_INVALID_PUBLIC_KEY');
-  const pinned = parsePublicKeyPoint('p256', pinnedPublicKey);
+  const pinned = decodePublicKey(p256, pinnedPublicKey);
   if (typeof proof !== 'object' || proof === null) return false;
   const { scheme, publicKey, proofPayload, signature } = proof;
   if (scheme !== 'SIGNATURE_SCHEME_EPHEMERAL_KEY_P256' || typeof proofPayload !== 'string') return false;
   if (typeof publicKey !== 'string' || !isHex(signature)) return false;
   try {
-    if (!parsePublicKeyPoint('p256', publicKey).equals(pinned)) return false;
+    if (!decodePublicKey(p256, publicKey).equals(pinned)) return false;
   } catch {
     return false;
   }
-  return ecdsaVerify('p256', pinned.toBytes(false), utf8ToBytes(proofPayload), hexToBytes(signature), 'der');
+  return ecdsaVerify(p256, pinned.toBytes(false), utf8ToBytes(proofPayload), hexToBytes(signature), 'der');
 }

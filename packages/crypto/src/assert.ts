@@ -56,3 +56,11 @@ export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   new Uint8Array(out).set(bytes);
   return out;
 }
+
+/**
+ * Narrows bytes to `Uint8Array<ArrayBuffer>` (what WebCrypto's BufferSource accepts), copying
+ * only when they sit on a SharedArrayBuffer. Every public function returns this type.
+ */
+export function plainBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
+}

@@ -1,13 +1,21 @@
 // Enclave-signed bundles (DESIGN "Signed bundles"): OTP targets, exports, imports. The data
 // is hex of UTF-8 JSON; the signature is ECDSA-P256 over SHA-256 of those bytes. Clients pin
 // the enclave key and refuse any other.
+import { p256 } from '@noble/curves/nist.js';
 import { assertObject, assertString } from './assert';
 import { ecdsaSign, ecdsaVerify } from './ecdsa';
 import { bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
-import { parsePrivateKey, parsePublicKeyPoint, publicKeyOf } from './keys';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
 
-/** A signed bundle as carried on the wire (often as its JSON text). */
+/**
+ * A signed bundle as carried on the wire (often as its JSON text).
+ *
+ * @example
+ * ```ts
+ * const bundle: SignedBundle = JSON.parse(otpEncryptionTargetBundle);
+ * ```
+ */
 export interface SignedBundle {
   version: 'v1.0.0';
   /** Hex of a UTF-8 JSON document. */
@@ -30,13 +38,13 @@ export interface SignedBundle {
 export function signBundle(data: object, signingPrivateKey: string): SignedBundle {
   if (typeof data !== 'object' || data === null) throw new CryptoError('ERR_INVALID_PARAMETER', 'data must be an object');
   assertString(signingPrivateKey, 'signingPrivateKey');
-  const privateKey = parsePrivateKey('p256', signingPrivateKey);
+  const privateKey = decodePrivateKey(signingPrivateKey, p256);
   const bytes = utf8ToBytes(JSON.stringify(data));
   return {
     version: 'v1.0.0',
     data: bytesToHex(bytes),
-    dataSignature: bytesToHex(ecdsaSign('p256', privateKey, bytes, 'der')),
-    enclaveQuorumPublic: bytesToHex(publicKeyOf('p256', privateKey, false)),
+    dataSignature: bytesToHex(ecdsaSign(p256, privateKey, bytes, 'der')),
+    enclaveQuorumPublic: bytesToHex(publicKeyOf(p256, privateKey, false)),
   };
 }
 
@@ -71,11 +79,11 @@ function parseBundle(bundle: SignedBundle | string): SignedBundle {
  */
 export function verifyBundle<T = unknown>(bundle: SignedBundle | string, pinnedPublicKey: string): T {
   assertString(pinnedPublicKey, 'pinnedPublicKey', 'ERR_INVALID_PUBLIC_KEY');
-  const pinned = parsePublicKeyPoint('p256', pinnedPublicKey);
+  const pinned = decodePublicKey(p256, pinnedPublicKey);
   const parsed = parseBundle(bundle);
   let signer;
   try {
-    signer = parsePublicKeyPoint('p256', parsed.enclaveQuorumPublic);
+    signer = decodePublicKey(p256, parsed.enclaveQuorumPublic);
   } catch (cause) {
     throw new CryptoError('ERR_INVALID_SIGNATURE', 'bundle signer key is invalid', { cause });
   }
@@ -83,7 +91,7 @@ export function verifyBundle<T = unknown>(bundle: SignedBundle | string, pinnedP
     throw new CryptoError('ERR_INVALID_SIGNATURE', 'bundle is signed by a key other than the pinned enclave key');
   }
   const bytes = hexToBytes(parsed.data);
-  if (!ecdsaVerify('p256', pinned.toBytes(false), bytes, hexToBytes(parsed.dataSignature), 'der')) {
+  if (!ecdsaVerify(p256, pinned.toBytes(false), bytes, hexToBytes(parsed.dataSignature), 'der')) {
     throw new CryptoError('ERR_INVALID_SIGNATURE', 'bundle signature is invalid');
   }
   try {

@@ -1,11 +1,19 @@
 // clientSignature (DESIGN section 2): proves the holder of a P-256 key approved a message,
 // e.g. the use of a verification token at login. Signature is raw r || s over SHA-256.
+import { p256 } from '@noble/curves/nist.js';
 import { assertObject, assertString } from './assert';
 import { ecdsaSign, ecdsaVerify } from './ecdsa';
 import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding';
-import { parsePrivateKey, publicKeyOf } from './keys';
+import { decodePrivateKey, publicKeyOf } from './point';
 
-/** A client signature as carried on the wire. */
+/**
+ * A client signature as carried on the wire.
+ *
+ * @example
+ * ```ts
+ * const sig: ClientSignature = createClientSignature({ privateKey, message });
+ * ```
+ */
 export interface ClientSignature {
   /** Compressed P-256 public key, hex. */
   publicKey: string;
@@ -29,12 +37,12 @@ export function createClientSignature(params: { privateKey: string; message: str
   assertObject(params, 'params');
   assertString(params.privateKey, 'privateKey');
   assertString(params.message, 'message');
-  const privateKey = parsePrivateKey('p256', params.privateKey);
+  const privateKey = decodePrivateKey(params.privateKey, p256);
   return {
-    publicKey: bytesToHex(publicKeyOf('p256', privateKey, true)),
+    publicKey: bytesToHex(publicKeyOf(p256, privateKey, true)),
     scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256',
     message: params.message,
-    signature: bytesToHex(ecdsaSign('p256', privateKey, utf8ToBytes(params.message), 'compact')),
+    signature: bytesToHex(ecdsaSign(p256, privateKey, utf8ToBytes(params.message), 'compact')),
   };
 }
 
@@ -53,5 +61,5 @@ export function verifyClientSignature(sig: ClientSignature): boolean {
   const { publicKey, scheme, message, signature } = sig;
   if (scheme !== 'CLIENT_SIGNATURE_SCHEME_API_P256' || typeof message !== 'string') return false;
   if (typeof publicKey !== 'string' || !isHex(signature, 64)) return false;
-  return ecdsaVerify('p256', publicKey, utf8ToBytes(message), hexToBytes(signature), 'compact');
+  return ecdsaVerify(p256, publicKey, utf8ToBytes(message), hexToBytes(signature), 'compact');
 }

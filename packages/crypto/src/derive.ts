@@ -1,15 +1,31 @@
 // HD key derivation from a BIP39 seed: secp256k1 by BIP32, ed25519 by SLIP-10.
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
-import { assertBytes, assertObject, assertOneOf } from './assert';
+import { assertBytes, assertObject, assertOneOf, plainBytes } from './assert';
 import { CryptoError } from './errors';
-import { parsePrivateKey, publicKeyOf } from './keys';
+import { decodePrivateKey, publicKeyOf } from './point';
 import { parsePath } from './path';
 import { slip10Ed25519 } from './slip10';
 
-/** Wallet-account curves of the wire. */
+/**
+ * Wallet-account curves of the wire.
+ *
+ * @example
+ * ```ts
+ * const curve: Curve = 'CURVE_SECP256K1';
+ * ```
+ */
 export type Curve = 'CURVE_SECP256K1' | 'CURVE_ED25519';
 
-/** A derived key pair, raw bytes. */
+/**
+ * A derived key pair, raw bytes.
+ *
+ * @example
+ * ```ts
+ * const { privateKey, publicKey }: DerivedKey = deriveKey({ seed, curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0'" });
+ * ```
+ */
 export interface DerivedKey {
   /** 32-byte private key (secp256k1 scalar or ed25519 seed). */
   privateKey: Uint8Array<ArrayBuffer>;
@@ -24,7 +40,7 @@ export function assertCurve(curve: unknown): Curve {
   return assertOneOf(curve, CURVES, 'curve', 'ERR_UNSUPPORTED_CURVE_FORMAT');
 }
 
-function bip32Secp256k1(seed: Uint8Array, path: readonly number[]): Uint8Array {
+function bip32Secp256k1(seed: Uint8Array, path: readonly number[]): Uint8Array<ArrayBuffer> {
   let node: HDKey;
   try {
     node = HDKey.fromMasterSeed(seed);
@@ -34,7 +50,7 @@ function bip32Secp256k1(seed: Uint8Array, path: readonly number[]): Uint8Array {
   }
   const privateKey = node.privateKey;
   if (!privateKey) throw new CryptoError('ERR_INVALID_PARAMETER', 'BIP32 derivation yielded no private key');
-  const out = privateKey.slice();
+  const out = plainBytes(privateKey.slice());
   node.wipePrivateData();
   return out;
 }
@@ -70,6 +86,6 @@ export function deriveKey(params: { seed: Uint8Array; curve: Curve; path: string
  * ```
  */
 export function publicKeyFromPrivate(curve: Curve, privateKey: Uint8Array): Uint8Array<ArrayBuffer> {
-  const c = assertCurve(curve) === 'CURVE_ED25519' ? 'ed25519' : 'secp256k1';
-  return publicKeyOf(c, parsePrivateKey(c, privateKey), true);
+  if (assertCurve(curve) === 'CURVE_ED25519') return plainBytes(ed25519.getPublicKey(decodePrivateKey(privateKey)));
+  return publicKeyOf(secp256k1, decodePrivateKey(privateKey, secp256k1), true);
 }

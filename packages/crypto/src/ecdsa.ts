@@ -1,8 +1,9 @@
 // ECDSA sign/verify shared by stamps, bundles, JWTs, client signatures and App Proofs.
 // Verification accepts high-S signatures: WebCrypto and OpenSSL produce them, and
 // malleability does not matter here (requests are deduplicated by body hash, not signature).
+import { p256 } from '@noble/curves/nist.js';
 import { isHex, hexToBytes } from './encoding';
-import { parsePublicKeyPoint, weierstrass, type WeierstrassCurve } from './keys';
+import { decodePublicKey, type EcdsaCurve } from './point';
 
 /** Signature encodings: ASN.1 DER, or fixed-width `r || s` (JOSE / P1363). */
 export type EcdsaFormat = 'der' | 'compact';
@@ -13,13 +14,13 @@ export type EcdsaFormat = 'der' | 'compact';
  * the 32-byte digest.
  */
 export function ecdsaSign(
-  curve: WeierstrassCurve,
+  curve: EcdsaCurve,
   privateKey: Uint8Array,
   message: Uint8Array,
   format: EcdsaFormat,
   prehash = true,
 ): Uint8Array {
-  return weierstrass(curve).sign(message, privateKey, { prehash, format, lowS: true });
+  return curve.sign(message, privateKey, { prehash, format, lowS: true });
 }
 
 /**
@@ -27,7 +28,7 @@ export function ecdsaSign(
  * encodings all return `false`.
  */
 export function ecdsaVerify(
-  curve: WeierstrassCurve,
+  curve: EcdsaCurve,
   publicKey: string | Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
@@ -36,8 +37,8 @@ export function ecdsaVerify(
 ): boolean {
   try {
     if (format === 'compact' && signature.length !== 64) return false;
-    const point = parsePublicKeyPoint(curve, publicKey);
-    return weierstrass(curve).verify(signature, message, point.toBytes(false), {
+    const point = decodePublicKey(curve, publicKey);
+    return curve.verify(signature, message, point.toBytes(false), {
       prehash,
       format,
       lowS: false,
@@ -61,5 +62,5 @@ export function ecdsaVerify(
 export function verifyP256Der(publicKeyHex: string, message: Uint8Array, derSignatureHex: string): boolean {
   if (typeof publicKeyHex !== 'string' || !(message instanceof Uint8Array)) return false;
   if (!isHex(derSignatureHex) || derSignatureHex.length > 2 * 72) return false;
-  return ecdsaVerify('p256', publicKeyHex, message, hexToBytes(derSignatureHex), 'der');
+  return ecdsaVerify(p256, publicKeyHex, message, hexToBytes(derSignatureHex), 'der');
 }

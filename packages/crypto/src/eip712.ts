@@ -7,13 +7,28 @@ import { CryptoError } from './errors';
 import { keccak256 } from './hash';
 import { bigIntToBytes, toBigInt } from './uint';
 
-/** One member of an EIP-712 struct type. */
+/**
+ * One member of an EIP-712 struct type.
+ *
+ * @example
+ * ```ts
+ * const field: TypedDataField = { name: 'wallet', type: 'address' };
+ * ```
+ */
 export interface TypedDataField {
   name: string;
   type: string;
 }
 
-/** An EIP-712 document as passed to `eth_signTypedData_v4`. */
+/**
+ * An EIP-712 document as passed to `eth_signTypedData_v4`.
+ *
+ * @example
+ * ```ts
+ * const typedData: TypedData = JSON.parse(request.payload);
+ * hashTypedData(typedData);
+ * ```
+ */
 export interface TypedData {
   domain?: Record<string, unknown>;
   types: Record<string, readonly TypedDataField[]>;
@@ -139,7 +154,7 @@ function encodeField(type: string, value: unknown, name: string, types: Types): 
 function hashStruct(type: string, data: unknown, types: Types): Uint8Array {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw invalid(`value of ${type} must be an object`);
   const record = data as Record<string, unknown>;
-  const words = [keccak256(encodeType(type, types))];
+  const words: Uint8Array[] = [keccak256(encodeType(type, types))];
   for (const field of own(types, type)!) {
     const value = own(record, field.name);
     if (value === undefined) throw invalid(`missing ${type}.${field.name}`);

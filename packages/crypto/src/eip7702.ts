@@ -6,7 +6,14 @@ import { keccak256 } from './hash';
 import { rlpEncode } from './rlp';
 import { bigIntToBytes, toBigInt } from './uint';
 
-/** An EIP-7702 authorization tuple (without signature). Integers as number, bigint or string. */
+/**
+ * An EIP-7702 authorization tuple (without signature). Integers as number, bigint or string.
+ *
+ * @example
+ * ```ts
+ * const auth: Eip7702Authorization = { chainId: 1, address: '0x63c0c19a282a1b52b07dd5a65b58948a07dae32b', nonce: 0 };
+ * ```
+ */
 export interface Eip7702Authorization {
   chainId: number | bigint | string;
   /** The delegate contract, 0x + 40 hex. */

@@ -1,7 +1,7 @@
 // Byte <-> text codecs. Strict on input: a malformed string throws instead of decoding to
 // garbage, because every caller feeds these with attacker-controlled wire data.
 import { base64urlnopad } from '@scure/base';
-import { assertBytes, assertString } from './assert';
+import { assertBytes, assertString, plainBytes } from './assert';
 import { CryptoError } from './errors';
 
 const HEX_ALPHABET = '0123456789abcdef';
@@ -109,7 +109,7 @@ export function base64urlDecode(text: string): Uint8Array<ArrayBuffer> {
     body = body.replace(/={1,2}$/, '');
   }
   try {
-    return base64urlnopad.decode(body);
+    return plainBytes(base64urlnopad.decode(body));
   } catch (cause) {
     throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid base64url', { cause });
   }

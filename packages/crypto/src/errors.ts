@@ -1,6 +1,11 @@
 /**
  * The stable error codes thrown by `@walletkit/crypto`. Callers switch on `code`, never on
  * the message text.
+ *
+ * @example
+ * ```ts
+ * const code: CryptoErrorCode = 'ERR_STAMP_MALFORMED';
+ * ```
  */
 export type CryptoErrorCode =
   | 'ERR_STAMP_MALFORMED'

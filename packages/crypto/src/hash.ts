@@ -2,6 +2,7 @@
 // library themselves and strings are always hashed as UTF-8.
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
+import { plainBytes } from './assert';
 import { CryptoError } from './errors';
 import { bytesToHex, utf8ToBytes } from './encoding';
 
@@ -20,7 +21,7 @@ function toBytes(data: Uint8Array | string): Uint8Array {
  * ```
  */
 export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  return nobleSha256(toBytes(data));
+  return plainBytes(nobleSha256(toBytes(data)));
 }
 
 /**
@@ -44,5 +45,5 @@ export function sha256Hex(data: Uint8Array | string): string {
  * ```
  */
 export function keccak256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  return keccak_256(toBytes(data));
+  return plainBytes(keccak_256(toBytes(data)));
 }

@@ -2,12 +2,20 @@
 // HKDF-SHA256), HKDF-SHA256, AES-256-GCM, info "turnkey_hpke", and
 // AAD = encapsulated key (65 B) || receiver public key (65 B), both uncompressed.
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { p256 } from '@noble/curves/nist.js';
 import { assertBytes, assertObject, assertString, toArrayBuffer } from './assert';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
-import { parsePrivateKey, parsePublicKeyPoint, publicKeyOf } from './keys';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
 
-/** HPKE output as carried on the wire, lowercase hex. */
+/**
+ * HPKE output as carried on the wire, lowercase hex.
+ *
+ * @example
+ * ```ts
+ * const sealed: HpkeCiphertext = await hpkeSeal({ plaintext, receiverPublicKey });
+ * ```
+ */
 export interface HpkeCiphertext {
   /** The sender's ephemeral public key, 65-byte uncompressed P-256, hex. */
   encappedPublic: string;
@@ -40,7 +48,7 @@ export async function hpkeSeal(params: { plaintext: Uint8Array; receiverPublicKe
   assertObject(params, 'params');
   assertBytes(params.plaintext, 'plaintext');
   assertString(params.receiverPublicKey, 'receiverPublicKey', 'ERR_INVALID_PUBLIC_KEY');
-  const receiver = parsePublicKeyPoint('p256', params.receiverPublicKey).toBytes(false);
+  const receiver = decodePublicKey(p256, params.receiverPublicKey).toBytes(false);
   const hpke = cipherSuite();
   const recipientPublicKey = await hpke.kem.deserializePublicKey(toArrayBuffer(receiver));
   const sender = await hpke.createSenderContext({ recipientPublicKey, info: toArrayBuffer(INFO) });
@@ -68,12 +76,12 @@ export async function hpkeOpen(params: {
 }): Promise<Uint8Array<ArrayBuffer>> {
   assertObject(params, 'params');
   assertString(params.receiverPrivateKey, 'receiverPrivateKey');
-  const privateKey = parsePrivateKey('p256', params.receiverPrivateKey);
-  const receiver = publicKeyOf('p256', privateKey, false);
+  const privateKey = decodePrivateKey(params.receiverPrivateKey, p256);
+  const receiver = publicKeyOf(p256, privateKey, false);
   try {
     assertString(params.encappedPublic, 'encappedPublic', 'ERR_INVALID_ENCRYPTED_BUNDLE');
     assertString(params.ciphertext, 'ciphertext', 'ERR_INVALID_ENCRYPTED_BUNDLE');
-    const enc = parsePublicKeyPoint('p256', params.encappedPublic).toBytes(false);
+    const enc = decodePublicKey(p256, params.encappedPublic).toBytes(false);
     const ciphertext = hexToBytes(params.ciphertext);
     const hpke = cipherSuite();
     const recipientKey: CryptoKeyPair = {

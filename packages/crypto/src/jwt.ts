@@ -1,12 +1,20 @@
 // ES256 compact JWS (RFC 7515 / RFC 7518 section 3.4) for verification tokens and session
 // JWTs: signature is raw r || s (64 bytes), base64url, over the ASCII "header.payload".
+import { p256 } from '@noble/curves/nist.js';
 import { assertObject, assertString } from './assert';
 import { ecdsaSign, ecdsaVerify } from './ecdsa';
 import { base64urlDecode, base64urlEncode, bytesToUtf8, utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
-import { parsePrivateKey, parsePublicKeyPoint } from './keys';
+import { decodePrivateKey, decodePublicKey } from './point';
 
-/** Options of {@link verifyJwt}. */
+/**
+ * Options of {@link verifyJwt}.
+ *
+ * @example
+ * ```ts
+ * verifyJwt(token, publicKey, { now: () => clock.now() } satisfies VerifyJwtOptions);
+ * ```
+ */
 export interface VerifyJwtOptions {
   /** Clock in milliseconds since the epoch; defaults to `Date.now`. */
   now?: () => number;
@@ -52,14 +60,14 @@ function split(token: string): [string, string, string] {
 export function signJwt(claims: Record<string, unknown>, privateKeyHex: string, header?: { kid?: string }): string {
   assertObject(claims, 'claims');
   assertString(privateKeyHex, 'privateKeyHex');
-  const privateKey = parsePrivateKey('p256', privateKeyHex);
+  const privateKey = decodePrivateKey(privateKeyHex, p256);
   const head: Record<string, string> = { alg: 'ES256', typ: 'JWT' };
   if (header?.kid !== undefined) {
     assertString(header.kid, 'header.kid');
     head.kid = header.kid;
   }
   const signingInput = `${base64urlEncode(utf8ToBytes(JSON.stringify(head)))}.${base64urlEncode(utf8ToBytes(JSON.stringify(claims)))}`;
-  const signature = ecdsaSign('p256', privateKey, utf8ToBytes(signingInput), 'compact');
+  const signature = ecdsaSign(p256, privateKey, utf8ToBytes(signingInput), 'compact');
   return `${signingInput}.${base64urlEncode(signature)}`;
 }
 
@@ -90,7 +98,7 @@ export function decodeJwt<T = Record<string, unknown>>(token: string): T {
  */
 export function verifyJwt<T = Record<string, unknown>>(token: string, publicKeyHex: string, opts?: VerifyJwtOptions): T {
   assertString(publicKeyHex, 'publicKeyHex', 'ERR_INVALID_PUBLIC_KEY');
-  const publicKey = parsePublicKeyPoint('p256', publicKeyHex).toBytes(false);
+  const publicKey = decodePublicKey(p256, publicKeyHex).toBytes(false);
   const [head, payload, sig] = split(token);
   const header = decodeSegment(head, 'header');
   if (header.alg !== 'ES256') throw invalid('JWT alg must be ES256');
@@ -100,7 +108,7 @@ export function verifyJwt<T = Record<string, unknown>>(token: string, publicKeyH
   } catch (cause) {
     throw invalid('JWT signature is not base64url', cause);
   }
-  if (!ecdsaVerify('p256', publicKey, utf8ToBytes(`${head}.${payload}`), signature, 'compact')) {
+  if (!ecdsaVerify(p256, publicKey, utf8ToBytes(`${head}.${payload}`), signature, 'compact')) {
     throw invalid('JWT signature is invalid');
   }
   const claims = decodeSegment(payload, 'payload');

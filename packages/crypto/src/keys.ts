@@ -3,14 +3,29 @@
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { assertBytes, assertOneOf, assertString } from './assert';
-import { bytesToHex, hexToBytes, isHex } from './encoding';
-import { CryptoError } from './errors';
+import { assertOneOf, assertString } from './assert';
+import { bytesToHex } from './encoding';
+import { decodePrivateKey, decodePublicKey, type EcdsaCurve } from './point';
 
-/** The short-Weierstrass curves whose public keys have compressed and uncompressed forms. */
+/**
+ * The short-Weierstrass curves whose public keys have compressed and uncompressed forms.
+ *
+ * @example
+ * ```ts
+ * const curve: WeierstrassCurve = 'p256';
+ * compressPublicKey(curve, publicKeyHex);
+ * ```
+ */
 export type WeierstrassCurve = 'p256' | 'secp256k1';
 
-/** A P-256 or secp256k1 key pair, all lowercase hex. */
+/**
+ * A P-256 or secp256k1 key pair, all lowercase hex.
+ *
+ * @example
+ * ```ts
+ * const { privateKey, publicKey, publicKeyUncompressed }: EcKeyPair = generateP256KeyPair();
+ * ```
+ */
 export interface EcKeyPair {
   /** 32-byte private scalar, hex. */
   privateKey: string;
@@ -20,7 +35,14 @@ export interface EcKeyPair {
   publicKeyUncompressed: string;
 }
 
-/** An ed25519 key pair, lowercase hex. ed25519 keys have one encoding only. */
+/**
+ * An ed25519 key pair, lowercase hex. ed25519 keys have one encoding only.
+ *
+ * @example
+ * ```ts
+ * const { privateKey, publicKey }: Ed25519KeyPair = generateEd25519KeyPair();
+ * ```
+ */
 export interface Ed25519KeyPair {
   /** 32-byte private seed, hex. */
   privateKey: string;
@@ -30,62 +52,8 @@ export interface Ed25519KeyPair {
 
 const WEIERSTRASS_CURVES: readonly WeierstrassCurve[] = ['p256', 'secp256k1'];
 
-/** @internal the noble implementation behind a curve name. */
-export function weierstrass(curve: WeierstrassCurve): typeof p256 | typeof secp256k1 {
-  return assertOneOf(curve, WEIERSTRASS_CURVES, 'curve', 'ERR_UNSUPPORTED_CURVE_FORMAT') === 'p256'
-    ? p256
-    : secp256k1;
-}
-
-/**
- * @internal Parses a 32-byte private key (hex or bytes) and checks it is a valid scalar
- * (0 < d < n) for `curve`; throws `ERR_INVALID_PARAMETER` otherwise.
- */
-export function parsePrivateKey(curve: WeierstrassCurve | 'ed25519', key: string | Uint8Array): Uint8Array {
-  let bytes: Uint8Array;
-  if (typeof key === 'string') {
-    if (!isHex(key.startsWith('0x') ? key.slice(2) : key, 32)) {
-      throw new CryptoError('ERR_INVALID_PARAMETER', 'private key must be 32 bytes of hex');
-    }
-    bytes = hexToBytes(key);
-  } else {
-    assertBytes(key, 'privateKey', 32);
-    bytes = key;
-  }
-  if (curve !== 'ed25519' && !weierstrass(curve).utils.isValidSecretKey(bytes)) {
-    throw new CryptoError('ERR_INVALID_PARAMETER', `private key is not a valid ${curve} scalar`);
-  }
-  return bytes;
-}
-
-/**
- * @internal Decodes a SEC1 public key (33-byte compressed or 65-byte uncompressed, hex or
- * bytes) into a validated curve point; throws `ERR_INVALID_PUBLIC_KEY` for anything that is
- * not a point on the curve (including the identity and hybrid encodings).
- */
-export function parsePublicKeyPoint(curve: WeierstrassCurve, key: string | Uint8Array) {
-  const impl = weierstrass(curve);
-  let bytes: Uint8Array;
-  if (typeof key === 'string') {
-    if (!isHex(key) || (key.length !== 66 && key.length !== 130)) {
-      throw new CryptoError('ERR_INVALID_PUBLIC_KEY', `${curve} public key must be 33 or 65 bytes of hex`);
-    }
-    bytes = hexToBytes(key);
-  } else {
-    assertBytes(key, 'publicKey', undefined, 'ERR_INVALID_PUBLIC_KEY');
-    bytes = key;
-  }
-  if (bytes.length !== 33 && bytes.length !== 65) {
-    throw new CryptoError('ERR_INVALID_PUBLIC_KEY', `${curve} public key must be 33 or 65 bytes`);
-  }
-  try {
-    const point = impl.Point.fromBytes(bytes);
-    point.assertValidity();
-    if (point.is0()) throw new Error('identity point');
-    return point;
-  } catch (cause) {
-    throw new CryptoError('ERR_INVALID_PUBLIC_KEY', `not a valid ${curve} public key`, { cause });
-  }
+function weierstrass(curve: WeierstrassCurve): EcdsaCurve {
+  return assertOneOf(curve, WEIERSTRASS_CURVES, 'curve', 'ERR_UNSUPPORTED_CURVE_FORMAT') === 'p256' ? p256 : secp256k1;
 }
 
 function ecKeyPair(curve: WeierstrassCurve): EcKeyPair {
@@ -149,7 +117,7 @@ export function generateEd25519KeyPair(): Ed25519KeyPair {
  */
 export function p256PublicKey(privateKeyHex: string, compressed = true): string {
   assertString(privateKeyHex, 'privateKeyHex');
-  return bytesToHex(p256.getPublicKey(parsePrivateKey('p256', privateKeyHex), compressed !== false));
+  return bytesToHex(p256.getPublicKey(decodePrivateKey(privateKeyHex, p256), compressed !== false));
 }
 
 /**
@@ -162,7 +130,7 @@ export function p256PublicKey(privateKeyHex: string, compressed = true): string 
  * ```
  */
 export function compressPublicKey(curve: WeierstrassCurve, publicKeyHex: string): string {
-  return bytesToHex(parsePublicKeyPoint(curve, publicKeyHex).toBytes(true));
+  return bytesToHex(decodePublicKey(weierstrass(curve), publicKeyHex).toBytes(true));
 }
 
 /**
@@ -175,18 +143,5 @@ export function compressPublicKey(curve: WeierstrassCurve, publicKeyHex: string)
  * ```
  */
 export function uncompressPublicKey(curve: WeierstrassCurve, publicKeyHex: string): string {
-  return bytesToHex(parsePublicKeyPoint(curve, publicKeyHex).toBytes(false));
-}
-
-/**
- * @internal The public key of an already-validated private key: SEC1 (compressed by default)
- * for P-256 / secp256k1, raw 32 bytes for ed25519.
- */
-export function publicKeyOf(
-  curve: WeierstrassCurve | 'ed25519',
-  privateKey: Uint8Array,
-  compressed = true,
-): Uint8Array {
-  if (curve === 'ed25519') return ed25519.getPublicKey(privateKey);
-  return weierstrass(curve).getPublicKey(privateKey, compressed);
+  return bytesToHex(decodePublicKey(weierstrass(curve), publicKeyHex).toBytes(false));
 }

@@ -5,10 +5,18 @@ import {
   validateMnemonic as bip39Validate,
 } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { assertString } from './assert';
+import { assertString, plainBytes } from './assert';
 import { CryptoError } from './errors';
 
-/** BIP39 mnemonic lengths: 128 to 256 bits of entropy in steps of 32. */
+/**
+ * BIP39 mnemonic lengths: 128 to 256 bits of entropy in steps of 32.
+ *
+ * @example
+ * ```ts
+ * const words: MnemonicWordCount = 24;
+ * generateMnemonic(words);
+ * ```
+ */
 export type MnemonicWordCount = 12 | 15 | 18 | 21 | 24;
 
 const STRENGTH: Record<MnemonicWordCount, number> = { 12: 128, 15: 160, 18: 192, 21: 224, 24: 256 };
@@ -55,5 +63,5 @@ export function mnemonicToSeed(mnemonic: string, passphrase = ''): Uint8Array<Ar
   assertString(mnemonic, 'mnemonic');
   assertString(passphrase, 'passphrase');
   if (!validateMnemonic(mnemonic)) throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid BIP39 mnemonic');
-  return mnemonicToSeedSync(mnemonic, passphrase);
+  return plainBytes(mnemonicToSeedSync(mnemonic, passphrase));
 }

@@ -2,7 +2,14 @@
 import { assertString } from './assert';
 import { CryptoError } from './errors';
 
-/** Offset added to an index to mark it hardened (BIP32). */
+/**
+ * Offset added to an index to mark it hardened (BIP32).
+ *
+ * @example
+ * ```ts
+ * parsePath("m/44'")[0] === 44 + HARDENED_OFFSET; // true
+ * ```
+ */
 export const HARDENED_OFFSET = 0x80000000;
 
 const SEGMENT_RE = /^(0|[1-9][0-9]*)(['hH]?)$/;

@@ -8,21 +8,42 @@ import { hexToBytes, utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
 import { keccak256, sha256 } from './hash';
 
-/** Payload encodings of the wire. */
+/**
+ * Payload encodings of the wire.
+ *
+ * @example
+ * ```ts
+ * const encoding: PayloadEncoding = 'PAYLOAD_ENCODING_HEXADECIMAL';
+ * ```
+ */
 export type PayloadEncoding =
   | 'PAYLOAD_ENCODING_HEXADECIMAL'
   | 'PAYLOAD_ENCODING_TEXT_UTF8'
   | 'PAYLOAD_ENCODING_EIP712'
   | 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION';
 
-/** Hash functions of the wire. */
+/**
+ * Hash functions of the wire.
+ *
+ * @example
+ * ```ts
+ * const hashFunction: HashFunction = 'HASH_FUNCTION_NO_OP';
+ * ```
+ */
 export type HashFunction =
   | 'HASH_FUNCTION_NO_OP'
   | 'HASH_FUNCTION_SHA256'
   | 'HASH_FUNCTION_KECCAK256'
   | 'HASH_FUNCTION_NOT_APPLICABLE';
 
-/** A payload to sign as the wire carries it. */
+/**
+ * A payload to sign as the wire carries it.
+ *
+ * @example
+ * ```ts
+ * const request: PayloadRequest = { payload: '0xdeadbeef', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' };
+ * ```
+ */
 export interface PayloadRequest {
   payload: string;
   encoding: PayloadEncoding;
@@ -55,7 +76,7 @@ function parseJson(payload: string, what: string): unknown {
 }
 
 /** Structured encodings carry their own hash (EIP-712 / EIP-7702 digests). */
-function structuredDigest(encoding: PayloadEncoding, payload: string, hashFunction: HashFunction): Uint8Array | undefined {
+function structuredDigest(encoding: PayloadEncoding, payload: string, hashFunction: HashFunction): Uint8Array<ArrayBuffer> | undefined {
   if (encoding !== 'PAYLOAD_ENCODING_EIP712' && encoding !== 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') return undefined;
   if (hashFunction !== 'HASH_FUNCTION_KECCAK256' && hashFunction !== 'HASH_FUNCTION_NOT_APPLICABLE') {
     throw invalid(`${encoding} requires HASH_FUNCTION_KECCAK256 or HASH_FUNCTION_NOT_APPLICABLE`);
@@ -70,7 +91,7 @@ function structuredDigest(encoding: PayloadEncoding, payload: string, hashFuncti
   return hashEip7702Authorization({ ...tuple, address } as Eip7702Authorization);
 }
 
-function decodeBytes(encoding: PayloadEncoding, payload: string): Uint8Array {
+function decodeBytes(encoding: PayloadEncoding, payload: string): Uint8Array<ArrayBuffer> {
   if (encoding === 'PAYLOAD_ENCODING_TEXT_UTF8') return utf8ToBytes(payload);
   try {
     return hexToBytes(payload);

@@ -4,10 +4,17 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { assertBytes, assertObject } from './assert';
 import { assertCurve, type Curve } from './derive';
 import { bytesToHex, concatBytes, hexToBytes, isHex } from './encoding';
-import { parsePrivateKey, parsePublicKeyPoint } from './keys';
+import { decodePrivateKey, decodePublicKey } from './point';
 import { payloadDigest, type PayloadRequest } from './payload';
 
-/** A raw signature, lowercase hex without prefix. */
+/**
+ * A raw signature, lowercase hex without prefix.
+ *
+ * @example
+ * ```ts
+ * const { r, s, v }: RawSignature = signRawPayload({ curve, privateKey, ...request });
+ * ```
+ */
 export interface RawSignature {
   /** secp256k1: r (32 bytes); ed25519: R, the first half of the signature. */
   r: string;
@@ -39,10 +46,10 @@ export function signRawPayload(params: PayloadRequest & { curve: Curve; privateK
   assertBytes(params.privateKey, 'privateKey', 32);
   const message = payloadDigest(params);
   if (curve === 'CURVE_ED25519') {
-    const signature = ed25519.sign(message, parsePrivateKey('ed25519', params.privateKey));
+    const signature = ed25519.sign(message, decodePrivateKey(params.privateKey));
     return { r: bytesToHex(signature.subarray(0, 32)), s: bytesToHex(signature.subarray(32)), v: '00' };
   }
-  const privateKey = parsePrivateKey('secp256k1', params.privateKey);
+  const privateKey = decodePrivateKey(params.privateKey, secp256k1);
   const recovered = secp256k1.sign(message, privateKey, { prehash: false, lowS: true, format: 'recovered' });
   const signature = secp256k1.Signature.fromBytes(recovered, 'recovered');
   return {
@@ -91,7 +98,7 @@ export function verifyRawSignature(params: {
     if (params.digestOrMessage.length !== 32) return false;
     const recovery = recoveryId(v);
     if (recovery === undefined) return false;
-    const expected = parsePublicKeyPoint('secp256k1', params.publicKey);
+    const expected = decodePublicKey(secp256k1, params.publicKey);
     const valid = secp256k1.verify(signature, params.digestOrMessage, expected.toBytes(true), {
       prehash: false,
       lowS: false,

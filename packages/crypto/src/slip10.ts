@@ -2,6 +2,7 @@
 // https://github.com/satoshilabs/slips/blob/master/slip-0010.md
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { plainBytes } from './assert';
 import { utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
 import { HARDENED_OFFSET } from './path';
@@ -13,7 +14,7 @@ const MASTER_KEY = utf8ToBytes('ed25519 seed');
  * Throws `ERR_UNSUPPORTED_CURVE_FORMAT` for a non-hardened segment: ed25519 has no public
  * derivation.
  */
-export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Uint8Array {
+export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Uint8Array<ArrayBuffer> {
   // Master: I = HMAC-SHA512("ed25519 seed", seed); key = IL, chain code = IR.
   let I = hmac(sha512, MASTER_KEY, seed);
   for (const index of path) {
@@ -29,7 +30,7 @@ export function slip10Ed25519(seed: Uint8Array, path: readonly number[]): Uint8A
     data.fill(0);
     I = next;
   }
-  const key = I.slice(0, 32);
+  const key = plainBytes(I.slice(0, 32));
   I.fill(0);
   return key;
 }

@@ -2,27 +2,51 @@
 // signature}) over the exact raw request body. Verification works on the bytes received,
 // never on a re-serialization.
 import { ed25519 } from '@noble/curves/ed25519.js';
+import { p256 } from '@noble/curves/nist.js';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { assertBytes, assertObject, assertOneOf, assertString } from './assert';
 import { ecdsaSign, ecdsaVerify, verifyP256Der } from './ecdsa';
 import { hashPersonalMessage } from './eip191';
 import { base64urlDecode, base64urlEncode, bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding';
 import { CryptoError } from './errors';
-import { parsePrivateKey, parsePublicKeyPoint, publicKeyOf } from './keys';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
 
-/** The three API-key stamp schemes of the wire. */
+/**
+ * The three API-key stamp schemes of the wire.
+ *
+ * @example
+ * ```ts
+ * const scheme: StampScheme = 'SIGNATURE_SCHEME_TK_API_ED25519';
+ * ```
+ */
 export type StampScheme =
   | 'SIGNATURE_SCHEME_TK_API_P256'
   | 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191'
   | 'SIGNATURE_SCHEME_TK_API_ED25519';
 
-/** A decoded X-Stamp header; hex fields as sent by the client. */
+/**
+ * A decoded X-Stamp header; hex fields as sent by the client.
+ *
+ * @example
+ * ```ts
+ * const stamp: ParsedStamp = parseApiKeyStamp(header);
+ * ```
+ */
 export interface ParsedStamp {
   publicKey: string;
   scheme: StampScheme;
   signature: string;
 }
 
-/** The key that stamps a request. */
+/**
+ * The key that stamps a request.
+ *
+ * @example
+ * ```ts
+ * const key: StampKey = { privateKey, publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256' };
+ * stampApiKey(body, key);
+ * ```
+ */
 export interface StampKey {
   /** 32-byte private key, hex. */
   privateKey: string;
@@ -32,7 +56,14 @@ export interface StampKey {
   scheme?: StampScheme;
 }
 
-/** Options of {@link verifyApiKeyStamp}. */
+/**
+ * Options of {@link verifyApiKeyStamp}.
+ *
+ * @example
+ * ```ts
+ * verifyApiKeyStamp(rawBody, stamp, { verifyP256: nodeVerifier } satisfies VerifyStampOptions);
+ * ```
+ */
 export interface VerifyStampOptions {
   /**
    * P-256 verifier to use instead of the built-in noble one (e.g. node:crypto on a server).
@@ -50,33 +81,43 @@ const SCHEMES: readonly StampScheme[] = [
 /** A stamp is a few hundred characters; anything far larger is not a stamp. */
 const MAX_STAMP_LENGTH = 4096;
 
-type StampCurve = 'p256' | 'secp256k1' | 'ed25519';
-
-function curveOf(scheme: StampScheme): StampCurve {
-  if (scheme === 'SIGNATURE_SCHEME_TK_API_P256') return 'p256';
-  if (scheme === 'SIGNATURE_SCHEME_TK_API_ED25519') return 'ed25519';
-  return 'secp256k1';
-}
-
 function bodyBytes(body: string | Uint8Array): Uint8Array {
   if (typeof body === 'string') return utf8ToBytes(body);
   assertBytes(body, 'body');
   return body;
 }
 
-function sameKey(curve: StampCurve, given: string, derived: Uint8Array): boolean {
-  try {
-    if (curve === 'ed25519') return given.toLowerCase() === bytesToHex(derived);
-    return parsePublicKeyPoint(curve, given).equals(parsePublicKeyPoint(curve, derived));
-  } catch {
-    return false;
-  }
+/** Private key -> (public key as carried in the stamp, signature over the body). */
+interface StampSigner {
+  publicKey(privateKey: Uint8Array): Uint8Array;
+  sameKey(given: string, derived: Uint8Array): boolean;
+  sign(privateKey: Uint8Array, body: Uint8Array): Uint8Array;
+  privateKey(hex: string): Uint8Array;
 }
 
-function signBody(curve: StampCurve, privateKey: Uint8Array, body: Uint8Array): Uint8Array {
-  if (curve === 'ed25519') return ed25519.sign(body, privateKey);
-  if (curve === 'p256') return ecdsaSign('p256', privateKey, body, 'der');
-  return ecdsaSign('secp256k1', privateKey, hashPersonalMessage(body), 'der', false);
+function ecdsaSigner(curve: typeof p256, digest: (body: Uint8Array) => Uint8Array, prehash: boolean): StampSigner {
+  return {
+    privateKey: (hex) => decodePrivateKey(hex, curve),
+    publicKey: (privateKey) => publicKeyOf(curve, privateKey, true),
+    sameKey: (given, derived) => decodePublicKey(curve, given).equals(decodePublicKey(curve, derived)),
+    sign: (privateKey, body) => ecdsaSign(curve, privateKey, digest(body), 'der', prehash),
+  };
+}
+
+function signerOf(scheme: StampScheme): StampSigner {
+  switch (scheme) {
+    case 'SIGNATURE_SCHEME_TK_API_P256':
+      return ecdsaSigner(p256, (body) => body, true);
+    case 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191':
+      return ecdsaSigner(secp256k1, hashPersonalMessage, false);
+    case 'SIGNATURE_SCHEME_TK_API_ED25519':
+      return {
+        privateKey: (hex) => decodePrivateKey(hex),
+        publicKey: (privateKey) => ed25519.getPublicKey(privateKey),
+        sameKey: (given, derived) => given.toLowerCase() === bytesToHex(derived),
+        sign: (privateKey, body) => ed25519.sign(body, privateKey),
+      };
+  }
 }
 
 /**
@@ -96,19 +137,23 @@ export function stampApiKey(body: string | Uint8Array, key: StampKey): string {
   const bytes = bodyBytes(body);
   assertObject(key, 'key');
   const scheme = assertOneOf(key.scheme ?? 'SIGNATURE_SCHEME_TK_API_P256', SCHEMES, 'key.scheme');
-  const curve = curveOf(scheme);
-  const privateKey = parsePrivateKey(curve, key.privateKey);
-  const publicKey = publicKeyOf(curve, privateKey, true);
+  const signer = signerOf(scheme);
+  const privateKey = signer.privateKey(key.privateKey);
+  const publicKey = signer.publicKey(privateKey);
   if (key.publicKey !== undefined) {
     assertString(key.publicKey, 'key.publicKey');
-    if (!sameKey(curve, key.publicKey, publicKey)) {
-      throw new CryptoError('ERR_INVALID_PARAMETER', 'key.publicKey does not match key.privateKey');
+    let matches = false;
+    try {
+      matches = signer.sameKey(key.publicKey, publicKey);
+    } catch {
+      matches = false;
     }
+    if (!matches) throw new CryptoError('ERR_INVALID_PARAMETER', 'key.publicKey does not match key.privateKey');
   }
   const stamp: ParsedStamp = {
     publicKey: bytesToHex(publicKey),
     scheme,
-    signature: bytesToHex(signBody(curve, privateKey, bytes)),
+    signature: bytesToHex(signer.sign(privateKey, bytes)),
   };
   return base64urlEncode(utf8ToBytes(JSON.stringify(stamp)));
 }
@@ -172,7 +217,7 @@ export function verifyApiKeyStamp(body: Uint8Array, stamp: ParsedStamp, opts?: V
       case 'SIGNATURE_SCHEME_TK_API_P256':
         return (opts?.verifyP256 ?? verifyP256Der)(publicKey, body, signature) === true;
       case 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191':
-        return ecdsaVerify('secp256k1', publicKey, hashPersonalMessage(body), hexToBytes(signature), 'der', false);
+        return ecdsaVerify(secp256k1, publicKey, hashPersonalMessage(body), hexToBytes(signature), 'der', false);
       case 'SIGNATURE_SCHEME_TK_API_ED25519':
         if (publicKey.length !== 64 || signature.length !== 128) return false;
         return ed25519.verify(hexToBytes(signature), body, hexToBytes(publicKey), { zip215: false });

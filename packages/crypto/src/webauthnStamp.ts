@@ -6,7 +6,14 @@ import { base64urlDecode, bytesToUtf8, equalBytes, utf8ToBytes } from './encodin
 import { CryptoError } from './errors';
 import { sha256Hex } from './hash';
 
-/** A decoded X-Stamp-WebAuthn header: base64url strings as sent by the client. */
+/**
+ * A decoded X-Stamp-WebAuthn header: base64url strings as sent by the client.
+ *
+ * @example
+ * ```ts
+ * const stamp: WebAuthnStamp = parseWebAuthnStamp(header);
+ * ```
+ */
 export interface WebAuthnStamp {
   authenticatorData: string;
   clientDataJson: string;

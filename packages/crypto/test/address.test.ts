@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { getAddress } from 'viem';
+import { getAddress } from 'viem/utils';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { hashTypedData as viemHashTypedData } from 'viem';
+import { hashTypedData as viemHashTypedData } from 'viem/utils';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, CryptoError, hashTypedData, type TypedData } from '../src/index';
 

@@ -59,7 +59,7 @@ async function referenceOpen(encHex: string, ctHex: string, skRHex: string): Pro
   return new Uint8Array(await crypto.subtle.decrypt({ name: 'AES-GCM', iv: nonce, additionalData: aad }, key, hexToBytes(ctHex)));
 }
 
-async function referenceSeal(plaintext: Uint8Array, pkRHex: string) {
+async function referenceSeal(plaintext: Uint8Array<ArrayBuffer>, pkRHex: string) {
   const pkR = p256.Point.fromHex(pkRHex).toBytes(false);
   const skE = p256.utils.randomSecretKey();
   const enc = p256.getPublicKey(skE, false);

@@ -62,7 +62,7 @@ describe('ES256 JWT', () => {
         const code = codeOf(() => verifyJwt(token, enclave.publicKeyUncompressed, { now: () => nowMs }));
         expect(code).toBe(exp <= nowMs / 1000 ? 'ERR_JWT_EXPIRED' : undefined);
       }),
-      { numRuns: 50 },
+      { numRuns: 30 },
     );
   });
 

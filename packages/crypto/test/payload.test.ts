@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { hashMessage, keccak256 as viemKeccak } from 'viem';
-import { hashAuthorization } from 'viem/utils';
+import { hashAuthorization, hashMessage, keccak256 as viemKeccak } from 'viem/utils';
 import { describe, expect, it } from 'vitest';
 import {
   bytesToHex,

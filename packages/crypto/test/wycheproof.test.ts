@@ -1,3 +1,4 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { describe, expect, it } from 'vitest';
 import { compressPublicKey, hexToBytes, verifyApiKeyStamp, verifyP256Der, verifyRawSignature } from '../src/index';
 import { ecdsaVerify } from '../src/ecdsa';
@@ -27,7 +28,7 @@ describe('Wycheproof ECDSA secp256k1 SHA-256 (DER)', () => {
 
   it('given every vector, when verified (high-S accepted), then valid pass, invalid fail, nothing throws', () => {
     const { total, failures } = runWycheproof(file, (g, t) =>
-      ecdsaVerify('secp256k1', g.publicKey.uncompressed!, hexToBytes(t.msg), hexToBytes(t.sig), 'der'),
+      ecdsaVerify(secp256k1, g.publicKey.uncompressed!, hexToBytes(t.msg), hexToBytes(t.sig), 'der'),
     );
     expect(total).toBe(file.numberOfTests);
     expect(failures).toEqual([]);

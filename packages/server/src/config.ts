@@ -35,7 +35,7 @@ export const DEFAULT_DATA_DIR = join('.walletkit', 'data');
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const port = overrides.port ?? (env.PORT ? Number(env.PORT) : 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${env.PORT}`);
-  const masterKey = overrides.masterKey ?? env.WALLETKIT_MASTER_KEY;
+  const masterKey = overrides.masterKey ?? (env.WALLETKIT_MASTER_KEY || undefined);
   if (masterKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(masterKey)) {
     throw new Error('WALLETKIT_MASTER_KEY must be 64 hex characters (32 bytes)');
   }

@@ -16,7 +16,7 @@ import {
   type Store,
 } from '../src/store/db';
 import { newId, newSortableId } from '../src/store/ids';
-import { LOCK_FILE } from '../src/store/lock';
+import { LOCK_FILE, lockDataDir } from '../src/store/lock';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { loadMigrations, migrate, MigrationError, type Migration } from '../src/store/migrate';
@@ -359,8 +359,8 @@ describe('store on pglite: the data directory', () => {
     } finally {
       await first.close();
     }
-    const again = await openStore({ dataDir: dir.dataDir });
-    await again.close();
+    expect(existsSync(join(dir.dataDir, LOCK_FILE))).toBe(false);
+    lockDataDir(dir.dataDir).release(); // free again
   });
 
   it('refuses a directory held by another process, and opens it once that process exits', async () => {
@@ -409,15 +409,24 @@ describe('store on pglite: the data directory', () => {
     }
   });
 
-  it('takes over stale or unreadable lock files', async () => {
-    const dir = createTestDataDir();
-    cleanup.push(dir.remove);
-    for (const content of ['2147483646\nnowhere\n\n2020-01-01T00:00:00.000Z\nx\n', '', 'garbage']) {
-      writeFileSync(join(dir.dataDir, LOCK_FILE), content);
-      const s = await openStore({ dataDir: dir.dataDir });
-      await s.close();
-      expect(existsSync(join(dir.dataDir, LOCK_FILE))).toBe(false);
+  it('takes over stale or unreadable lock files, and only releases its own', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'walletkit-lock-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const lockPath = join(dir, LOCK_FILE);
+    for (const content of ['2147483646\nnowhere\n\n2020-01-01T00:00:00.000Z\nx\n', '', 'garbage', `${process.pid}\n`]) {
+      writeFileSync(lockPath, content);
+      const lock = lockDataDir(dir);
+      expect(readFileSync(lockPath, 'utf8').split('\n')[0]).toBe(String(process.pid));
+      lock.release();
+      expect(existsSync(lockPath)).toBe(false);
     }
+    // a lock that was replaced behind our back is not deleted by release()
+    const lock = lockDataDir(dir);
+    writeFileSync(lockPath, '1\n');
+    lock.release();
+    expect(readFileSync(lockPath, 'utf8')).toBe('1\n');
+    // pid 1 is alive: held
+    expect(() => lockDataDir(dir, 'somewhere')).toThrow('data directory somewhere is in use by another walletkit-server process (pid 1)');
   });
 
   it('opens in-memory stores, each one empty', async () => {

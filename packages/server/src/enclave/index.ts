@@ -4,7 +4,7 @@
  * Seeds, private keys and client secrets leave it only as HPKE ciphertext to the at-rest
  * key (`Sealed`), or HPKE-encrypted to a caller's target key inside a signed bundle (export).
  * Everything decrypted here lives in memory for the duration of one call and is zeroed after
- * use where we hold the bytes. Key arithmetic lives in ./key-material.ts.
+ * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts.
  */
 import { createHmac } from 'node:crypto';
 import {
@@ -27,7 +27,6 @@ import type { Store } from '../store/db';
 import {
   addressesOf,
   deriveAccounts,
-  derivePrivateKey,
   mnemonicSeed,
   newPrivateKey,
   parseImportedMnemonic,
@@ -38,6 +37,7 @@ import {
   type RawSignature,
 } from './key-material';
 import { resolveMasterKey } from './master-key';
+import { derivePrivateKeyNative as derivePrivateKey } from './native-derive';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material';

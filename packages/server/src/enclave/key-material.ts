@@ -7,7 +7,6 @@ import { pbkdf2Sync } from 'node:crypto';
 import {
   bytesToHex,
   deriveAccount,
-  deriveKey,
   formatAddress,
   hexToBytes,
   publicKeyFromPrivate,
@@ -68,15 +67,6 @@ export function deriveAccounts(seed: Uint8Array, specs: readonly AccountSpec[]):
     derived.privateKey.fill(0);
     return { address: derived.address, publicKey: derived.publicKey };
   });
-}
-
-/** The private key at `path` (no address formatting: signing and export need the key only). */
-export function derivePrivateKey(seed: Uint8Array, curve: Curve, path: string): Uint8Array {
-  try {
-    return deriveKey({ seed, curve, path }).privateKey;
-  } catch (err) {
-    throw inputError(err, 'path');
-  }
 }
 
 /**

@@ -1,3 +1,75 @@
-import type { HandlerTable } from '../context';
+/**
+ * Logging in and recovering (spec B: stamp_login, recover_user). A login registers the
+ * client's P-256 key as an expiring session API key of the stamping user and returns a
+ * session JWT describing it (DESIGN section 2, "Session JWT"); requests are then authorized
+ * by stamps from that key, never by presenting the JWT.
+ */
+import { and, eq } from 'drizzle-orm';
+import { apiKeys } from '../../store/schema';
+import type { HandlerTable, OperationContext } from '../context';
+import { expiryOf, insertApiKeys, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials';
 
-export const sessionHandlers = {} satisfies HandlerTable;
+/** Spec limits: "Default session expiration when expirationSeconds is absent: 15 minutes". */
+export const DEFAULT_SESSION_SECONDS = 900;
+
+/** Claims of a session JWT. */
+export interface SessionClaims {
+  exp: number;
+  public_key: string;
+  session_type: 'SESSION_TYPE_READ_WRITE';
+  user_id: string;
+  organization_id: string;
+}
+
+/**
+ * Register `publicKey` (compressed P-256) as a session key of `owner` and sign its session
+ * JWT. Logging in again with the same key renews it; `invalidateExisting` first removes every
+ * other session key of the user.
+ * @example const session = await openSession(ctx, { organizationId, userId }, { publicKey, invalidateExisting: true });
+ */
+export async function openSession(
+  ctx: OperationContext,
+  owner: CredentialOwner,
+  input: { publicKey: string; expirationSeconds?: string; invalidateExisting?: boolean },
+): Promise<string> {
+  const publicKey = normalizeApiPublicKey('API_KEY_CURVE_P256', input.publicKey, 'publicKey');
+  const now = ctx.now();
+  const expiresAt = expiryOf(input.expirationSeconds ?? String(DEFAULT_SESSION_SECONDS), now, 'expirationSeconds')!;
+  const sessionKeys = and(eq(apiKeys.organizationId, owner.organizationId), eq(apiKeys.userId, owner.userId), eq(apiKeys.isSession, true));
+  await ctx.tx.delete(apiKeys).where(input.invalidateExisting ? sessionKeys : and(sessionKeys, eq(apiKeys.publicKey, publicKey)));
+  await insertApiKeys(
+    ctx,
+    owner,
+    [{ apiKeyName: `session ${now.toISOString()}`, publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: String(Math.round((expiresAt.getTime() - now.getTime()) / 1000)) }],
+    () => '',
+    { isSession: true },
+  );
+  const claims: SessionClaims = {
+    exp: Math.floor(expiresAt.getTime() / 1000),
+    public_key: publicKey,
+    session_type: 'SESSION_TYPE_READ_WRITE',
+    user_id: owner.userId,
+    organization_id: owner.organizationId,
+  };
+  return ctx.enclave.signJwt({ ...claims });
+}
+
+export const sessionHandlers = {
+  /** Spec B: a session for the user whose passkey or API key stamped the request. */
+  stamp_login: async (params, ctx) => {
+    const owner = { organizationId: ctx.caller.organizationId, userId: ctx.caller.userId };
+    const session = await openSession(ctx, owner, {
+      publicKey: params.publicKey,
+      ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
+      ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
+    });
+    return { session };
+  },
+
+  /** Spec B: give a user who lost their credentials a new passkey (attestation verified). */
+  recover_user: async (params, ctx) => {
+    const user = await requireUser(ctx.tx, ctx.organizationId, params.userId);
+    const authenticatorId = await insertAuthenticators(ctx, { organizationId: ctx.organizationId, userId: user.id }, [params.authenticator], () => 'authenticator');
+    return { authenticatorId };
+  },
+} satisfies HandlerTable;

@@ -24,6 +24,19 @@ export interface CredentialOwner {
   userId: string;
 }
 
+/**
+ * Where a list sits in the parameters, for error fields in the dotted form of schema errors:
+ * `'apiKeys'` names items `apiKeys.<i>`; a function names them itself (e.g.
+ * `() => 'authenticator'` for a single item).
+ */
+export type ListField = string | ((index: number) => string);
+
+function itemField(list: ListField, index: number, sub?: string): string {
+  const item = typeof list === 'string' ? `${list}.${index}` : list(index);
+  if (sub === undefined) return item;
+  return item === '' ? sub : `${item}.${sub}`;
+}
+
 /** Longest lifetime of an API key or session: ten years, far beyond any sane expiry. */
 const MAX_EXPIRATION_SECONDS = 10 * 365 * 24 * 3600;
 
@@ -73,7 +86,7 @@ export async function insertApiKeys(
   ctx: OperationContext,
   owner: CredentialOwner,
   keys: ApiKeyInput[],
-  field: string,
+  field: ListField,
   opts: { isSession?: boolean } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return [];
@@ -83,22 +96,22 @@ export async function insertApiKeys(
     organizationId: owner.organizationId,
     userId: owner.userId,
     name: k.apiKeyName,
-    publicKey: normalizeApiPublicKey(k.curveType, k.publicKey, `${field}[${i}].publicKey`),
+    publicKey: normalizeApiPublicKey(k.curveType, k.publicKey, itemField(field, i, 'publicKey')),
     curve: k.curveType,
-    expiresAt: expiryOf(k.expirationSeconds, now, `${field}[${i}].expirationSeconds`),
+    expiresAt: expiryOf(k.expirationSeconds, now, itemField(field, i, 'expirationSeconds')),
     isSession: opts.isSession === true,
     createdAt: now,
   }));
   const publicKeys = rows.map((r) => r.publicKey);
   const repeated = publicKeys.findIndex((pk, i) => publicKeys.indexOf(pk) !== i);
-  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same public key is given twice', `${field}[${repeated}].publicKey`);
+  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same public key is given twice', itemField(field, repeated, 'publicKey'));
   const taken = await ctx.tx
     .select({ publicKey: apiKeys.publicKey })
     .from(apiKeys)
     .where(and(eq(apiKeys.organizationId, owner.organizationId), inArray(apiKeys.publicKey, publicKeys)));
   if (taken.length > 0) {
     const i = publicKeys.indexOf(taken[0]!.publicKey);
-    throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', `${field}[${i}].publicKey`);
+    throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
   }
   await ctx.tx.insert(apiKeys).values(rows);
   return rows.map((r) => r.id);
@@ -108,20 +121,20 @@ export async function insertApiKeys(
  * Verify the attestations and insert the passkeys of a user; returns their ids in order.
  * @throws ApiError ERR_INVALID_ATTESTATION | ERR_ALREADY_EXISTS (credential id already registered in the organization)
  */
-export async function insertAuthenticators(ctx: OperationContext, owner: CredentialOwner, inputs: AuthenticatorInput[], field: string): Promise<string[]> {
+export async function insertAuthenticators(ctx: OperationContext, owner: CredentialOwner, inputs: AuthenticatorInput[], field: ListField): Promise<string[]> {
   if (inputs.length === 0) return [];
   const passkeys = [];
-  for (const [i, input] of inputs.entries()) passkeys.push(await verifyPasskeyAttestation(input, ctx.config, `${field}[${i}]`));
+  for (const [i, input] of inputs.entries()) passkeys.push(await verifyPasskeyAttestation(input, ctx.config, itemField(field, i)));
   const credentialIds = passkeys.map((p) => p.credentialId);
   const repeated = credentialIds.findIndex((id, i) => credentialIds.indexOf(id) !== i);
-  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same passkey is given twice', `${field}[${repeated}].attestation.credentialId`);
+  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same passkey is given twice', itemField(field, repeated, 'attestation.credentialId'));
   const taken = await ctx.tx
     .select({ credentialId: authenticators.credentialId })
     .from(authenticators)
     .where(and(eq(authenticators.organizationId, owner.organizationId), inArray(authenticators.credentialId, credentialIds)));
   if (taken.length > 0) {
     const i = credentialIds.indexOf(taken[0]!.credentialId);
-    throw new ApiError('ERR_ALREADY_EXISTS', 'this passkey is already registered in the organization', `${field}[${i}].attestation.credentialId`);
+    throw new ApiError('ERR_ALREADY_EXISTS', 'this passkey is already registered in the organization', itemField(field, i, 'attestation.credentialId'));
   }
   const now = ctx.now();
   const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
@@ -134,20 +147,20 @@ export async function insertAuthenticators(ctx: OperationContext, owner: Credent
  * authorized caller) and link it to the user; returns the provider ids in order.
  * @throws ApiError ERR_OIDC_TOKEN_INVALID | ERR_ALREADY_EXISTS (identity already linked in the organization)
  */
-export async function insertOauthProviders(ctx: OperationContext, owner: CredentialOwner, inputs: OauthProviderInput[], field: string): Promise<string[]> {
+export async function insertOauthProviders(ctx: OperationContext, owner: CredentialOwner, inputs: OauthProviderInput[], field: ListField): Promise<string[]> {
   if (inputs.length === 0) return [];
   const identities: OidcIdentity[] = inputs.map((p, i) =>
-    'oidcToken' in p ? verifyOidcToken(p.oidcToken, ctx, `${field}[${i}].oidcToken`) : { ...p.oidcClaims },
+    'oidcToken' in p ? verifyOidcToken(p.oidcToken, ctx, itemField(field, i, 'oidcToken')) : { ...p.oidcClaims },
   );
   const keys = identities.map((id) => JSON.stringify([id.iss, id.sub, id.aud]));
   const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
-  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same OIDC identity is given twice', `${field}[${repeated}]`);
+  if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same OIDC identity is given twice', itemField(field, repeated));
   const existing = await ctx.tx
     .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
     .from(oauthProviders)
     .where(and(eq(oauthProviders.organizationId, owner.organizationId), inArray(oauthProviders.subject, identities.map((id) => id.sub))));
   const clash = keys.findIndex((k) => existing.some((e) => JSON.stringify([e.iss, e.sub, e.aud]) === k));
-  if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', `${field}[${clash}]`);
+  if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', itemField(field, clash));
   const now = ctx.now();
   const rows = identities.map((id, i) => ({
     id: newId(),

@@ -4,7 +4,7 @@
  * organization with its root users, credentials and optional wallet, atomically). Every id is
  * looked up inside the target organization; everything runs in the activity's transaction.
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors';
 import { newId } from '../../store/ids';
@@ -19,22 +19,24 @@ type RootUserInput = ParamsOf<'create_sub_organization'>['rootUsers'][number];
 
 /** Contacts are unique per organization (DESIGN section 3), emails case-insensitively. */
 async function assertContactsFree(ctx: OperationContext, organizationId: string, user: { email?: string; phone?: string; exceptUserId?: string }, field: string) {
+  const matches = [
+    ...(user.email !== undefined ? [sql`lower(${users.userEmail}) = ${user.email.toLowerCase()}`] : []),
+    ...(user.phone !== undefined ? [eq(users.userPhoneNumber, user.phone)] : []),
+  ];
+  if (matches.length === 0) return;
   const rows = await ctx.tx
     .select({ id: users.id, email: users.userEmail, phone: users.userPhoneNumber })
     .from(users)
-    .where(eq(users.organizationId, organizationId));
-  for (const row of rows) {
-    if (row.id === user.exceptUserId) continue;
-    if (user.email !== undefined && row.email?.toLowerCase() === user.email.toLowerCase()) {
-      throw new ApiError('ERR_ALREADY_EXISTS', `another user of the organization has the email ${user.email}`, `${field}userEmail`);
-    }
-    if (user.phone !== undefined && row.phone === user.phone) {
-      throw new ApiError('ERR_ALREADY_EXISTS', `another user of the organization has the phone number ${user.phone}`, `${field}userPhoneNumber`);
-    }
+    .where(and(eq(users.organizationId, organizationId), or(...matches), user.exceptUserId !== undefined ? ne(users.id, user.exceptUserId) : undefined));
+  const [row] = rows;
+  if (!row) return;
+  if (user.email !== undefined && row.email?.toLowerCase() === user.email.toLowerCase()) {
+    throw new ApiError('ERR_ALREADY_EXISTS', `another user of the organization has the email ${user.email}`, `${field}userEmail`);
   }
+  throw new ApiError('ERR_ALREADY_EXISTS', `another user of the organization has the phone number ${user.phone}`, `${field}userPhoneNumber`);
 }
 
-/** Insert one user with its credentials; `field` prefixes error fields, e.g. `users[0].`. */
+/** Insert one user with its credentials; `field` prefixes error fields, e.g. `users.0.`. */
 async function insertUser(
   ctx: OperationContext,
   organizationId: string,
@@ -81,9 +83,9 @@ function assertDistinctContacts(list: Array<{ userEmail?: string; userPhoneNumbe
   const phones = new Set<string>();
   list.forEach((u, i) => {
     const email = u.userEmail?.toLowerCase();
-    if (email !== undefined && emails.has(email)) throw new ApiError('ERR_ALREADY_EXISTS', `email ${u.userEmail} is given twice`, `${field}[${i}].userEmail`);
+    if (email !== undefined && emails.has(email)) throw new ApiError('ERR_ALREADY_EXISTS', `email ${u.userEmail} is given twice`, `${field}.${i}.userEmail`);
     if (u.userPhoneNumber !== undefined && phones.has(u.userPhoneNumber)) {
-      throw new ApiError('ERR_ALREADY_EXISTS', `phone number ${u.userPhoneNumber} is given twice`, `${field}[${i}].userPhoneNumber`);
+      throw new ApiError('ERR_ALREADY_EXISTS', `phone number ${u.userPhoneNumber} is given twice`, `${field}.${i}.userPhoneNumber`);
     }
     if (email !== undefined) emails.add(email);
     if (u.userPhoneNumber !== undefined) phones.add(u.userPhoneNumber);
@@ -109,8 +111,8 @@ export const userHandlers = {
     assertDistinctContacts(params.users, 'users');
     const userIds: string[] = [];
     for (const [i, user] of params.users.entries()) {
-      const userId = await insertUser(ctx, ctx.organizationId, user, `users[${i}].`);
-      await tagUser(ctx, userId, user.userTags, `users[${i}].userTags`);
+      const userId = await insertUser(ctx, ctx.organizationId, user, `users.${i}.`);
+      await tagUser(ctx, userId, user.userTags, `users.${i}.userTags`);
       userIds.push(userId);
     }
     return { userIds };
@@ -227,7 +229,7 @@ export const userHandlers = {
     });
     const rootUserIds: string[] = [];
     for (const [i, user] of params.rootUsers.entries()) {
-      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers[${i}].`, verified[i]));
+      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i]));
     }
     await ctx.tx.insert(rootQuorumMembers).values(rootUserIds.map((userId) => ({ organizationId: subOrganizationId, userId })));
     if (!params.wallet) return { subOrganizationId, rootUserIds };

@@ -1,0 +1,143 @@
+/**
+ * The real CLI over real HTTP: `walletkit-server org create --json`, `start`, data that
+ * survives a restart (PGlite and PostgreSQL), the embedded data-dir lock, and two server
+ * instances on one PostgreSQL sharing enclave keys and activities.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
+import { operations, type OperationName } from '@walletkit/protocol';
+import { createTestDatabase } from './support/stores';
+
+const root = join(import.meta.dirname, '..', '..', '..');
+const bin = join(root, 'packages', 'server', 'bin', 'walletkit-server.js');
+const children = new Set<ChildProcess>();
+
+function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+async function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [bin, 'start', '--port', '0', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  children.add(child);
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /activity API\s+(http:\/\/localhost:\d+)\/public\/v1/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        children.delete(child);
+      }),
+  };
+}
+
+function envelope(op: OperationName, organizationId: string, parameters: unknown): string {
+  return JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId, parameters });
+}
+
+async function post(url: string, op: OperationName, body: string, key: { publicKey: string; privateKey: string }) {
+  const res = await fetch(`${url}${operations[op].path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, key) },
+    body,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+const policy = (name: string) => ({ policyName: name, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'", consensus: "approvers.any(user, user.id == 'x')", notes: 'cli' });
+
+afterAll(() => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
+describe('walletkit-server CLI on the embedded database', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'walletkit-cli-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('given org create, start, an activity and a restart, then the activity and keys survive and the data dir is locked while running', async () => {
+    const created = await cli(['org', 'create', '--name', 'Acme', '--data-dir', dataDir, '--json'], {});
+    expect(created.code, created.stderr).toBe(0);
+    const org = JSON.parse(created.stdout);
+    expect(org).toEqual({
+      organizationId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      userId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      apiKey: { publicKey: expect.stringMatching(/^0[23][0-9a-f]{64}$/), privateKey: expect.stringMatching(/^[0-9a-f]{64}$/) },
+    });
+
+    let server = await start(['--data-dir', dataDir], {});
+    const body = envelope('create_policy', org.organizationId, policy('survives'));
+    const first = await post(server.url, 'create_policy', body, org.apiKey);
+    expect(first.status).toBe(200);
+
+    const locked = await cli(['org', 'create', '--name', 'Other', '--data-dir', dataDir, '--json'], {});
+    expect(locked.code).not.toBe(0);
+    expect(locked.stderr).toMatch(/in use/);
+
+    await server.stop();
+    server = await start(['--data-dir', dataDir], {});
+    const replay = await post(server.url, 'create_policy', body, org.apiKey);
+    expect(replay.status).toBe(200);
+    expect(replay.body.activity.id).toBe(first.body.activity.id);
+    const unknown = await post(server.url, 'create_policy', envelope('create_policy', org.organizationId, policy('x')), generateP256KeyPair());
+    expect(unknown.body.details[0].errorCode).toBe('ERR_STAMP_KEY_UNKNOWN');
+    await server.stop();
+  }, 120_000);
+});
+
+describe('walletkit-server CLI on PostgreSQL', () => {
+  it('given two instances on one database, then one finishes what the other began and everything survives a restart', async () => {
+    const db = await createTestDatabase();
+    const env = { DATABASE_URL: db.url, WALLETKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+    try {
+      const created = await cli(['org', 'create', '--name', 'PgOrg', '--json'], env);
+      expect(created.code, created.stderr).toBe(0);
+      const org = JSON.parse(created.stdout);
+      const [a, b] = await Promise.all([start([], env), start([], env)]);
+
+      const body = envelope('create_policy', org.organizationId, policy('shared'));
+      const viaA = await post(a.url, 'create_policy', body, org.apiKey);
+      const viaB = await post(b.url, 'create_policy', body, org.apiKey);
+      expect(viaA.status).toBe(200);
+      expect(viaB.body.activity.id).toBe(viaA.body.activity.id);
+
+      const wa = await fetch(`${a.url}/.well-known/walletkit.json`).then((r) => r.json());
+      const wb = await fetch(`${b.url}/.well-known/walletkit.json`).then((r) => r.json());
+      expect(wb.enclaveSigningPublicKey).toBe(wa.enclaveSigningPublicKey);
+      await Promise.all([a.stop(), b.stop()]);
+
+      const c = await start([], env);
+      const again = await post(c.url, 'create_policy', body, org.apiKey);
+      expect(again.body.activity.id).toBe(viaA.body.activity.id);
+      const wc = await fetch(`${c.url}/.well-known/walletkit.json`).then((r) => r.json());
+      expect(wc.enclaveSigningPublicKey).toBe(wa.enclaveSigningPublicKey);
+      await c.stop();
+
+      const noKey = await cli(['org', 'create', '--name', 'x', '--json'], { DATABASE_URL: db.url, WALLETKIT_MASTER_KEY: '' });
+      expect(noKey.code).not.toBe(0);
+      expect(noKey.stderr).toMatch(/WALLETKIT_MASTER_KEY is required/);
+    } finally {
+      await db.drop();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { generateP256KeyPair, verifyJwt } from '@walletkit/crypto';
+import { operations } from '@walletkit/protocol';
+import { apiKeys } from '../src/store/schema';
+import type { SessionClaims } from '../src/activity/operations/sessions';
+import { startTestServer, type ActivityClient, type TestServer } from './support/harness';
+import { SoftwareAuthenticator } from './support/authenticator';
+import { expectError } from './support/members';
+import { storeKinds } from './support/stores';
+
+describe.each(storeKinds)('stamp_login on %s', (kind) => {
+  let server: TestServer;
+  let now = Date.now();
+  beforeAll(async () => {
+    server = await startTestServer(kind, { clock: () => now });
+  });
+  afterAll(() => server?.dispose());
+
+  const claimsOf = (session: string) => verifyJwt<SessionClaims>(session, server.enclave.signingPublicKey, { now: () => now });
+  /** Any accepted stamped request proves the key works: a read of the caller's API keys. */
+  const canStamp = async (client: ActivityClient) => (await client.query('get_api_keys', {})).status;
+
+  it('given a stamp from the root key, when stamp_login runs, then an enclave-signed session describes a session key that stamps until it expires', async () => {
+    const sessionKey = generateP256KeyPair();
+    const { session } = await server.client.run('stamp_login', { publicKey: sessionKey.publicKey });
+    const claims = claimsOf(session);
+    expect(claims).toEqual({
+      exp: Math.floor(now / 1000) + 900,
+      public_key: sessionKey.publicKey,
+      session_type: 'SESSION_TYPE_READ_WRITE',
+      user_id: server.org.userId,
+      organization_id: server.org.organizationId,
+    });
+    const [row] = await server.store.db.select().from(apiKeys).where(eq(apiKeys.publicKey, sessionKey.publicKey));
+    expect(row).toMatchObject({ userId: server.org.userId, isSession: true, curve: 'API_KEY_CURVE_P256' });
+    expect(row!.expiresAt!.getTime()).toBe(now + 900_000);
+
+    const asSession = server.client.with({ key: sessionKey });
+    expect(await canStamp(asSession)).toBe(200);
+    // an activity too, with the user's rights (the root user may create users)
+    expect((await asSession.submit('create_users', { users: [{ userName: 'via-session', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] })).status).toBe(200);
+    const keys = (await asSession.query('get_api_keys', {})).body.apiKeys;
+    expect(keys.find((k: any) => k.credential.publicKey === sessionKey.publicKey)).toMatchObject({ credential: { type: 'CREDENTIAL_TYPE_LOGIN' }, expirationSeconds: '900' });
+
+    now += 899_000;
+    expect(await canStamp(asSession)).toBe(200);
+    now += 1_000;
+    expectError(await asSession.query('get_api_keys', {}), 401, 'ERR_API_KEY_EXPIRED');
+    // the root key is not a session key and is unaffected
+    expect(await canStamp(server.client)).toBe(200);
+  });
+
+  it('given expirationSeconds and invalidateExisting, when stamp_login runs, then the lifetime is honoured and older session keys stop stamping', async () => {
+    const [a, b, c] = [generateP256KeyPair(), generateP256KeyPair(), generateP256KeyPair()];
+    const first = claimsOf((await server.client.run('stamp_login', { publicKey: a.publicKey, expirationSeconds: '60' })).session);
+    expect(first.exp).toBe(Math.floor(now / 1000) + 60);
+    await server.client.run('stamp_login', { publicKey: b.publicKey, invalidateExisting: false });
+    expect(await canStamp(server.client.with({ key: a }))).toBe(200);
+    expect(await canStamp(server.client.with({ key: b }))).toBe(200);
+
+    // logging in again with the same key renews it instead of failing
+    now += 1_000;
+    const renewed = claimsOf((await server.client.run('stamp_login', { publicKey: b.publicKey, expirationSeconds: '120' })).session);
+    expect(renewed.exp).toBe(Math.floor(now / 1000) + 120);
+
+    await server.client.run('stamp_login', { publicKey: c.publicKey, invalidateExisting: true });
+    expectError(await server.client.with({ key: a }).query('get_api_keys', {}), 401, 'ERR_STAMP_KEY_UNKNOWN');
+    expectError(await server.client.with({ key: b }).query('get_api_keys', {}), 401, 'ERR_STAMP_KEY_UNKNOWN');
+    expect(await canStamp(server.client.with({ key: c }))).toBe(200);
+    const sessions = await server.store.db.select().from(apiKeys).where(and(eq(apiKeys.userId, server.org.userId), eq(apiKeys.isSession, true)));
+    expect(sessions.map((s) => s.publicKey)).toEqual([c.publicKey]);
+  });
+
+  it('given a bad key or lifetime, when stamp_login runs, then it is a 400 naming the field', async () => {
+    expectError(await server.client.submit('stamp_login', { publicKey: '02' + 'ff'.repeat(32) }), 400, 'ERR_INVALID_PUBLIC_KEY', 'publicKey');
+    expectError(await server.client.submit('stamp_login', { publicKey: generateP256KeyPair().publicKey, expirationSeconds: '0' }), 400, 'ERR_INVALID_PARAMETER', 'expirationSeconds');
+    // the root key itself is not a session key and cannot become one
+    expectError(await server.client.submit('stamp_login', { publicKey: server.org.apiKey.publicKey }), 409, 'ERR_ALREADY_EXISTS', 'publicKey');
+  });
+
+  it('given a passkey stamp of a sub-organization user, when stamp_login runs, then the session belongs to that user and organization', async () => {
+    const passkey = new SoftwareAuthenticator();
+    const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {
+      subOrganizationName: 'passkey-user',
+      rootUsers: [{ userName: 'p', apiKeys: [], authenticators: [passkey.authenticatorParams('laptop')], oauthProviders: [] }],
+      rootQuorumThreshold: 1,
+    });
+    const sessionKey = generateP256KeyPair();
+    const sub = server.client.with({ organizationId: subOrganizationId });
+    const body = sub.envelope('stamp_login', { publicKey: sessionKey.publicKey });
+    const reply = await sub.post(operations.stamp_login.path, body, { 'x-stamp-webauthn': passkey.stamp(body) });
+    expect(reply.status).toBe(200);
+    const claims = claimsOf(reply.body.activity.result.stampLoginResult.session);
+    expect(claims).toMatchObject({ user_id: rootUserIds[0], organization_id: subOrganizationId, public_key: sessionKey.publicKey });
+    expect(await canStamp(server.client.with({ key: sessionKey, organizationId: subOrganizationId }))).toBe(200);
+  });
+});

@@ -1,0 +1,99 @@
+/**
+ * A real local OAuth 2.0 authorization server for tests (fastify on 127.0.0.1, port 0):
+ * `/token` implements the authorization-code grant with client authentication by HTTP Basic
+ * (RFC 6749 sections 2.3.1, 4.1.3) and PKCE S256 (RFC 7636 section 4.6); `/userinfo` answers a
+ * bearer token (RFC 6750) in Discord's or X's shape. Codes are issued by `authorize()`, which
+ * stands in for the user's consent in a browser.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import Fastify from 'fastify';
+
+export interface ProviderUser {
+  id: string;
+  username: string;
+  email?: string;
+}
+
+export interface OAuth2ProviderOptions {
+  clientId: string;
+  clientSecret: string;
+  /** Reply shape of /userinfo: Discord `{id, username, email, verified}` or X `{data: {id, username}}`. */
+  shape?: 'discord' | 'x';
+}
+
+export interface LocalOAuth2Provider {
+  /** Base URL, also used as the provider's issuer. */
+  url: string;
+  tokenUrl: string;
+  userInfoUrl: string;
+  /** The user consents: returns an authorization code bound to the redirect URI and PKCE challenge. */
+  authorize(input: { user: ProviderUser; redirectUri: string; codeChallenge: string }): string;
+  /** Token requests seen, for asserting what the server sent (never the secret in clear text). */
+  readonly tokenRequests: Array<{ authorization: string | undefined; body: Record<string, string> }>;
+  close(): Promise<void>;
+}
+
+/** RFC 7636 section 4.2: S256 code challenge of a verifier. */
+export function codeChallengeOf(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+/** A fresh PKCE verifier (43 characters). */
+export function newCodeVerifier(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** application/x-www-form-urlencoded decoding of one Basic credential half (RFC 6749 section 2.3.1). */
+const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
+
+export async function startOAuth2Provider(opts: OAuth2ProviderOptions): Promise<LocalOAuth2Provider> {
+  const app = Fastify({ logger: false });
+  const codes = new Map<string, { user: ProviderUser; redirectUri: string; codeChallenge: string }>();
+  const tokens = new Map<string, ProviderUser>();
+  const tokenRequests: LocalOAuth2Provider['tokenRequests'] = [];
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.post('/token', async (req, reply) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    tokenRequests.push({ authorization: req.headers.authorization, body });
+    const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
+    const [id, secret] = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map(formDecode) : [];
+    if (id !== opts.clientId || secret !== opts.clientSecret || body.client_id !== opts.clientId) {
+      return reply.code(401).send({ error: 'invalid_client' });
+    }
+    if (body.grant_type !== 'authorization_code') return reply.code(400).send({ error: 'unsupported_grant_type' });
+    const grant = body.code === undefined ? undefined : codes.get(body.code);
+    if (body.code !== undefined) codes.delete(body.code); // single use, even when the rest is wrong
+    if (!grant || grant.redirectUri !== body.redirect_uri || !body.code_verifier || codeChallengeOf(body.code_verifier) !== grant.codeChallenge) {
+      return reply.code(400).send({ error: 'invalid_grant' });
+    }
+    const accessToken = randomBytes(24).toString('base64url');
+    tokens.set(accessToken, grant.user);
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, scope: 'identify email' };
+  });
+
+  app.get('/userinfo', async (req, reply) => {
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
+    const user = bearer ? tokens.get(bearer[1]!) : undefined;
+    if (!user) return reply.code(401).send({ error: 'invalid_token' });
+    if (opts.shape === 'x') return { data: { id: user.id, name: user.username, username: user.username } };
+    return { id: user.id, username: user.username, ...(user.email ? { email: user.email, verified: true } : {}) };
+  });
+
+  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  return {
+    url,
+    tokenUrl: `${url}/token`,
+    userInfoUrl: `${url}/userinfo`,
+    tokenRequests,
+    authorize({ user, redirectUri, codeChallenge }) {
+      const code = randomBytes(16).toString('base64url');
+      codes.set(code, { user, redirectUri, codeChallenge });
+      return code;
+    },
+    close: () => app.close(),
+  };
+}
