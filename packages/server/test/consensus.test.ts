@@ -103,4 +103,16 @@ describe.each(storeKinds)('consensus on %s', (kind) => {
     expect(row?.failure).toMatchObject({ code: 'ERR_ALREADY_EXISTS' });
     expect((await policyNames()).filter((n: string) => n === 'contested')).toHaveLength(1);
   });
+
+  it('given a quorum change through consensus, when two members approve at once, then the activity runs exactly once', async () => {
+    const third = await addUser(server, { root: true, name: 'third root' });
+    const change = (await server.client.submit('update_root_quorum', { threshold: 2, userIds: [server.org.userId, second.userId, third.userId] })).body.activity;
+    expect(change.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
+    expect((await second.client.run('approve_activity', { fingerprint: change.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    const activity = await pending('raced approvals');
+    const replies = await Promise.all([second, third].map((m) => m.client.submit('approve_activity', { fingerprint: activity.fingerprint })));
+    const outcomes = replies.map((r) => (r.status === 200 ? r.body.activity.result.approveActivityResult.activity.status : r.body.details[0].errorCode)).sort();
+    expect(outcomes).toEqual(['ACTIVITY_STATUS_COMPLETED', 'ERR_ACTIVITY_NOT_PENDING']);
+    expect((await policyNames()).filter((n: string) => n === 'raced approvals')).toHaveLength(1);
+  });
 });

@@ -121,6 +121,24 @@ describe.each(storeKinds)('sign_raw_payloads: %s', (kind) => {
     expect(await recover(hashAuthorization(AUTHORIZATION), signature!)).toBe(ethAddress);
   });
 
+  it('given accounts at unusual paths, when each signs, then signing derivation agrees with address derivation', async () => {
+    const { walletId } = await client.run('create_wallet', { walletName: 'Paths', accounts: [] });
+    const paths = ['m', 'm/0', 'm/1/2/3/4/5', "m/2147483647'/2147483647", "m/44'/60'/7'/1/19"];
+    const accounts = [
+      ...paths.map((path) => ({ ...ETH, path })),
+      { ...SOLANA, path: "m/44'/501'/3'/7'" },
+      { ...SOLANA, path: 'm' },
+    ];
+    const { addresses } = await client.run('create_wallet_accounts', { walletId, accounts });
+    const payload = toHex('paths');
+    for (const [i, address] of addresses.entries()) {
+      const solana = accounts[i]!.curve === 'CURVE_ED25519';
+      const [signature] = await sign(address, [payload], 'PAYLOAD_ENCODING_HEXADECIMAL', solana ? 'HASH_FUNCTION_NOT_APPLICABLE' : 'HASH_FUNCTION_KECCAK256');
+      if (solana) expect(verifyEd25519(signature!, toBytes(payload), address)).toBe(true);
+      else expect(await recover(keccak256(payload), signature!)).toBe(address);
+    }
+  });
+
   it('given a lowercase Ethereum address, when used as signWith, then the account still signs', async () => {
     const [signature] = await sign(ethAddress.toLowerCase(), [toHex('case')], 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256');
     expect(await recover(keccak256(toHex('case')), signature!)).toBe(ethAddress);

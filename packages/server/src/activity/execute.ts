@@ -8,7 +8,7 @@ import { operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors';
 import { isUniqueViolation, type Store, type Tx } from '../store/db';
 import { newSortableId } from '../store/ids';
-import { activities, activityVotes } from '../store/schema';
+import { activities, activityVotes, users } from '../store/schema';
 import { authorize } from './authorize';
 import type { Caller, HandlerTable, OperationContext, Services } from './context';
 import { toReply } from './record';
@@ -126,7 +126,13 @@ export class ActivityRunner {
       runApproved: async (activityId) => {
         const [stored] = await tx.select().from(activities).where(eq(activities.id, activityId));
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');
-        await this.complete(tx, stored, { userId: stored.userId, organizationId: stored.organizationId, credential: caller.credential });
+        // The submitter acts again, as a user of their own organization (the target or its parent).
+        const [submitter] = await tx.select({ organizationId: users.organizationId }).from(users).where(eq(users.id, stored.userId));
+        await this.complete(tx, stored, {
+          userId: stored.userId,
+          organizationId: submitter?.organizationId ?? stored.organizationId,
+          credential: caller.credential,
+        });
       },
     };
     const params = row.intent[descriptor.intentKey];
