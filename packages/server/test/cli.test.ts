@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
 import { operations, type OperationName } from '@walletkit/protocol';
+import { hashMessage, recoverAddress, type Hex } from 'viem';
 import { createTestDatabase } from './support/stores';
 
 const root = join(import.meta.dirname, '..', '..', '..');
@@ -90,6 +91,12 @@ describe('walletkit-server CLI on the embedded database', () => {
     const first = await post(server.url, 'create_policy', body, org.apiKey);
     expect(first.status).toBe(200);
 
+    const wallet = await post(server.url, 'create_wallet', envelope('create_wallet', org.organizationId, {
+      walletName: 'main',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+    }), org.apiKey);
+    const [address] = wallet.body.activity.result.createWalletResult.addresses;
+
     const locked = await cli(['org', 'create', '--name', 'Other', '--data-dir', dataDir, '--json'], {});
     expect(locked.code).not.toBe(0);
     expect(locked.stderr).toMatch(/in use/);
@@ -99,6 +106,12 @@ describe('walletkit-server CLI on the embedded database', () => {
     const replay = await post(server.url, 'create_policy', body, org.apiKey);
     expect(replay.status).toBe(200);
     expect(replay.body.activity.id).toBe(first.body.activity.id);
+    const hash = hashMessage('after restart');
+    const signed = await post(server.url, 'sign_raw_payloads', envelope('sign_raw_payloads', org.organizationId, {
+      signWith: address, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP',
+    }), org.apiKey);
+    const [sig] = signed.body.activity.result.signRawPayloadsResult.signatures;
+    expect(await recoverAddress({ hash, signature: { r: `0x${sig.r}` as Hex, s: `0x${sig.s}` as Hex, yParity: Number.parseInt(sig.v, 16) } })).toBe(address);
     const unknown = await post(server.url, 'create_policy', envelope('create_policy', org.organizationId, policy('x')), generateP256KeyPair());
     expect(unknown.body.details[0].errorCode).toBe('ERR_STAMP_KEY_UNKNOWN');
     await server.stop();
@@ -121,6 +134,23 @@ describe('walletkit-server CLI on PostgreSQL', () => {
       expect(viaA.status).toBe(200);
       expect(viaB.body.activity.id).toBe(viaA.body.activity.id);
 
+      // A client following only DESIGN section 2: wallet via A, signature via B, checked with viem.
+      const wallet = await post(a.url, 'create_wallet', envelope('create_wallet', org.organizationId, {
+        walletName: 'main',
+        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      }), org.apiKey);
+      expect(wallet.status).toBe(200);
+      const [address] = wallet.body.activity.result.createWalletResult.addresses;
+      const message = 'hello from instance B';
+      const hash = hashMessage(message);
+      const signed = await post(b.url, 'sign_raw_payloads', envelope('sign_raw_payloads', org.organizationId, {
+        signWith: address, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP',
+      }), org.apiKey);
+      expect(signed.status).toBe(200);
+      const [sig] = signed.body.activity.result.signRawPayloadsResult.signatures;
+      const recovered = await recoverAddress({ hash, signature: { r: `0x${sig.r}` as Hex, s: `0x${sig.s}` as Hex, yParity: Number.parseInt(sig.v, 16) } });
+      expect(recovered).toBe(address);
+
       const wa = await fetch(`${a.url}/.well-known/walletkit.json`).then((r) => r.json());
       const wb = await fetch(`${b.url}/.well-known/walletkit.json`).then((r) => r.json());
       expect(wb.enclaveSigningPublicKey).toBe(wa.enclaveSigningPublicKey);
@@ -131,6 +161,11 @@ describe('walletkit-server CLI on PostgreSQL', () => {
       expect(again.body.activity.id).toBe(viaA.body.activity.id);
       const wc = await fetch(`${c.url}/.well-known/walletkit.json`).then((r) => r.json());
       expect(wc.enclaveSigningPublicKey).toBe(wa.enclaveSigningPublicKey);
+      const afterRestart = await post(c.url, 'sign_raw_payloads', envelope('sign_raw_payloads', org.organizationId, {
+        signWith: address, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP',
+      }), org.apiKey);
+      const [sig2] = afterRestart.body.activity.result.signRawPayloadsResult.signatures;
+      expect(await recoverAddress({ hash, signature: { r: `0x${sig2.r}` as Hex, s: `0x${sig2.s}` as Hex, yParity: Number.parseInt(sig2.v, 16) } })).toBe(address);
       await c.stop();
 
       const noKey = await cli(['org', 'create', '--name', 'x', '--json'], { DATABASE_URL: db.url, WALLETKIT_MASTER_KEY: '' });
