@@ -20,9 +20,9 @@ const root = join(import.meta.dirname, '..', '..');
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
-function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
+function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -74,7 +74,7 @@ async function main() {
   const children: ChildProcess[] = [];
   try {
     const org = JSON.parse(await runCli(['org', 'create', '--name', 'bench', '--json', '--data-dir', dataDir], env));
-    const server = await startChild(['packages/server/src/bin.ts', 'start', '--port', '0', '--data-dir', dataDir], env, /activity API\s+(http:\/\/\S+)\/public\/v1/);
+    const server = await startChild(['packages/server/src/bin.ts', 'start', '--port', '0', '--data-dir', dataDir], env, /activity API\s+(http:\/\/\S+)\/public\/v1/, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean));
     children.push(server.child);
     const base = server.match[1]!;
     const key = org.apiKey;
