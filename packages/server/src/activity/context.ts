@@ -27,6 +27,12 @@ export interface OperationContext extends Services {
   activityId: string;
   /** Execute a stored activity that reached consensus (used by approve_activity). */
   runApproved(activityId: string): Promise<void>;
+  /**
+   * Run `fn` once the activity's transaction has committed (e.g. deliver an OTP message):
+   * slow I/O stays out of the transaction and never happens for a rolled-back activity.
+   * An error thrown by `fn` becomes the reply's error; the committed activity stays.
+   */
+  afterCommit(fn: () => Promise<void>): void;
 }
 
 /** A handler: validated parameters in, the result object (under the descriptor's resultKey) out. */

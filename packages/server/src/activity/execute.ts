@@ -58,8 +58,10 @@ export class ActivityRunner {
   async submit(input: SubmitInput): Promise<ActivityReply> {
     const existing = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
     if (existing) return replyOf(this.store.db, existing);
+    const afterCommit: Array<() => Promise<void>> = [];
+    let reply: ActivityReply;
     try {
-      return await this.store.transaction((tx) => this.run(tx, input));
+      reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit));
     } catch (err) {
       if (isUniqueViolation(err)) {
         const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
@@ -68,9 +70,11 @@ export class ActivityRunner {
       }
       throw err;
     }
+    for (const fn of afterCommit) await fn();
+    return reply;
   }
 
-  private async run(tx: Tx, input: SubmitInput): Promise<ActivityReply> {
+  private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>): Promise<ActivityReply> {
     const now = this.services.now();
     const id = newSortableId();
     const [row] = await tx
@@ -105,12 +109,12 @@ export class ActivityRunner {
         .returning();
       return replyOf(tx, pending ?? row!);
     }
-    const done = await this.complete(tx, row!, input.caller);
+    const done = await this.complete(tx, row!, input.caller, afterCommit);
     return replyOf(tx, done);
   }
 
   /** Run the handler of a stored activity and record its result (and App Proofs). */
-  private async complete(tx: Tx, row: ActivityRow, caller: Caller): Promise<ActivityRow> {
+  private async complete(tx: Tx, row: ActivityRow, caller: Caller, afterCommit: Array<() => Promise<void>>): Promise<ActivityRow> {
     const descriptor = operationByType(row.type);
     if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
     const handler = this.handlers[descriptor.name as keyof HandlerTable] as
@@ -123,6 +127,7 @@ export class ActivityRunner {
       organizationId: row.organizationId,
       caller,
       activityId: row.id,
+      afterCommit: (fn) => afterCommit.push(fn),
       runApproved: async (activityId) => {
         const [stored] = await tx.select().from(activities).where(eq(activities.id, activityId));
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');
@@ -132,7 +137,7 @@ export class ActivityRunner {
           userId: stored.userId,
           organizationId: submitter?.organizationId ?? stored.organizationId,
           credential: caller.credential,
-        });
+        }, afterCommit);
       },
     };
     const params = row.intent[descriptor.intentKey];

@@ -368,3 +368,7 @@ export const enclaveKeys = pgTable('enclave_keys', {
   sealed: jsonb('sealed').$type<{ iv: string; ciphertext: string }>().notNull(),
   createdAt: created(),
 });
+
+// Authentication proxy tables live in their own files (re-exported here so one schema object covers all).
+export * from './schema-proxy';
+export * from './schema-otp';
