@@ -10,6 +10,7 @@ import { queryHandlers as defaultQueries } from './activity/queries';
 import type { HandlerTable, Services } from './activity/context';
 import type { QueryTable } from './activity/queries/context';
 import type { ServerConfig } from './config';
+import { createDelivery, type Delivery } from './delivery';
 import type { Enclave } from './enclave';
 import { ApiError } from './errors';
 import type { Store } from './store/db';
@@ -21,6 +22,8 @@ export interface AppDeps {
   now?: () => Date;
   /** Injected fetch (outbound OAuth calls). */
   fetch?: typeof fetch;
+  /** OTP delivery (default from config: SMTP, SMS webhook or dev outbox). */
+  delivery?: Delivery;
   handlers?: HandlerTable;
   queries?: QueryTable;
 }
@@ -60,6 +63,7 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     enclave: deps.enclave,
     now: deps.now ?? (() => new Date()),
     fetch: deps.fetch ?? globalThis.fetch,
+    delivery: deps.delivery ?? createDelivery(config, deps.store),
   };
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {

@@ -19,6 +19,12 @@ export interface ServerConfig {
   webauthn: { rpId: string; origins: string[] };
   /** OAuth 2.0 provider endpoints for X and Discord (tests point them at a local server). */
   oauth2Providers: Record<'OAUTH2_PROVIDER_X' | 'OAUTH2_PROVIDER_DISCORD', { tokenUrl: string; userInfoUrl: string; issuer: string }>;
+  /** OTP delivery: SMTP URL (nodemailer) and SMS webhook; neither -> the dev outbox. */
+  delivery: { smtpUrl: string | undefined; smsWebhookUrl: string | undefined; emailFrom: string };
+  /** OTP lifetimes and limits (DESIGN section 3; issue 3). */
+  otp: { ttlSeconds: number; maxAttempts: number; maxPerContactPerWindow: number; windowSeconds: number };
+  /** Third-party OIDC issuers whose id_tokens are accepted (Google, Apple); tests point them at a local provider. */
+  oidcProviders: Array<{ name: 'google' | 'apple'; issuer: string; jwksUri: string }>;
   /** Largest accepted request body. */
   bodyLimit: number;
   /** Dev mode enables the OTP outbox endpoint. */
@@ -64,6 +70,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         issuer: 'https://discord.com',
       },
     },
+    delivery: overrides.delivery ?? {
+      smtpUrl: env.SMTP_URL || undefined,
+      smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
+      emailFrom: env.WALLETKIT_EMAIL_FROM ?? 'walletkit <no-reply@localhost>',
+    },
+    otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600 },
+    oidcProviders: overrides.oidcProviders ?? [
+      { name: 'google', issuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com', jwksUri: env.GOOGLE_JWKS_URL ?? 'https://www.googleapis.com/oauth2/v3/certs' },
+      { name: 'apple', issuer: env.APPLE_ISSUER ?? 'https://appleid.apple.com', jwksUri: env.APPLE_JWKS_URL ?? 'https://appleid.apple.com/auth/keys' },
+    ],
     bodyLimit: overrides.bodyLimit ?? 1024 * 1024,
     dev: overrides.dev ?? env.NODE_ENV !== 'production',
     logLevel: overrides.logLevel ?? (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? 'info',

@@ -1,5 +1,6 @@
 import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
 import type { ServerConfig } from '../config';
+import type { Delivery } from '../delivery';
 import type { Enclave } from '../enclave';
 import type { Tx } from '../store/db';
 
@@ -17,6 +18,8 @@ export interface Services {
   enclave: Enclave;
   now: () => Date;
   fetch: typeof fetch;
+  /** OTP delivery transports. */
+  delivery: Delivery;
 }
 
 /** What one handler sees: its transaction, the target organization, the caller. No HTTP. */

@@ -47,6 +47,8 @@ export const users = pgTable(
     userPhoneNumber: text('user_phone_number'),
     emailVerified: boolean('email_verified').notNull().default(false),
     phoneVerified: boolean('phone_verified').notNull().default(false),
+    /** The authentication proxy's user: may run only the auth-flow activities (authorize.ts). */
+    isProxy: boolean('is_proxy').notNull().default(false),
     createdAt: created(),
     updatedAt: updated(),
   },

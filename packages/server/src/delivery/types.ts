@@ -1,0 +1,22 @@
+/** OTP delivery (DESIGN section 3): SMTP, SMS webhook, or the dev outbox. */
+export interface EmailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Proxy configuration's email customization. */
+  appName: string;
+  logoUrl?: string;
+}
+
+export interface SmsMessage {
+  to: string;
+  text: string;
+}
+
+export interface Delivery {
+  /** Which transport carries email ('smtp' | 'outbox') and SMS ('webhook' | 'outbox'). */
+  readonly kinds: { email: 'smtp' | 'outbox'; sms: 'webhook' | 'outbox' };
+  sendEmail(organizationId: string, message: EmailMessage): Promise<void>;
+  sendSms(organizationId: string, message: SmsMessage): Promise<void>;
+}
