@@ -15,12 +15,19 @@ import {
 } from '@walletkit/crypto';
 import { operations } from '@walletkit/protocol';
 import type { HandlerTable } from '../src/activity/context';
+import { CommittedFailure } from '../src/activity/execute';
+import { ApiError } from '../src/errors';
 import { newId } from '../src/store/ids';
 import { apiKeys, organizations, policies, rootQuorumMembers, users } from '../src/store/schema';
 import { startTestServer, type TestServer } from './support/harness';
 import { storeKinds } from './support/stores';
 
 const probe: HandlerTable = {
+  // Records an effect, then fails in a way that must still commit (like a counted OTP attempt).
+  update_policy: async (params, ctx) => {
+    await ctx.tx.insert(policies).values({ id: newId(), organizationId: ctx.organizationId, name: params.policyName, effect: params.policyEffect });
+    throw new CommittedFailure(new ApiError('ERR_INVALID_PARAMETER', 'counted, then refused', 'policyId'));
+  },
   create_policy: async (params, ctx) => {
     const policyId = newId();
     await ctx.tx.insert(policies).values({ id: policyId, organizationId: ctx.organizationId, name: params.policyName, effect: params.effect, condition: params.condition ?? null, consensus: params.consensus ?? null });
@@ -84,6 +91,17 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(new Set(replies.map((r) => r.body.activity.id)).size).toBe(1);
     expect(await policyCount('raced')).toBe(1);
+  });
+
+  it('given a handler that fails with CommittedFailure, then its writes commit, the caller gets the 4xx, and a replay repeats the error without running again', async () => {
+    const body = s.client.envelope('update_policy', { policyId: newId(), policyName: 'committed-failure', policyEffect: 'EFFECT_DENY' });
+    const first = await s.client.post(operations.update_policy.path, body);
+    expect(first.status).toBe(400);
+    expect(first.body.details[0]).toMatchObject({ errorCode: 'ERR_INVALID_PARAMETER' });
+    const replay = await s.client.post(operations.update_policy.path, body);
+    expect(replay.status).toBe(400);
+    expect(replay.body.details[0].errorCode).toBe('ERR_INVALID_PARAMETER');
+    expect(await policyCount('committed-failure')).toBe(1);
   });
 
   it('given malformed JSON, unknown fields, wrong types or a mismatched type, then 400 with a stable code and nothing written', async () => {

@@ -15,6 +15,24 @@ import { toReply } from './record';
 
 type ActivityRow = typeof activities.$inferSelect;
 
+/**
+ * Thrown by a handler whose failure must still commit what it wrote (e.g. a wrong OTP
+ * attempt is counted): the activity is stored as ACTIVITY_STATUS_FAILED with the error,
+ * the transaction commits, and the caller gets `error`. A replay of the same body gets
+ * the same error and runs nothing.
+ */
+export class CommittedFailure extends Error {
+  constructor(readonly error: ApiError) {
+    super(error.message, { cause: error });
+    this.name = 'CommittedFailure';
+  }
+}
+
+function failureOf(row: ActivityRow): ApiError | undefined {
+  if (row.status !== 'ACTIVITY_STATUS_FAILED' || !row.failure) return undefined;
+  return new ApiError(row.failure.code as ApiError['code'], row.failure.message);
+}
+
 export interface SubmitInput {
   descriptor: OperationDescriptor;
   organizationId: string;
@@ -57,24 +75,33 @@ export class ActivityRunner {
    */
   async submit(input: SubmitInput): Promise<ActivityReply> {
     const existing = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
-    if (existing) return replyOf(this.store.db, existing);
+    if (existing) {
+      const failed = failureOf(existing);
+      if (failed) throw failed;
+      return replyOf(this.store.db, existing);
+    }
     const afterCommit: Array<() => Promise<void>> = [];
-    let reply: ActivityReply;
+    let reply: { reply: ActivityReply; failure?: ApiError };
     try {
       reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit));
     } catch (err) {
       if (isUniqueViolation(err)) {
         const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
-        if (winner) return replyOf(this.store.db, winner);
+        if (winner) {
+          const failed = failureOf(winner);
+          if (failed) throw failed;
+          return replyOf(this.store.db, winner);
+        }
         throw new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err });
       }
       throw err;
     }
+    if (reply.failure) throw reply.failure;
     for (const fn of afterCommit) await fn();
-    return reply;
+    return reply.reply;
   }
 
-  private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>): Promise<ActivityReply> {
+  private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>): Promise<{ reply: ActivityReply; failure?: ApiError }> {
     const now = this.services.now();
     const id = newSortableId();
     const [row] = await tx
@@ -107,10 +134,11 @@ export class ActivityRunner {
         .set({ status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', updatedAt: now })
         .where(eq(activities.id, id))
         .returning();
-      return replyOf(tx, pending ?? row!);
+      return { reply: await replyOf(tx, pending ?? row!) };
     }
     const done = await this.complete(tx, row!, input.caller, afterCommit);
-    return replyOf(tx, done);
+    const failure = failureOf(done);
+    return failure ? { reply: await replyOf(tx, done), failure } : { reply: await replyOf(tx, done) };
   }
 
   /** Run the handler of a stored activity and record its result (and App Proofs). */
@@ -141,7 +169,18 @@ export class ActivityRunner {
       },
     };
     const params = row.intent[descriptor.intentKey];
-    const outcome = await handler(params, ctx);
+    let outcome: Record<string, unknown>;
+    try {
+      outcome = await handler(params, ctx);
+    } catch (err) {
+      if (!(err instanceof CommittedFailure)) throw err;
+      const [failedRow] = await tx
+        .update(activities)
+        .set({ status: 'ACTIVITY_STATUS_FAILED', failure: { code: err.error.code, message: err.error.message }, updatedAt: this.services.now() })
+        .where(eq(activities.id, row.id))
+        .returning();
+      return failedRow!;
+    }
     const result = { [descriptor.resultKey]: outcome };
     const now = this.services.now();
     const appProofs = row.generateAppProofs
