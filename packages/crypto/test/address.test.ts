@@ -11,15 +11,8 @@ import {
   generateSecp256k1KeyPair,
   hexToBytes,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 describe('EIP-55 addresses', () => {
   it.each([

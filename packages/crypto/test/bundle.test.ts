@@ -13,15 +13,8 @@ import {
   type SignedBundle,
 } from '../src/index';
 import { derToRaw, webCryptoVerify } from './webcrypto';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const enclave = generateP256KeyPair();
 const DATA = { targetPublic: generateP256KeyPair().publicKeyUncompressed, organizationId: 'org-1', otpId: 'otp-1' };

@@ -14,15 +14,8 @@ import {
   parsePath,
   publicKeyFromPrivate,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const SEED_1 = '000102030405060708090a0b0c0d0e0f';
 const SEED_2 =

@@ -2,15 +2,8 @@ import fc from 'fast-check';
 import { hashTypedData as viemHashTypedData } from 'viem/utils';
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, CryptoError, hashTypedData, type TypedData } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const viemHash = (td: TypedData) => viemHashTypedData(td as never).slice(2);
 /** What the wire carries: JSON text, with big integers as decimal strings. */

@@ -15,15 +15,8 @@ import {
   sha256Hex,
   utf8ToBytes,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 describe('hex', () => {
   it('given bytes, when encoded, then lowercase hex without prefix round-trips (property)', () => {

@@ -13,15 +13,8 @@ import {
   verifyJwt,
 } from '../src/index';
 import { webCryptoVerify } from './webcrypto';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const enclave = generateP256KeyPair();
 const NOW_MS = 1_700_000_000_000;

@@ -16,15 +16,8 @@ import {
   utf8ToBytes,
   verifyP256Der,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 // RFC 6979 appendix A.2.5: ECDSA, 256 bits (prime field), P-256.
 const RFC6979 = {

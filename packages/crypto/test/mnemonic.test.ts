@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bytesToHex, CryptoError, generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 // Trezor's reference vectors (trezor/python-mnemonic vectors.json, english, passphrase "TREZOR").
 const TREZOR = [

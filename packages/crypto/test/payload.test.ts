@@ -13,15 +13,8 @@ import {
   type HashFunction,
   type PayloadEncoding,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${bytesToHex(b)}`);
 

@@ -11,15 +11,8 @@ import {
   verifyClientSignature,
 } from '../src/index';
 import { derToRaw, webCryptoVerify } from './webcrypto';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const session = generateP256KeyPair();
 const enclave = generateP256KeyPair();

@@ -17,15 +17,8 @@ import {
   verifyApiKeyStamp,
   type StampScheme,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const p256Key = generateP256KeyPair();
 const k1Key = generateSecp256k1KeyPair();

@@ -9,15 +9,8 @@ import {
   webAuthnChallengeForBody,
   type WebAuthnStamp,
 } from '../src/index';
+import { codeOf } from './support';
 
-function codeOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    return e instanceof CryptoError ? e.code : `not a CryptoError: ${String(e)}`;
-  }
-  return undefined;
-}
 
 const BODY = '{"type":"ACTIVITY_TYPE_STAMP_LOGIN","timestampMs":"1700000000000","organizationId":"o","parameters":{}}';
 const b64 = (text: string) => base64urlEncode(utf8ToBytes(text));
