@@ -23,3 +23,4 @@ export * from './operations/tags';
 export * from './operations/tvc';
 export * from './operations/users';
 export * from './operations/wallets';
+export * from './proxy';

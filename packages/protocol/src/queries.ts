@@ -3,6 +3,7 @@ import { defineQuery, Obj } from './descriptor';
 import { Activity, ACTIVITY_STATUSES } from './envelope';
 import { Enum } from './enums';
 import { Id, MAX_ITEMS } from './fields';
+import { AuthProxyConfigRecord } from './operations/auth-proxy';
 import {
   ApiKeyRecord,
   AuthenticatorRecord,
@@ -191,4 +192,33 @@ export const getAuthenticators = defineQuery({
   name: 'get_authenticators',
   request: body({ userId: Id }),
   response: Obj({ authenticators: Type.Array(AuthenticatorRecord) }),
+});
+
+/** The organization's authentication proxy configuration. @example { organizationId } // -> { config } */
+export const getAuthProxyConfig = defineQuery({
+  name: 'get_auth_proxy_config',
+  request: body({}),
+  response: Obj({ config: AuthProxyConfigRecord }),
+});
+
+/**
+ * Kinds of identity a sub-organization can be found by (spec: "proxy account filter type").
+ * OIDC_TOKEN takes the token itself (verified; matched on iss, sub, aud); USERNAME matches user
+ * names, which are not unique, so it may return several organizations.
+ */
+export const SUBORG_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'OIDC_TOKEN', 'PUBLIC_KEY', 'USERNAME'] as const;
+export type SubOrgFilterType = (typeof SUBORG_FILTER_TYPES)[number];
+
+/**
+ * Sub-organizations of `organizationId` holding an identity (Turnkey's get_sub_org_ids); the
+ * proxy's account lookup. An empty list when none matches.
+ * @example { organizationId, filterType: 'EMAIL', filterValue: 'a@example.com' } // -> { organizationIds: ['...'] }
+ */
+export const listSuborgs = defineQuery({
+  name: 'list_suborgs',
+  request: body({
+    filterType: Enum(SUBORG_FILTER_TYPES),
+    filterValue: Type.String({ minLength: 1, maxLength: 16384 }),
+  }),
+  response: Obj({ organizationIds: Type.Array(Type.String()) }),
 });

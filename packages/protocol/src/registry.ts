@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { OperationDescriptor, QueryDescriptor } from './descriptor';
+import { disableAuthProxy, enableAuthProxy, updateAuthProxyConfig } from './operations/auth-proxy';
 import { initOtp, oauthLogin, otpLogin, stampLogin, verifyOtp } from './operations/auth';
 import { approveActivity, rejectActivity } from './operations/consensus';
 import { createPrivateKeys, exportPrivateKey, importPrivateKey, initImportPrivateKey } from './operations/keys';
@@ -94,6 +95,10 @@ export const operations = {
   approve_activity: approveActivity,
   reject_activity: rejectActivity,
   create_tvc_manifest: createTvcManifest,
+  // authentication proxy administration (ours)
+  enable_auth_proxy: enableAuthProxy,
+  update_auth_proxy_config: updateAuthProxyConfig,
+  disable_auth_proxy: disableAuthProxy,
 } as const;
 
 /** Name (path suffix) of a submit operation, e.g. `'sign_raw_payloads'`. */
@@ -161,6 +166,8 @@ export const queries = {
   list_smart_contract_interfaces: queryDescriptors.listSmartContractInterfaces,
   get_api_keys: queryDescriptors.getApiKeys,
   get_authenticators: queryDescriptors.getAuthenticators,
+  get_auth_proxy_config: queryDescriptors.getAuthProxyConfig,
+  list_suborgs: queryDescriptors.listSuborgs,
 } as const;
 
 /** Name of a read endpoint, e.g. `'whoami'`. */

@@ -76,6 +76,9 @@ const EXTRAS_TABLE = [
   ['approve_activity', 'ACTIVITY_TYPE_APPROVE_ACTIVITY', 'approveActivityIntent', 'approveActivityResult'],
   ['reject_activity', 'ACTIVITY_TYPE_REJECT_ACTIVITY', 'rejectActivityIntent', 'rejectActivityResult'],
   ['create_tvc_manifest', 'ACTIVITY_TYPE_CREATE_TVC_MANIFEST', 'createTvcManifestIntent', 'createTvcManifestResult'],
+  ['enable_auth_proxy', 'ACTIVITY_TYPE_ENABLE_AUTH_PROXY', 'enableAuthProxyIntent', 'enableAuthProxyResult'],
+  ['update_auth_proxy_config', 'ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG', 'updateAuthProxyConfigIntent', 'updateAuthProxyConfigResult'],
+  ['disable_auth_proxy', 'ACTIVITY_TYPE_DISABLE_AUTH_PROXY', 'disableAuthProxyIntent', 'disableAuthProxyResult'],
 ] as const;
 
 /** The read endpoints DESIGN section 2 asks for at least, plus the ones the kit uses. */
@@ -84,6 +87,7 @@ const QUERY_NAMES = [
   'list_wallet_accounts', 'get_private_key', 'list_private_keys', 'list_policies', 'get_policy',
   'list_user_tags', 'list_private_key_tags', 'get_oauth2_credential', 'list_oauth2_credentials',
   'get_organization_configs', 'list_smart_contract_interfaces', 'get_api_keys', 'get_authenticators',
+  'get_auth_proxy_config', 'list_suborgs',
 ] as const;
 
 const allOperations = Object.values(operations);

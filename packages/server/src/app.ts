@@ -13,6 +13,7 @@ import type { ServerConfig } from './config';
 import { createDelivery, type Delivery } from './delivery';
 import type { Enclave } from './enclave';
 import { ApiError } from './errors';
+import { proxyPlugin } from './proxy/plugin';
 import type { Store } from './store/db';
 
 export interface AppDeps {
@@ -92,5 +93,6 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     handlers: deps.handlers ?? defaultHandlers,
     queries: deps.queries ?? defaultQueries,
   });
+  await app.register(proxyPlugin, { prefix: '/v1', store: deps.store, services });
   return app;
 }

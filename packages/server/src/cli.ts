@@ -2,16 +2,20 @@
  * `walletkit-server` command line.
  *   walletkit-server start [--port 8080] [--data-dir DIR]
  *   walletkit-server org create --name NAME [--data-dir DIR] [--json]
+ *   walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
  * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR.
  */
 import { parseArgs } from 'node:util';
 import { createOrganization } from './admin/organizations';
+import { enableProxy } from './admin/proxy';
+import { ApiError } from './errors';
 import { loadConfig } from './config';
 import { openServices, startServer } from './main';
 
 const USAGE = `usage:
   walletkit-server start [--port 8080] [--data-dir DIR]
   walletkit-server org create --name NAME [--data-dir DIR] [--json]
+  walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
 environment: DATABASE_URL (PostgreSQL instead of the embedded database), PORT, WALLETKIT_MASTER_KEY`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -22,6 +26,8 @@ export async function main(argv: string[]): Promise<number> {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       name: { type: 'string' },
+      org: { type: 'string' },
+      origin: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -61,6 +67,36 @@ export async function main(argv: string[]): Promise<number> {
       const created = await createOrganization(store, { name: values.name });
       if (values.json) process.stdout.write(JSON.stringify(created) + '\n');
       else process.stdout.write(`organization ${created.organizationId}\nroot user    ${created.userId}\nAPI public   ${created.apiKey.publicKey}\nAPI private  ${created.apiKey.privateKey}\n`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  }
+
+  if (command === 'proxy' && sub === 'enable') {
+    if (!values.org) {
+      process.stderr.write('proxy enable needs --org ID\n');
+      return 2;
+    }
+    const config = loadConfig(process.env, { ...overrides, logLevel: 'silent' });
+    const { store, enclave } = await openServices(config);
+    try {
+      const row = await enableProxy(store, enclave, { organizationId: values.org, ...(values.origin ? { origins: values.origin } : {}) });
+      // Public data only: the proxy key's private half stays sealed in the store.
+      const out = {
+        configId: row.id,
+        organizationId: row.organizationId,
+        enabled: row.enabled,
+        proxyUserId: row.proxyUserId,
+        proxyApiPublicKey: row.proxyApiPublicKey,
+        allowedOrigins: row.settings.allowedOrigins,
+      };
+      if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
+      else process.stdout.write(`proxy config ${out.configId}\norganization ${out.organizationId}\norigins      ${out.allowedOrigins.join(' ')}\n`);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      process.stderr.write(`${err.code}: ${err.message}\n`);
+      return 1;
     } finally {
       await store.close();
     }

@@ -4,18 +4,63 @@
  *   acting on a sub-organization) may submit anything; when that quorum's threshold is
  *   above 1 the activity waits for approvals (ACTIVITY_STATUS_CONSENSUS_NEEDED);
  * - any other user is allowed only where a policy of the target organization allows it
- *   and none denies it (see policy.ts); only quorum members vote (approve/reject).
+ *   and none denies it (see policy.ts); only quorum members vote (approve/reject);
+ * - the authentication proxy's user (users.is_proxy) may run only the auth flows, on its
+ *   organization or that organization's sub-organizations (stamps reach one level down, see
+ *   authenticate.ts), and only while its proxy is enabled; no policy widens that. Of the reads
+ *   it may use only the account lookup (list_suborgs).
  */
 import { and, eq } from 'drizzle-orm';
+import { operations, type OperationName, type QueryName } from '@walletkit/protocol';
 import { ApiError } from '../errors';
-import type { Tx } from '../store/db';
-import { organizations, rootQuorumMembers } from '../store/schema';
+import type { Executor, Tx } from '../store/db';
+import { organizations, proxyConfigs, rootQuorumMembers, users } from '../store/schema';
 import type { Caller } from './context';
 import { evaluatePolicies } from './policy';
 
 export type Decision = { kind: 'execute' } | { kind: 'consensus'; threshold: number };
 
 const VOTE_TYPES = new Set(['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY']);
+
+/** What the proxy user may submit: the activities behind the /v1 endpoints, nothing else. */
+const PROXY_OPERATIONS: readonly OperationName[] = [
+  'init_otp',
+  'verify_otp',
+  'otp_login',
+  'oauth_login',
+  'oauth2_authenticate',
+  'create_sub_organization',
+];
+const PROXY_TYPES = new Set(PROXY_OPERATIONS.map((name) => operations[name].type));
+const PROXY_QUERIES: ReadonlySet<QueryName> = new Set<QueryName>(['list_suborgs']);
+
+/**
+ * Whether `userId` is a proxy user, and if so whether its proxy is enabled (one query for
+ * everyone: a left join that finds nothing for ordinary users).
+ */
+async function proxyStatus(db: Executor, userId: string): Promise<{ isProxy: boolean; enabled: boolean }> {
+  const [row] = await db
+    .select({ isProxy: users.isProxy, enabled: proxyConfigs.enabled })
+    .from(users)
+    .leftJoin(proxyConfigs, eq(proxyConfigs.proxyUserId, users.id))
+    .where(eq(users.id, userId));
+  return { isProxy: row?.isProxy === true, enabled: row?.enabled === true };
+}
+
+function refuseProxy(enabled: boolean, what: string): never {
+  if (!enabled) throw new ApiError('ERR_PROXY_DISABLED');
+  throw new ApiError('ERR_PERMISSION_DENIED', `the authentication proxy may not ${what}`);
+}
+
+/**
+ * Check a read before it runs: the proxy user may read only what the account lookup needs.
+ * @throws ApiError ERR_PERMISSION_DENIED | ERR_PROXY_DISABLED
+ */
+export async function authorizeQuery(db: Executor, caller: Caller, name: string): Promise<void> {
+  const proxy = await proxyStatus(db, caller.userId);
+  if (!proxy.isProxy) return;
+  if (!proxy.enabled || !PROXY_QUERIES.has(name as QueryName)) refuseProxy(proxy.enabled, `read ${name}`);
+}
 
 /** True when `userId` is a member of the root quorum of `organizationId`. */
 export async function isRootMember(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
@@ -41,6 +86,12 @@ export async function authorize(
   input: { organizationId: string; caller: Caller; type: string; parameters: Record<string, unknown> },
 ): Promise<Decision> {
   const { caller } = input;
+  const proxy = await proxyStatus(tx, caller.userId);
+  if (proxy.isProxy) {
+    // Checked before the root quorum and policies: nothing may widen what the proxy can do.
+    if (!proxy.enabled || !PROXY_TYPES.has(input.type)) refuseProxy(proxy.enabled, `submit ${input.type}`);
+    return { kind: 'execute' };
+  }
   if (await isRootMember(tx, caller.organizationId, caller.userId)) {
     if (VOTE_TYPES.has(input.type)) return { kind: 'execute' };
     const threshold = await quorumThreshold(tx, caller.organizationId);

@@ -10,6 +10,7 @@ import { operations, queries, SubmitEnvelope, type OperationDescriptor, type Que
 import { ApiError } from '../errors';
 import type { Store } from '../store/db';
 import { authenticate } from './authenticate';
+import { authorizeQuery } from './authorize';
 import type { HandlerTable, Services } from './context';
 import { ActivityRunner } from './execute';
 import type { QueryTable } from './queries/context';
@@ -82,6 +83,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
     app.post(`/query/${query.name}`, async (req) => {
       const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parseJson(req), '');
       const caller = await authenticate(store, services, req.headers, req.rawBody!, request.organizationId);
+      await authorizeQuery(store.db, caller, query.name);
       return handler(request, { ...services, db: store.db, organizationId: request.organizationId, caller });
     });
   }

@@ -5,12 +5,15 @@
  * library's reason as the message; the stored key is later used by authenticate.ts to verify
  * X-Stamp-WebAuthn assertions.
  */
+import { eq, inArray } from 'drizzle-orm';
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { AuthenticatorTransport, ParamsOf } from '@walletkit/protocol';
 import type { ServerConfig } from '../config';
 import { ApiError } from '../errors';
+import type { Executor } from '../store/db';
+import { organizations, proxyConfigs } from '../store/schema';
 
 /** One passkey as sent on the wire (v1AuthenticatorParamsV2). */
 export type AuthenticatorInput = ParamsOf<'create_authenticators'>['authenticators'][number];
@@ -36,6 +39,36 @@ const TRANSPORT_OF: Record<AuthenticatorTransport, 'ble' | 'internal' | 'nfc' | 
   AUTHENTICATOR_TRANSPORT_HYBRID: 'hybrid',
 };
 
+/** Where passkey ceremonies of an organization may happen: origins and RP IDs. */
+export interface RelyingParty {
+  origins: string[];
+  rpIds: string[];
+}
+
+/**
+ * The relying party of an organization: `config.webauthn` plus the exact allowed origins of the
+ * authentication proxy of the organization or of its parent (the integrator's app registers
+ * passkeys on its own origin), each origin's host also accepted as RP ID. A proxy allowing `*`
+ * adds nothing: a wildcard never widens passkey origins.
+ * @example const rp = await relyingPartyFor(ctx.tx, ctx.organizationId, ctx.config);
+ */
+export async function relyingPartyFor(db: Executor, organizationId: string, config: Pick<ServerConfig, 'webauthn'>): Promise<RelyingParty> {
+  const [org] = await db.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
+  const orgs = org?.parent ? [organizationId, org.parent] : [organizationId];
+  const rows = await db.select({ enabled: proxyConfigs.enabled, settings: proxyConfigs.settings }).from(proxyConfigs).where(inArray(proxyConfigs.organizationId, orgs));
+  const origins = new Set(config.webauthn.origins);
+  const rpIds = new Set([config.webauthn.rpId]);
+  for (const row of rows) {
+    if (!row.enabled) continue;
+    for (const origin of row.settings.allowedOrigins) {
+      if (origin === '*') continue;
+      origins.add(origin);
+      rpIds.add(new URL(origin).hostname);
+    }
+  }
+  return { origins: [...origins], rpIds: [...rpIds] };
+}
+
 /**
  * Verify a registration attestation against the configured relying party. The challenge is
  * the one the client says it used (Turnkey's contract: the caller, already authenticated by
@@ -47,6 +80,8 @@ export async function verifyPasskeyAttestation(
   input: AuthenticatorInput,
   config: Pick<ServerConfig, 'webauthn'>,
   field: string,
+  /** Wider origins and RP IDs (relyingPartyFor); default `config.webauthn` alone. */
+  relyingParty?: RelyingParty,
 ): Promise<VerifiedPasskey> {
   const { attestation } = input;
   let result;
@@ -64,8 +99,8 @@ export async function verifyPasskeyAttestation(
         },
       },
       expectedChallenge: input.challenge,
-      expectedOrigin: config.webauthn.origins,
-      expectedRPID: config.webauthn.rpId,
+      expectedOrigin: relyingParty?.origins ?? config.webauthn.origins,
+      expectedRPID: relyingParty?.rpIds ?? config.webauthn.rpId,
       // Turnkey registers passkeys without demanding UV; presence is still required.
       requireUserVerification: false,
     });

@@ -6,7 +6,6 @@
  */
 import type { ServerConfig } from '../config';
 import type { Enclave } from '../enclave';
-import { ApiError } from '../errors';
 
 /** Lifetime of an issued id token: long enough to finish a login, short enough to be useless later. */
 export const ISSUED_TOKEN_TTL_SECONDS = 600;
@@ -55,33 +54,4 @@ export interface OidcIdentity {
   email?: string;
 }
 
-/**
- * Verify an OIDC token and return its identity. For now only tokens issued by this server are
- * accepted (signature by the enclave key, `iss` = this server); Google/Apple tokens checked
- * against their JWKS are the next step and will plug in here.
- * @throws ApiError ERR_OIDC_TOKEN_INVALID
- */
-export function verifyOidcToken(
-  token: string,
-  deps: { enclave: Enclave; config: Pick<ServerConfig, 'publicUrl' | 'port'>; now: () => Date },
-  field = 'oidcToken',
-): OidcIdentity {
-  let claims: Record<string, unknown>;
-  try {
-    claims = deps.enclave.verifyJwt<Record<string, unknown>>(token, () => deps.now().getTime());
-  } catch (cause) {
-    const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw new ApiError('ERR_OIDC_TOKEN_INVALID', expired ? 'the OIDC token has expired' : 'the OIDC token is not signed by a trusted issuer', field, { cause });
-  }
-  // The enclave key also signs sessions and verification tokens: only id tokens carry our iss.
-  if (claims.iss !== issuerOf(deps.config)) throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token has an unknown issuer', field);
-  if (typeof claims.exp !== 'number') throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token has no expiry', field);
-  const aud = Array.isArray(claims.aud) && claims.aud.length === 1 ? claims.aud[0] : claims.aud;
-  if (typeof claims.sub !== 'string' || claims.sub === '' || typeof aud !== 'string' || aud === '') {
-    throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token lacks sub or a single aud', field);
-  }
-  const identity: OidcIdentity = { iss: claims.iss, sub: claims.sub, aud };
-  if (typeof claims.nonce === 'string') identity.nonce = claims.nonce;
-  if (typeof claims.email === 'string') identity.email = claims.email;
-  return identity;
-}
+// Verification of these tokens (and of Google/Apple ones) lives in oauth/oidc.ts.

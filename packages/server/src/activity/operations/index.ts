@@ -10,8 +10,11 @@ import { organizationHandlers } from './organization';
 import { userHandlers } from './users';
 import { sessionHandlers } from './sessions';
 import { oauth2Handlers } from './oauth2';
+import { oauthLoginHandlers } from './oauth-login';
 import { tvcHandlers } from './tvc';
 import { consensusHandlers } from './consensus';
+import { otpHandlers } from './otp';
+import { authProxyHandlers } from './auth-proxy';
 
 export const handlers: HandlerTable = {
   ...walletHandlers,
@@ -24,6 +27,9 @@ export const handlers: HandlerTable = {
   ...userHandlers,
   ...sessionHandlers,
   ...oauth2Handlers,
+  ...oauthLoginHandlers,
   ...tvcHandlers,
   ...consensusHandlers,
+  ...otpHandlers,
+  ...authProxyHandlers,
 };

@@ -8,12 +8,14 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { compressPublicKey, formatAddress, hexToBytes } from '@walletkit/crypto';
 import type { ApiKeyCurve, ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors';
-import { verifyOidcToken, type OidcIdentity } from '../../oauth/issued-token';
+import type { OidcIdentity } from '../../oauth/issued-token';
+import { verifyOidcToken } from '../../oauth/oidc';
 import type { Tx } from '../../store/db';
 import { newId } from '../../store/ids';
 import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema';
 import type { OperationContext } from '../context';
-import { verifyPasskeyAttestation, type AuthenticatorInput } from '../webauthn';
+import { syncSubOrganizationIdentities } from './identities';
+import { relyingPartyFor, verifyPasskeyAttestation, type AuthenticatorInput } from '../webauthn';
 
 type ApiKeyInput = ParamsOf<'create_api_keys'>['apiKeys'][number];
 type OauthProviderInput = ParamsOf<'create_oauth_providers'>['oauthProviders'][number];
@@ -114,6 +116,7 @@ export async function insertApiKeys(
     throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
   }
   await ctx.tx.insert(apiKeys).values(rows);
+  if (opts.isSession !== true) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
 
@@ -124,7 +127,8 @@ export async function insertApiKeys(
 export async function insertAuthenticators(ctx: OperationContext, owner: CredentialOwner, inputs: AuthenticatorInput[], field: ListField): Promise<string[]> {
   if (inputs.length === 0) return [];
   const passkeys = [];
-  for (const [i, input] of inputs.entries()) passkeys.push(await verifyPasskeyAttestation(input, ctx.config, itemField(field, i)));
+  const relyingParty = await relyingPartyFor(ctx.tx, owner.organizationId, ctx.config);
+  for (const [i, input] of inputs.entries()) passkeys.push(await verifyPasskeyAttestation(input, ctx.config, itemField(field, i), relyingParty));
   const credentialIds = passkeys.map((p) => p.credentialId);
   const repeated = credentialIds.findIndex((id, i) => credentialIds.indexOf(id) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same passkey is given twice', itemField(field, repeated, 'attestation.credentialId'));
@@ -139,6 +143,7 @@ export async function insertAuthenticators(ctx: OperationContext, owner: Credent
   const now = ctx.now();
   const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
   await ctx.tx.insert(authenticators).values(rows);
+  await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
 
@@ -149,9 +154,11 @@ export async function insertAuthenticators(ctx: OperationContext, owner: Credent
  */
 export async function insertOauthProviders(ctx: OperationContext, owner: CredentialOwner, inputs: OauthProviderInput[], field: ListField): Promise<string[]> {
   if (inputs.length === 0) return [];
-  const identities: OidcIdentity[] = inputs.map((p, i) =>
-    'oidcToken' in p ? verifyOidcToken(p.oidcToken, ctx, itemField(field, i, 'oidcToken')) : { ...p.oidcClaims },
-  );
+  const identities: OidcIdentity[] = [];
+  for (const [i, p] of inputs.entries()) {
+    // Only the identity is kept: a linked provider is matched on (iss, sub, aud) at login.
+    identities.push('oidcToken' in p ? await verifyOidcToken(p.oidcToken, { ...ctx, field: itemField(field, i, 'oidcToken') }) : { ...p.oidcClaims });
+  }
   const keys = identities.map((id) => JSON.stringify([id.iss, id.sub, id.aud]));
   const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same OIDC identity is given twice', itemField(field, repeated));
@@ -173,5 +180,6 @@ export async function insertOauthProviders(ctx: OperationContext, owner: Credent
     createdAt: now,
   }));
   await ctx.tx.insert(oauthProviders).values(rows);
+  await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }

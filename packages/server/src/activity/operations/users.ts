@@ -10,6 +10,7 @@ import { ApiError } from '../../errors';
 import { newId } from '../../store/ids';
 import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembers, userTagMembers, userTags, users } from '../../store/schema';
 import type { HandlerTable, OperationContext } from '../context';
+import { syncSubOrganizationIdentities } from './identities';
 import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials';
 import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
 import { createWalletRecord } from './wallet-store';
@@ -62,6 +63,8 @@ async function insertUser(
   await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`);
   await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`);
   await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`);
+  // Contacts too (the credential inserts above already synced when they wrote anything).
+  await syncSubOrganizationIdentities(ctx.tx, organizationId);
   return userId;
 }
 
@@ -140,6 +143,7 @@ export const userHandlers = {
       .update(users)
       .set({ userPhoneNumber: phone ?? null, phoneVerified: verified, updatedAt: ctx.now() })
       .where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
+    await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { userId: user.id };
   },
 
@@ -157,6 +161,7 @@ export const userHandlers = {
     const missing = ids.find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) throw new ApiError('ERR_API_KEY_NOT_FOUND', `user ${params.userId} has no API key ${missing}`, 'apiKeyIds');
     await ctx.tx.delete(apiKeys).where(scope);
+    await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { apiKeyIds: ids };
   },
 
@@ -174,6 +179,7 @@ export const userHandlers = {
     const missing = ids.find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) throw new ApiError('ERR_AUTHENTICATOR_NOT_FOUND', `user ${params.userId} has no authenticator ${missing}`, 'authenticatorIds');
     await ctx.tx.delete(authenticators).where(scope);
+    await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { authenticatorIds: ids };
   },
 
@@ -191,6 +197,7 @@ export const userHandlers = {
     const missing = ids.find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) throw new ApiError('ERR_OAUTH_PROVIDER_NOT_FOUND', `user ${params.userId} has no OAuth provider ${missing}`, 'providerIds');
     await ctx.tx.delete(oauthProviders).where(scope);
+    await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { providerIds: ids };
   },
 

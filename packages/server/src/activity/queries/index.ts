@@ -5,6 +5,7 @@ import { userQueries } from './users';
 import { activityQueries } from './activities';
 import { organizationQueries } from './organization';
 import { policyQueries } from './policies';
+import { authProxyQueries } from './auth-proxy';
 
 export const queryHandlers: QueryTable = {
   ...walletQueries,
@@ -12,4 +13,5 @@ export const queryHandlers: QueryTable = {
   ...activityQueries,
   ...organizationQueries,
   ...policyQueries,
+  ...authProxyQueries,
 };

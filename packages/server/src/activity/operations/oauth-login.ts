@@ -1,0 +1,62 @@
+/**
+ * oauth_login (spec A, POST /v1/oauth_login): a session for the user of the target
+ * sub-organization who linked the OIDC identity (iss, sub, aud) the token proves. The token's
+ * nonce must be the hash of the session key (DESIGN section 2, "OAuth nonce"), so a token
+ * captured in transit cannot open a session for another key.
+ */
+import { and, eq } from 'drizzle-orm';
+import { sha256Hex } from '@walletkit/crypto';
+import { ApiError } from '../../errors';
+import { verifyOidcToken } from '../../oauth/oidc';
+import { oauthProviders } from '../../store/schema';
+import type { HandlerTable } from '../context';
+import { openSession } from './sessions';
+import { normalizeApiPublicKey } from './users-credentials';
+
+/**
+ * The nonces that bind a token to `publicKey`: the hash of the key as sent and of its
+ * normalized (lowercase compressed) form, so a client hashing either spelling is accepted.
+ * @example oauthNonces('02AB...') // [sha256Hex('02AB...'), sha256Hex('02ab...')]
+ */
+export function oauthNonces(publicKey: string): string[] {
+  const normalized = normalizeApiPublicKey('API_KEY_CURVE_P256', publicKey, 'publicKey');
+  return [...new Set([sha256Hex(publicKey), sha256Hex(normalized)])];
+}
+
+export const oauthLoginHandlers = {
+  /**
+   * Verify the token (any audience: the proxy checks it against its client ids before
+   * forwarding; here the linked provider row pins it), check its nonce, find the linked
+   * provider in ctx.organizationId and open a session for its user.
+   * @throws ApiError ERR_OIDC_TOKEN_INVALID | ERR_INVALID_PUBLIC_KEY | ERR_OAUTH_PROVIDER_NOT_FOUND
+   */
+  oauth_login: async (params, ctx) => {
+    const nonces = oauthNonces(params.publicKey);
+    const identity = await verifyOidcToken(params.oidcToken, ctx);
+    if (identity.nonce === undefined || !nonces.includes(identity.nonce)) {
+      throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token nonce is not the SHA-256 of publicKey', 'oidcToken');
+    }
+    const [provider] = await ctx.tx
+      .select({ userId: oauthProviders.userId })
+      .from(oauthProviders)
+      .where(
+        and(
+          eq(oauthProviders.organizationId, ctx.organizationId),
+          eq(oauthProviders.issuer, identity.iss),
+          eq(oauthProviders.subject, identity.sub),
+          eq(oauthProviders.audience, identity.aud),
+        ),
+      );
+    if (!provider) {
+      // The token is genuine (verified above), so saying it is not linked here leaks nothing
+      // its holder does not already know; the proxy maps this to "sign up first".
+      throw new ApiError('ERR_OAUTH_PROVIDER_NOT_FOUND', 'no user of this organization has linked this OIDC identity', 'oidcToken');
+    }
+    const session = await openSession(ctx, { organizationId: ctx.organizationId, userId: provider.userId }, {
+      publicKey: params.publicKey,
+      ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
+      ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
+    });
+    return { session };
+  },
+} satisfies HandlerTable;

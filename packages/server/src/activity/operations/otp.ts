@@ -1,0 +1,203 @@
+/**
+ * One-time codes (Turnkey init_otp V3, verify_otp V2, otp_login V2; DESIGN sections 2-3).
+ *
+ * init_otp issues a code to an email or phone of the target organization (the proxy's
+ * organization), throttled per contact, and delivers it after commit. verify_otp counts the
+ * attempt atomically before checking, so at most `maxAttempts` tries per code hold under
+ * concurrency and across instances; every kind of failure is the same ERR_OTP_INVALID and
+ * its counted attempt is committed (CommittedFailure). otp_login exchanges the single-use
+ * verification token, with a client signature by the key bound at verify, for a session of
+ * the sub-organization user holding the contact.
+ *
+ * The code never appears in a result, an error, a stored row or a log line: only the
+ * delivery closure holds it.
+ */
+import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { compressPublicKey } from '@walletkit/crypto';
+import type { OtpType } from '@walletkit/protocol';
+import { DeliveryError, otpEmail, otpSms } from '../../delivery';
+import { checkOtpAttempt, issueOtp, parseEncryptedOtpBundle } from '../../enclave/otp';
+import { ApiError } from '../../errors';
+import { newId } from '../../store/ids';
+import { otps, users } from '../../store/schema';
+import type { HandlerTable, OperationContext } from '../context';
+import { CommittedFailure } from '../execute';
+import { openSession } from './sessions';
+import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
+
+/** Turnkey's default code length. */
+export const DEFAULT_OTP_LENGTH = 6;
+/** Lifetime of a verification token when verify_otp names none. */
+export const DEFAULT_VERIFICATION_TOKEN_SECONDS = 3600;
+
+const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+const E164 = /^\+[1-9][0-9]{6,14}$/;
+
+/** Validate the contact for its channel and normalize it (emails lowercased). */
+function normalizeContact(type: OtpType, contact: string): string {
+  const value = contact.trim();
+  if (type === 'OTP_TYPE_EMAIL') {
+    if (!EMAIL.test(value)) throw new ApiError('ERR_INVALID_PARAMETER', 'contact must be an email address for OTP_TYPE_EMAIL', 'contact');
+    return value.toLowerCase();
+  }
+  if (!E164.test(value)) throw new ApiError('ERR_INVALID_PARAMETER', 'contact must be an E.164 phone number (e.g. +15551234567) for OTP_TYPE_SMS', 'contact');
+  return value;
+}
+
+/** The code's lifetime: the configured one, which a request may shorten but not extend. */
+function ttlOf(ctx: OperationContext, expirationSeconds: string | undefined): number {
+  const configured = ctx.config.otp.ttlSeconds;
+  if (expirationSeconds === undefined) return configured;
+  const requested = Number(expirationSeconds);
+  if (!Number.isInteger(requested) || requested < 1) throw new ApiError('ERR_INVALID_PARAMETER', 'expirationSeconds must be at least 1', 'expirationSeconds');
+  return Math.min(requested, configured);
+}
+
+/**
+ * Refuse a code beyond `maxPerContactPerWindow` for (organization, contact). The advisory
+ * lock is transaction-scoped and keyed by both, so concurrent requests for one contact
+ * (on any instance sharing the PostgreSQL database) count one after another, each seeing
+ * the rows committed before it.
+ */
+async function throttle(ctx: OperationContext, contact: string): Promise<void> {
+  const { maxPerContactPerWindow, windowSeconds } = ctx.config.otp;
+  await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
+  const since = new Date(ctx.now().getTime() - windowSeconds * 1000);
+  const [row] = await ctx.tx
+    .select({ n: count() })
+    .from(otps)
+    .where(and(eq(otps.organizationId, ctx.organizationId), eq(otps.contact, contact), gt(otps.createdAt, since)));
+  if ((row?.n ?? 0) >= maxPerContactPerWindow) {
+    throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerWindow} codes per ${windowSeconds} s may be sent to one contact`, 'contact');
+  }
+}
+
+/** Deliver after commit; any failure is ERR_DELIVERY_FAILED with a cause free of message text. */
+function deliverAfterCommit(ctx: OperationContext, send: () => Promise<void>): void {
+  ctx.afterCommit(async () => {
+    try {
+      await send();
+    } catch (err) {
+      const cause = err instanceof DeliveryError ? err : new DeliveryError(`delivery failed (${(err as Error)?.name ?? 'unknown'})`);
+      throw new ApiError('ERR_DELIVERY_FAILED', undefined, undefined, { cause });
+    }
+  });
+}
+
+const otpInvalid = () => new ApiError('ERR_OTP_INVALID');
+
+/** The sub-organization user whose email or phone is the verified contact. */
+async function userWithContact(ctx: OperationContext, claims: VerificationClaims): Promise<{ id: string }> {
+  const match =
+    claims.verification_type === 'OTP_TYPE_EMAIL'
+      ? sql`lower(${users.userEmail}) = ${claims.contact.toLowerCase()}`
+      : eq(users.userPhoneNumber, claims.contact);
+  const [user] = await ctx.tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, ctx.organizationId), match));
+  if (!user) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
+  await ctx.tx
+    .update(users)
+    .set(claims.verification_type === 'OTP_TYPE_EMAIL' ? { emailVerified: true, updatedAt: ctx.now() } : { phoneVerified: true, updatedAt: ctx.now() })
+    .where(eq(users.id, user.id));
+  return user;
+}
+
+export const otpHandlers = {
+  /** Send a code to an email or phone; returns its id and the signed encryption target. */
+  init_otp: async (params, ctx) => {
+    const contact = normalizeContact(params.otpType, params.contact);
+    const ttl = ttlOf(ctx, params.expirationSeconds);
+    await throttle(ctx, contact);
+    const otpId = newId();
+    const issued = await issueOtp(ctx.enclave, {
+      otpId,
+      organizationId: ctx.organizationId,
+      length: params.otpLength ?? DEFAULT_OTP_LENGTH,
+      alphanumeric: params.alphanumeric ?? false,
+    });
+    const now = ctx.now();
+    await ctx.tx.insert(otps).values({
+      id: otpId,
+      organizationId: ctx.organizationId,
+      otpType: params.otpType,
+      contact,
+      codeMac: issued.codeMac,
+      targetPublicKey: issued.targetPublicKey,
+      targetPrivateKeyEncrypted: issued.sealedTargetKey,
+      maxAttempts: ctx.config.otp.maxAttempts,
+      expiresAt: new Date(now.getTime() + ttl * 1000),
+      createdAt: now,
+    });
+    const { code } = issued;
+    const orgId = ctx.organizationId;
+    if (params.otpType === 'OTP_TYPE_EMAIL') {
+      const message = otpEmail({ to: contact, code, appName: params.appName, logoUrl: params.emailCustomization?.logoUrl, expiresInSeconds: ttl });
+      deliverAfterCommit(ctx, () => ctx.delivery.sendEmail(orgId, message));
+    } else {
+      const message = otpSms({ to: contact, code, appName: params.appName, expiresInSeconds: ttl });
+      deliverAfterCommit(ctx, () => ctx.delivery.sendSms(orgId, message));
+    }
+    return { otpId, otpEncryptionTargetBundle: issued.otpEncryptionTargetBundle };
+  },
+
+  /** Check an encrypted code attempt; returns a verification token bound to the client key. */
+  verify_otp: async (params, ctx) => {
+    const encrypted = parseEncryptedOtpBundle(params.encryptedOtpBundle);
+    if (!encrypted) throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'encryptedOtpBundle must be JSON {encappedPublic, ciphertext}', 'encryptedOtpBundle');
+    const tokenSeconds = params.expirationSeconds === undefined ? DEFAULT_VERIFICATION_TOKEN_SECONDS : Number(params.expirationSeconds);
+    if (tokenSeconds < 1) throw new ApiError('ERR_INVALID_PARAMETER', 'expirationSeconds must be at least 1', 'expirationSeconds');
+    // Count first, atomically: the row lock serializes concurrent attempts and the condition
+    // is re-checked after the wait, so no more than maxAttempts ever pass this line.
+    const [otp] = await ctx.tx
+      .update(otps)
+      .set({ attempts: sql`${otps.attempts} + 1` })
+      .where(and(eq(otps.id, params.otpId), eq(otps.organizationId, ctx.organizationId), lt(otps.attempts, otps.maxAttempts)))
+      .returning();
+    if (!otp) {
+      const [exists] = await ctx.tx
+        .select({ id: otps.id })
+        .from(otps)
+        .where(and(eq(otps.id, params.otpId), eq(otps.organizationId, ctx.organizationId)));
+      throw exists ? new ApiError('ERR_OTP_ATTEMPTS_EXCEEDED') : otpInvalid();
+    }
+    const now = ctx.now();
+    const live = otp.usedAt === null && otp.expiresAt.getTime() > now.getTime();
+    const clientKey = live
+      ? await checkOtpAttempt(ctx.enclave, { otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
+      : undefined;
+    if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
+    await ctx.tx.update(otps).set({ usedAt: now }).where(eq(otps.id, otp.id));
+    const verificationToken = ctx.enclave.signJwt({
+      id: newId(),
+      verification_type: otp.otpType,
+      contact: otp.contact,
+      organization_id: otp.organizationId,
+      public_key: clientKey,
+      exp: Math.floor(now.getTime() / 1000) + tokenSeconds,
+    });
+    return { verificationToken };
+  },
+
+  /** Exchange a verification token and a client signature for a session of the contact's user. */
+  otp_login: async (params, ctx) => {
+    const claims = await useVerificationToken(ctx, params.verificationToken, { organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId) });
+    checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN');
+    // Spec A: the signature is "made with the private key matching publicKey".
+    let sameKey = false;
+    try {
+      sameKey = compressPublicKey('p256', params.publicKey) === compressPublicKey('p256', params.clientSignature.publicKey);
+    } catch {
+      sameKey = false;
+    }
+    if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'publicKey must be the key that made the client signature', 'publicKey');
+    const user = await userWithContact(ctx, claims);
+    const session = await openSession(ctx, { organizationId: ctx.organizationId, userId: user.id }, {
+      publicKey: params.publicKey,
+      ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
+      ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
+    });
+    return { session };
+  },
+} satisfies HandlerTable;

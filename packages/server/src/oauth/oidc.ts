@@ -1,0 +1,183 @@
+/**
+ * OIDC id-token verification (DESIGN section 3, "OAuth"). Two kinds of issuer are trusted:
+ * - this server, for the tokens it issues after an OAuth 2.0 exchange (oauth/issued-token.ts),
+ *   checked against the enclave signing key;
+ * - the third-party providers of `config.oidcProviders` (Google, Apple), checked against their
+ *   published JWKS, fetched with the injected `fetch` and cached per (fetch, JWKS URL).
+ * Every failure is ERR_OIDC_TOKEN_INVALID: callers learn the token is unusable, not why in
+ * a way that would help forging one (the message names the failed check for debugging).
+ */
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  decodeJwt,
+  errors as joseErrors,
+  jwtVerify,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
+import type { ServerConfig } from '../config';
+import type { Enclave } from '../enclave';
+import { ApiError } from '../errors';
+import { issuerOf } from './issued-token';
+
+/** What a verified OIDC token proves. `iss` is the configured issuer spelling (see GOOGLE_ISSUER_ALIASES). */
+export interface VerifiedOidcToken {
+  iss: string;
+  sub: string;
+  aud: string;
+  email?: string;
+  emailVerified?: boolean;
+  nonce?: string;
+}
+
+/** Dependencies and expectations of one verification. */
+export interface VerifyOidcOptions {
+  config: ServerConfig;
+  enclave: Enclave;
+  fetch: typeof fetch;
+  now: () => Date;
+  /** When given, the token's `aud` must be one of these (the proxy's configured client ids). */
+  audiences?: string[];
+  /** When given, the token's `nonce` must equal it exactly. */
+  nonce?: string;
+  /** Request field named in the error (defaults to `oidcToken`). */
+  field?: string;
+}
+
+/** Tolerated clock difference with the issuer for exp/iat/nbf. */
+export const OIDC_CLOCK_SKEW_SECONDS = 60;
+
+/**
+ * Google and Apple sign id tokens with RS256 only; pinning it refuses `none`, HMAC (which would
+ * let anyone holding the public JWKS forge) and anything else before the JWKS is even fetched.
+ */
+const PROVIDER_ALGORITHMS = ['RS256'];
+/** The enclave signs ES256. */
+const OWN_ALGORITHMS = ['ES256'];
+
+/** Google documents both spellings of its `iss`; accept the bare one as the configured URL. */
+const GOOGLE_ISSUER_ALIASES: Record<string, string> = { 'accounts.google.com': 'https://accounts.google.com' };
+
+/** Remote key sets, cached per fetch implementation (tests inject their own) and JWKS URL. */
+const remoteKeySets = new WeakMap<typeof fetch, Map<string, JWTVerifyGetKey>>();
+
+function keySetFor(fetchFn: typeof fetch, jwksUri: string): JWTVerifyGetKey {
+  let byUri = remoteKeySets.get(fetchFn);
+  if (!byUri) remoteKeySets.set(fetchFn, (byUri = new Map()));
+  let keySet = byUri.get(jwksUri);
+  if (!keySet) {
+    // jose caches the keys (cacheMaxAge) and refetches on an unknown kid after the cooldown,
+    // so a provider's key rotation is picked up without a restart.
+    keySet = createRemoteJWKSet(new URL(jwksUri), {
+      [customFetch]: (url, init) => fetchFn(url, init),
+      timeoutDuration: 10_000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 10 * 60_000,
+    });
+    byUri.set(jwksUri, keySet);
+  }
+  return keySet;
+}
+
+function invalid(field: string, message: string, cause?: unknown): ApiError {
+  return new ApiError('ERR_OIDC_TOKEN_INVALID', message, field, cause === undefined ? undefined : { cause });
+}
+
+/** Why jose refused, in words safe to return (never the token or key material). */
+function reasonOf(cause: unknown): string {
+  if (cause instanceof joseErrors.JWTExpired) return 'the OIDC token has expired';
+  if (cause instanceof joseErrors.JWTClaimValidationFailed) return `the OIDC token's ${cause.claim} claim is not acceptable`;
+  if (cause instanceof joseErrors.JWSSignatureVerificationFailed) return 'the OIDC token signature does not verify';
+  if (cause instanceof joseErrors.JWKSNoMatchingKey) return "the OIDC token is not signed by one of its issuer's keys";
+  if (cause instanceof joseErrors.JWKSTimeout || cause instanceof joseErrors.JWKSInvalid) return "the issuer's keys could not be fetched";
+  if (cause instanceof joseErrors.JOSEAlgNotAllowed) return 'the OIDC token uses a disallowed algorithm';
+  return 'the OIDC token does not verify';
+}
+
+/** Verify signature, iss and time claims with jose; returns the payload. */
+async function verifyWith(
+  token: string,
+  key: JWTVerifyGetKey,
+  check: { issuers: string[]; algorithms: string[]; skewSeconds: number },
+  opts: VerifyOidcOptions,
+  field: string,
+): Promise<JWTPayload> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      issuer: check.issuers,
+      algorithms: check.algorithms,
+      currentDate: opts.now(),
+      clockTolerance: check.skewSeconds,
+      requiredClaims: ['exp', 'sub', 'aud'],
+    });
+    return payload;
+  } catch (cause) {
+    throw invalid(field, reasonOf(cause), cause);
+  }
+}
+
+/**
+ * Verify an OIDC id token from this server or a configured provider and return its identity.
+ * Checks: a known `iss`, the signature against that issuer's keys, `exp` (and `nbf`/`iat`)
+ * with OIDC_CLOCK_SKEW_SECONDS of skew for third parties, `aud` within `audiences` when given, `nonce` when given.
+ * @example const id = await verifyOidcToken(params.oidcToken, { ...ctx, nonce: sha256Hex(publicKey) }); // { iss, sub, aud, ... }
+ * @throws ApiError ERR_OIDC_TOKEN_INVALID
+ */
+export async function verifyOidcToken(token: string, opts: VerifyOidcOptions): Promise<VerifiedOidcToken> {
+  const field = opts.field ?? 'oidcToken';
+  let unverified: JWTPayload;
+  try {
+    unverified = decodeJwt(token);
+  } catch (cause) {
+    throw invalid(field, 'the OIDC token is not a JWT', cause);
+  }
+  // The unverified iss only picks which keys to check against; jwtVerify re-checks it.
+  const claimedIss = typeof unverified.iss === 'string' ? unverified.iss : '';
+  const ownIssuer = issuerOf(opts.config);
+  let payload: JWTPayload;
+  let iss: string;
+  if (claimedIss === ownIssuer) {
+    // The enclave key also signs sessions and verification tokens; only id tokens carry our iss.
+    // Our own clock issued it: no skew to tolerate.
+    const keys = createLocalJWKSet({ keys: [opts.enclave.signingJwk()] });
+    payload = await verifyWith(token, keys, { issuers: [ownIssuer], algorithms: OWN_ALGORITHMS, skewSeconds: 0 }, opts, field);
+    iss = ownIssuer;
+  } else {
+    const configured = GOOGLE_ISSUER_ALIASES[claimedIss] ?? claimedIss;
+    const provider = opts.config.oidcProviders.find((p) => p.issuer === configured);
+    if (!provider) throw invalid(field, 'the OIDC token has an unknown issuer');
+    const accepted = claimedIss === configured ? [configured] : [configured, claimedIss];
+    const keys = keySetFor(opts.fetch, provider.jwksUri);
+    payload = await verifyWith(token, keys, { issuers: accepted, algorithms: PROVIDER_ALGORITHMS, skewSeconds: OIDC_CLOCK_SKEW_SECONDS }, opts, field);
+    iss = provider.issuer;
+  }
+
+  const auds = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
+  let aud: string | undefined;
+  if (opts.audiences !== undefined) {
+    aud = auds.find((a) => opts.audiences!.includes(a));
+    if (aud === undefined) throw invalid(field, 'the OIDC token was issued for another client (aud)');
+  } else {
+    // Without an expected audience the identity must name exactly one client.
+    if (auds.length !== 1) throw invalid(field, 'the OIDC token must have a single aud');
+    aud = auds[0];
+  }
+  if (typeof payload.sub !== 'string' || payload.sub === '' || typeof aud !== 'string' || aud === '') {
+    throw invalid(field, 'the OIDC token lacks sub or aud');
+  }
+  const nonce = typeof payload.nonce === 'string' ? payload.nonce : undefined;
+  if (opts.nonce !== undefined && nonce !== opts.nonce) throw invalid(field, 'the OIDC token nonce does not match');
+
+  const result: VerifiedOidcToken = { iss, sub: payload.sub, aud };
+  if (typeof payload.email === 'string' && payload.email !== '') {
+    result.email = payload.email;
+    // Apple sends email_verified as the string "true"/"false".
+    const verified = payload.email_verified;
+    if (typeof verified === 'boolean') result.emailVerified = verified;
+    else if (verified === 'true' || verified === 'false') result.emailVerified = verified === 'true';
+  }
+  if (nonce !== undefined) result.nonce = nonce;
+  return result;
+}

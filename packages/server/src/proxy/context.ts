@@ -1,0 +1,22 @@
+/**
+ * What a proxy route sees: the request's proxy configuration (already checked by the guard),
+ * its validated settings, the store (read-only lookups), the server's services, and
+ * `forward`, the one way to reach the activity API.
+ */
+import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
+import type { Services } from '../activity/context';
+import type { Store } from '../store/db';
+import type { ProxyConfigRow } from './repository';
+import type { ProxySettings } from './settings';
+
+export interface ProxyContext {
+  services: Services;
+  store: Store;
+  config: ProxyConfigRow;
+  settings: ProxySettings;
+  /** Submit `op` on `organizationId`, stamped with the proxy key; returns the result object. */
+  forward<N extends OperationName>(op: N, organizationId: string, parameters: ParamsOf<N>): Promise<ResultOf<N>>;
+}
+
+/** One proxy route: validated body in, response body out. */
+export type ProxyRoute<Q, R> = (body: Q, ctx: ProxyContext) => Promise<R>;

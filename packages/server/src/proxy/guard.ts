@@ -1,0 +1,119 @@
+/**
+ * Every proxy request (spec A, "Authentication proxy" 1-2): the X-Auth-Proxy-Config-Id
+ * header names an enabled configuration, and the Origin is one of its allowed origins by
+ * exact string match (`*` allows any; no partial wildcards, so `https://example.com.evil.com`
+ * never matches `https://example.com`). CORS replies echo only an allowed origin.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { assertSchema } from '../activity/validate';
+import { ApiError } from '../errors';
+import type { Store } from '../store/db';
+import { proxyConfigs } from '../store/schema';
+import { loadProxyConfig, type ProxyConfigRow } from './repository';
+import { ProxySettings } from './settings';
+
+/** Headers a browser may send on proxy requests (answered in preflights). */
+const ALLOWED_HEADERS = 'content-type, x-auth-proxy-config-id';
+/** Browsers may cache a preflight this long (seconds). */
+const PREFLIGHT_MAX_AGE = '600';
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * True when `origin` is allowed by `allowedOrigins`: `*`, or an entry equal to it. Entries
+ * may carry one trailing slash (as pasted from an address bar); nothing else is normalized.
+ * @example originAllowed(['https://app.example'], 'https://app.example.evil.com') // false
+ */
+export function originAllowed(allowedOrigins: readonly string[], origin: string | undefined): boolean {
+  if (allowedOrigins.includes('*')) return true;
+  if (origin === undefined) return false;
+  return allowedOrigins.some((entry) => (entry.endsWith('/') ? entry.slice(0, -1) : entry) === origin);
+}
+
+/** The configuration and its settings, once the guard accepted the request. */
+export interface GuardedRequest {
+  config: ProxyConfigRow;
+  settings: ProxySettings;
+}
+
+/** Reflect an allowed origin so the browser lets the page read the reply (errors included). */
+function allowOrigin(reply: FastifyReply, origin: string | undefined): void {
+  void reply.header('vary', 'Origin');
+  if (origin !== undefined) void reply.header('access-control-allow-origin', origin);
+}
+
+/**
+ * Check config id, enablement and Origin of a non-preflight request.
+ * @throws ApiError ERR_CONFIG_ID_MISSING | ERR_CONFIG_NOT_FOUND | ERR_PROXY_DISABLED | ERR_ORIGIN_NOT_ALLOWED
+ */
+export async function guardRequest(store: Store, req: FastifyRequest, reply: FastifyReply): Promise<GuardedRequest> {
+  const configId = header(req, 'x-auth-proxy-config-id')?.trim();
+  if (!configId) throw new ApiError('ERR_CONFIG_ID_MISSING');
+  if (configId.length > 128) throw new ApiError('ERR_CONFIG_NOT_FOUND');
+  const config = await loadProxyConfig(store.db, configId);
+  if (!config) throw new ApiError('ERR_CONFIG_NOT_FOUND');
+  if (!config.enabled) throw new ApiError('ERR_PROXY_DISABLED');
+  let settings: ProxySettings;
+  try {
+    settings = assertSchema<ProxySettings>(ProxySettings, config.settings, 'settings');
+  } catch (cause) {
+    // Stored settings are written through validation; a mismatch is corrupt storage, not the caller's fault.
+    throw new ApiError('ERR_INTERNAL', 'the stored proxy settings are invalid', undefined, { cause });
+  }
+  const origin = header(req, 'origin');
+  if (!originAllowed(settings.allowedOrigins, origin)) throw new ApiError('ERR_ORIGIN_NOT_ALLOWED');
+  allowOrigin(reply, origin);
+  return { config, settings };
+}
+
+/**
+ * Answer a CORS preflight. Browsers send no custom header values in a preflight, so the
+ * configuration is usually unknown: the origin must then be allowed by some enabled
+ * configuration, and the real request is checked against its own one. A preflight that does
+ * carry the header (non-browser clients) is checked against that configuration.
+ */
+export async function answerPreflight(store: Store, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const origin = header(req, 'origin');
+  const configId = header(req, 'x-auth-proxy-config-id')?.trim();
+  let allowed = false;
+  if (origin !== undefined) {
+    if (configId) {
+      const config = configId.length <= 128 ? await loadProxyConfig(store.db, configId) : undefined;
+      allowed = config !== undefined && config.enabled && originAllowed(config.settings.allowedOrigins, origin);
+    } else {
+      allowed = await anyConfigAllows(store, origin);
+    }
+  }
+  if (!allowed) {
+    void reply.header('vary', 'Origin');
+    throw new ApiError('ERR_ORIGIN_NOT_ALLOWED');
+  }
+  allowOrigin(reply, origin);
+  void reply
+    .header('access-control-allow-methods', 'POST')
+    .header('access-control-allow-headers', ALLOWED_HEADERS)
+    .header('access-control-max-age', PREFLIGHT_MAX_AGE)
+    .status(204)
+    .send();
+}
+
+/** True when an enabled configuration lists `origin` (or its variant with a trailing slash) or `*`. */
+async function anyConfigAllows(store: Store, origin: string): Promise<boolean> {
+  const candidates = JSON.stringify(['*']);
+  const exact = JSON.stringify([origin]);
+  const slashed = JSON.stringify([`${origin}/`]);
+  const rows = await store.db
+    .select({ id: proxyConfigs.id })
+    .from(proxyConfigs)
+    .where(
+      sql`${proxyConfigs.enabled} and (${proxyConfigs.settings}->'allowedOrigins' @> ${candidates}::jsonb
+        or ${proxyConfigs.settings}->'allowedOrigins' @> ${exact}::jsonb
+        or ${proxyConfigs.settings}->'allowedOrigins' @> ${slashed}::jsonb)`,
+    )
+    .limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,49 @@
+/**
+ * POST /v1/account: which sub-organization holds a contact or credential, so the client can
+ * choose signup or login. Same reply shape either way (`organizationId` null when none).
+ * With requireVerificationTokenForAccountLookup, EMAIL and PHONE_NUMBER lookups need a valid
+ * verification token of this organization for that very contact, and other filter types
+ * need one too (any contact): the lookup then reveals nothing to someone who proved nothing.
+ */
+import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import { findSubOrganization, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts';
+import type { ProxyContext, ProxyRoute } from '../context';
+import { verifyConfiguredOidcToken } from './oauth-login';
+
+type Body = ProxyRequestOf<'account'>;
+
+/** Verify (not consume) the token: signature, expiry, organization, and contact when given. */
+function checkLookupToken(ctx: ProxyContext, body: Body): void {
+  const field = 'verificationToken';
+  if (body.verificationToken === undefined) throw new ApiError('ERR_VERIFICATION_TOKEN_REQUIRED', undefined, field);
+  let claims: Record<string, unknown>;
+  try {
+    claims = ctx.services.enclave.verifyJwt<Record<string, unknown>>(body.verificationToken, () => ctx.services.now().getTime());
+  } catch (cause) {
+    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token does not verify or has expired', field, { cause });
+  }
+  const type = claims.verification_type;
+  if ((type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS') || typeof claims.contact !== 'string' || claims.organization_id !== ctx.config.organizationId) {
+    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the token is not a verification token of this organization', field);
+  }
+  const wanted = body.filterType === 'EMAIL' ? 'OTP_TYPE_EMAIL' : body.filterType === 'PHONE_NUMBER' ? 'OTP_TYPE_SMS' : undefined;
+  if (wanted === undefined) return;
+  const kind = body.filterType as IdentityKind;
+  if (type !== wanted || normalizeIdentity(kind, claims.contact) !== normalizeIdentity(kind, body.filterValue)) {
+    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another contact', field);
+  }
+}
+
+export const account: ProxyRoute<Body, ProxyResponseOf<'account'>> = async (body, ctx) => {
+  if (ctx.settings.requireVerificationTokenForAccountLookup) checkLookupToken(ctx, body);
+  const parent = ctx.config.organizationId;
+  let organizationId: string | undefined;
+  if (body.filterType === 'OIDC_TOKEN') {
+    const identity = await verifyConfiguredOidcToken(ctx, body.filterValue, 'filterValue');
+    organizationId = await findSubOrganization(ctx.store.db, parent, 'OIDC', oidcIdentityValue(identity));
+  } else {
+    organizationId = await findSubOrganization(ctx.store.db, parent, body.filterType, body.filterValue);
+  }
+  return { organizationId: organizationId ?? null };
+};

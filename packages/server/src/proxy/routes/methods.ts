@@ -1,0 +1,15 @@
+/** Auth-method toggles of a proxy configuration (spec A: each method enabled independently). */
+import type { OtpType } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import type { ProxySettings } from '../settings';
+
+/** Refuse an OTP flow whose channel is disabled. @throws ApiError ERR_AUTH_METHOD_DISABLED */
+export function requireOtpMethod(settings: ProxySettings, otpType: OtpType): void {
+  const enabled = otpType === 'OTP_TYPE_EMAIL' ? settings.methods.emailOtp : settings.methods.smsOtp;
+  if (!enabled) throw new ApiError('ERR_AUTH_METHOD_DISABLED', `${otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'SMS'} one-time codes are disabled`, 'otpType');
+}
+
+/** Client ids of the enabled social providers whose tokens may log in (`aud`). */
+export function enabledOidcAudiences(settings: ProxySettings): string[] {
+  return Object.values(settings.social).flatMap((s) => (s.enabled ? s.clientIds : []));
+}

@@ -1,0 +1,32 @@
+/**
+ * POST /v1/oauth_login: a session for the sub-organization holding the token's (iss, sub,
+ * aud). The proxy checks the token against the enabled providers' client ids (its policy);
+ * oauth_login verifies it again, and its nonce, inside the activity.
+ */
+import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import { verifyOidcToken } from '../../oauth/oidc';
+import { findSubOrganization, oidcIdentityValue } from '../accounts';
+import type { ProxyContext, ProxyRoute } from '../context';
+import { enabledOidcAudiences } from './methods';
+
+/** Verify an OIDC token for this configuration: signature, expiry and `aud` among the enabled client ids. */
+export async function verifyConfiguredOidcToken(ctx: ProxyContext, token: string, field = 'oidcToken') {
+  const audiences = enabledOidcAudiences(ctx.settings);
+  if (audiences.length === 0) throw new ApiError('ERR_AUTH_METHOD_DISABLED', 'no social login is enabled', field);
+  const { config, enclave, fetch, now } = ctx.services;
+  return verifyOidcToken(token, { config, enclave, fetch, now, audiences, field });
+}
+
+export const oauthLogin: ProxyRoute<ProxyRequestOf<'oauth_login'>, ProxyResponseOf<'oauth_login'>> = async (body, ctx) => {
+  const identity = await verifyConfiguredOidcToken(ctx, body.oidcToken);
+  const subOrganizationId = await findSubOrganization(ctx.store.db, ctx.config.organizationId, 'OIDC', oidcIdentityValue(identity));
+  if (subOrganizationId === undefined) throw new ApiError('ERR_USER_NOT_FOUND', 'no account has this OAuth identity; sign up first', 'oidcToken');
+  const result = await ctx.forward('oauth_login', subOrganizationId, {
+    oidcToken: body.oidcToken,
+    publicKey: body.publicKey,
+    expirationSeconds: String(ctx.settings.sessionExpirationSeconds),
+    ...(body.invalidateExisting !== undefined ? { invalidateExisting: body.invalidateExisting } : {}),
+  });
+  return { session: result.session };
+};

@@ -1,0 +1,67 @@
+/**
+ * POST /v1/signup_v2: one create_sub_organization activity on the configuration's
+ * organization: a root user built from the fields (quorum of one), its credentials, and the
+ * optional wallet, atomically. `oidcClaims` providers are checked here against the request's
+ * `oidcToken`; token providers are checked for an enabled client id, then verified again by
+ * the activity. Duplicates (contact, identity) are refused by the activity (409).
+ */
+import type { ParamsOf, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { ApiError } from '../../errors';
+import type { ProxyRoute } from '../context';
+import { verifyConfiguredOidcToken } from './oauth-login';
+import { tokenContact } from './otp-login';
+import { requireOtpMethod } from './methods';
+
+type Body = ProxyRequestOf<'signup_v2'>;
+type RootUser = ParamsOf<'create_sub_organization'>['rootUsers'][number];
+
+async function oauthProvidersOf(body: Body, ctx: Parameters<ProxyRoute<Body, unknown>>[1]): Promise<RootUser['oauthProviders']> {
+  const out: RootUser['oauthProviders'] = [];
+  let accompanying: Awaited<ReturnType<typeof verifyConfiguredOidcToken>> | undefined;
+  for (const [i, provider] of (body.oauthProviders ?? []).entries()) {
+    if ('oidcToken' in provider) {
+      await verifyConfiguredOidcToken(ctx, provider.oidcToken, `oauthProviders.${i}.oidcToken`);
+      out.push(provider);
+      continue;
+    }
+    if (body.oidcToken === undefined) throw new ApiError('ERR_INVALID_REQUEST', 'oidcClaims must come with the oidcToken they are checked against', 'oidcToken');
+    accompanying ??= await verifyConfiguredOidcToken(ctx, body.oidcToken, 'oidcToken');
+    const { iss, sub, aud } = provider.oidcClaims;
+    if (iss !== accompanying.iss || sub !== accompanying.sub || aud !== accompanying.aud) {
+      throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'oidcClaims do not match the oidcToken', `oauthProviders.${i}.oidcClaims`);
+    }
+    out.push(provider);
+  }
+  return out;
+}
+
+export const signup: ProxyRoute<Body, ProxyResponseOf<'signup_v2'>> = async (body, ctx) => {
+  if (body.userEmail === undefined && body.userPhoneNumber === undefined && !body.apiKeys?.length && !body.authenticators?.length && !body.oauthProviders?.length) {
+    throw new ApiError('ERR_INVALID_REQUEST', 'a signup needs a contact or a credential', 'userEmail');
+  }
+  if (body.verificationToken !== undefined) requireOtpMethod(ctx.settings, tokenContact(body.verificationToken).type);
+  if (body.authenticators?.length && !ctx.settings.methods.passkey) throw new ApiError('ERR_AUTH_METHOD_DISABLED', 'passkeys are disabled', 'authenticators');
+  if (body.oidcToken !== undefined && !body.oauthProviders?.some((p) => 'oidcClaims' in p)) {
+    throw new ApiError('ERR_INVALID_REQUEST', 'oidcToken is only used to check oidcClaims', 'oidcToken');
+  }
+  const userName = body.userName ?? body.userEmail ?? body.userPhoneNumber ?? 'user';
+  const rootUser: RootUser = {
+    userName,
+    ...(body.userEmail !== undefined ? { userEmail: body.userEmail } : {}),
+    ...(body.userPhoneNumber !== undefined ? { userPhoneNumber: body.userPhoneNumber } : {}),
+    apiKeys: body.apiKeys ?? [],
+    authenticators: body.authenticators ?? [],
+    oauthProviders: await oauthProvidersOf(body, ctx),
+  };
+  const result = await ctx.forward('create_sub_organization', ctx.config.organizationId, {
+    subOrganizationName: userName,
+    rootUsers: [rootUser],
+    rootQuorumThreshold: 1,
+    ...(body.wallet !== undefined ? { wallet: body.wallet } : {}),
+    ...(body.verificationToken !== undefined ? { verificationToken: body.verificationToken } : {}),
+    ...(body.clientSignature !== undefined ? { clientSignature: body.clientSignature } : {}),
+  });
+  const userId = result.rootUserIds[0];
+  if (userId === undefined) throw new ApiError('ERR_UNAVAILABLE', 'create_sub_organization returned no root user');
+  return { organizationId: result.subOrganizationId, userId, ...(result.wallet !== undefined ? { wallet: result.wallet } : {}) };
+};

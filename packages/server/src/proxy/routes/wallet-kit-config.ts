@@ -1,0 +1,31 @@
+/** POST /v1/wallet_kit_config: the enabled methods and the session and OTP settings, for the client's auth modal. */
+import type { ProxyAuthMethod, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import type { ProxyRoute } from '../context';
+
+export const walletKitConfig: ProxyRoute<ProxyRequestOf<'wallet_kit_config'>, ProxyResponseOf<'wallet_kit_config'>> = async (_body, ctx) => {
+  const s = ctx.settings;
+  const enabledProviders: ProxyAuthMethod[] = [];
+  if (s.methods.emailOtp) enabledProviders.push('email');
+  if (s.methods.smsOtp) enabledProviders.push('sms');
+  if (s.methods.passkey) enabledProviders.push('passkey');
+  if (s.methods.wallet) enabledProviders.push('wallet');
+  const oauthClientIds: ProxyResponseOf<'wallet_kit_config'>['oauthClientIds'] = {};
+  for (const name of ['google', 'apple', 'x', 'discord'] as const) {
+    const social = s.social[name];
+    if (!social.enabled) continue;
+    enabledProviders.push(name);
+    if (social.clientIds[0] !== undefined) oauthClientIds[name] = social.clientIds[0];
+  }
+  return {
+    organizationId: ctx.config.organizationId,
+    enabledProviders,
+    oauthClientIds,
+    ...(s.oauthRedirectUrl !== undefined ? { oauthRedirectUrl: s.oauthRedirectUrl } : {}),
+    sessionExpirationSeconds: String(s.sessionExpirationSeconds),
+    otpLength: String(s.otpLength),
+    otpAlphanumeric: s.otpAlphanumeric,
+    appName: s.emailAppName,
+    ...(s.emailLogoUrl !== undefined ? { logoUrl: s.emailLogoUrl } : {}),
+    requireVerificationTokenForAccountLookup: s.requireVerificationTokenForAccountLookup,
+  };
+};

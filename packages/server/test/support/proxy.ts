@@ -1,0 +1,125 @@
+/**
+ * Proxy tests need real HTTP: the proxy forwards to the activity API over the network. This
+ * starts a test server (harness.ts) listening on 127.0.0.1:0 with `publicUrl` set to it,
+ * enables the proxy of its organization (admin/proxy.ts), and gives a tiny browser-like
+ * client that sends the config id header and an Origin.
+ */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { stampApiKey } from '@walletkit/crypto';
+import { operations, type OperationName, type ProxyEndpointName, type ProxyRequestOf } from '@walletkit/protocol';
+import { enableProxy, type EnableProxyInput } from '../../src/admin/proxy';
+import type { AppDeps } from '../../src/app';
+import { build } from '../../src/app';
+import { loadConfig, type ServerConfig } from '../../src/config';
+import { Enclave } from '../../src/enclave';
+import type { ProxyConfigRow } from '../../src/proxy/repository';
+import { openStore } from '../../src/store/db';
+import { startTestServer, type TestServer } from './harness';
+import type { StoreKind } from './stores';
+
+export interface ProxyReply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+/** What an end user's browser sends to the proxy. */
+export class ProxyClient {
+  constructor(
+    readonly baseUrl: string,
+    readonly configId: string | undefined,
+    readonly origin: string | undefined,
+  ) {}
+
+  with(opts: { configId?: string | undefined; origin?: string | undefined; baseUrl?: string }): ProxyClient {
+    return new ProxyClient(opts.baseUrl ?? this.baseUrl, 'configId' in opts ? opts.configId : this.configId, 'origin' in opts ? opts.origin : this.origin);
+  }
+
+  async raw(method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<ProxyReply> {
+    const h: Record<string, string> = { ...headers };
+    if (this.configId !== undefined) h['x-auth-proxy-config-id'] = this.configId;
+    if (this.origin !== undefined) h.origin = this.origin;
+    if (body !== undefined) h['content-type'] ??= 'application/json';
+    const res = await fetch(`${this.baseUrl}${path}`, { method, headers: h, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  }
+
+  post<N extends ProxyEndpointName>(name: N, body: ProxyRequestOf<N>): Promise<ProxyReply> {
+    return this.raw('POST', `/v1/${name}`, JSON.stringify(body));
+  }
+}
+
+export interface ProxyTestServer extends TestServer {
+  url: string;
+  proxy: ProxyConfigRow;
+  /** A client from an allowed origin with the config id. */
+  browser: ProxyClient;
+}
+
+/** Listen on a free loopback port and point `publicUrl` (the proxy's activity API base) at it. */
+async function listen(app: TestServer['app'], config: ServerConfig): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  config.publicUrl = url;
+  return url;
+}
+
+/**
+ * A listening test server with its organization's proxy enabled.
+ * @example const s = await startProxyServer('pglite', { proxy: { origins: ['https://app.example'] } });
+ */
+export async function startProxyServer(
+  kind: StoreKind,
+  opts: { config?: Partial<ServerConfig>; deps?: Partial<AppDeps>; proxy?: Omit<EnableProxyInput, 'organizationId'>; origin?: string } = {},
+): Promise<ProxyTestServer> {
+  const server = await startTestServer(kind, { config: { masterKey: randomBytes(32).toString('hex'), ...opts.config }, ...(opts.deps ? { deps: opts.deps } : {}) });
+  try {
+    const url = await listen(server.app, server.config);
+    const proxy = await enableProxy(server.store, server.enclave, { organizationId: server.org.organizationId, ...opts.proxy });
+    const origin = opts.origin ?? (proxy.settings.allowedOrigins[0] === '*' ? 'https://any.example' : proxy.settings.allowedOrigins[0]);
+    return Object.assign(server, { url, proxy, browser: new ProxyClient(url, proxy.id, origin) });
+  } catch (err) {
+    await server.dispose();
+    throw err;
+  }
+}
+
+/**
+ * A second, independent server instance on the same PostgreSQL database (own pool, own
+ * enclave opened with the same master key), as behind a load balancer.
+ */
+export async function startSecondInstance(first: ProxyTestServer & { store: { location: string } }, deps: Partial<AppDeps> = {}): Promise<{ url: string; close(): Promise<void> }> {
+  const config = loadConfig({}, { ...first.config, publicUrl: undefined, port: 0 });
+  const store = await openStore({ databaseUrl: first.store.location, poolSize: 5 });
+  try {
+    const enclave = await Enclave.open(store, config);
+    const app = await build(config, { store, enclave, ...deps });
+    const url = await listen(app, config);
+    return {
+      url,
+      async close() {
+        await app.close();
+        await store.close();
+      },
+    };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+/** Assert an error reply: status, stable code and (optionally) the field. */
+export function expectProxyError(reply: ProxyReply, status: number, code: string, field?: string): void {
+  expect({ status: reply.status, code: reply.body?.details?.[0]?.errorCode }).toEqual({ status, code });
+  if (field !== undefined) expect(reply.body.details[0].field).toBe(field);
+}
+
+/** POST a submit to an activity API over HTTP, stamped with `key` (a session or device key). */
+export async function submitOver(url: string, key: { publicKey: string; privateKey: string }, organizationId: string, op: OperationName, parameters: unknown) {
+  const body = JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId, parameters });
+  const res = await fetch(`${url}${operations[op].path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, key) }, body });
+  return { status: res.status, body: (await res.json()) as any };
+}
