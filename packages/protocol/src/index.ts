@@ -12,6 +12,7 @@ export * from './records';
 export * from './registry';
 export * from './queries';
 export * from './operations/auth';
+export * from './operations/auth-proxy';
 export * from './operations/consensus';
 export * from './operations/keys';
 export * from './operations/oauth2';

@@ -131,7 +131,7 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
     expect(lookup.body.organizationIds).toEqual([created.subOrganizationId]);
     // Authorization passes; the handler then reports the unknown credential (not a 403).
     const exchange = await proxy.submit('oauth2_authenticate', {
-      oauth2CredentialId: '00000000-0000-4000-8000-000000000000', authCode: 'c', redirectUri: 'https://app.example.com/cb', codeVerifier: 'v'.repeat(43), nonce: 'n', bearerTokenTargetPublicKey: '02'.padEnd(66, 'a'),
+      oauth2CredentialId: '00000000-0000-4000-8000-000000000000', authCode: 'c', redirectUri: 'https://app.example.com/cb', codeVerifier: 'v'.repeat(43), nonce: 'n',
     });
     expectError(exchange, 404, 'ERR_OAUTH2_CREDENTIAL_NOT_FOUND');
   });

@@ -58,19 +58,29 @@ export const AuthProxySettingsPatch = Obj({
   requireVerificationTokenForAccountLookup: Type.Optional(Type.Boolean()),
 });
 
-const Social = Obj({ enabled: Type.Boolean(), clientIds: ClientIds, oauth2CredentialId: Type.Optional(Type.String()) });
+const Social = Obj({
+  enabled: Type.Boolean(),
+  clientIds: ClientIds,
+  oauth2CredentialId: Type.Optional(Type.String({ maxLength: 128 })),
+});
 
-/** The complete settings document as stored and returned by get_auth_proxy_config. */
+/**
+ * The complete settings document (every row of the spec's "Proxy configuration" table) as
+ * stored in proxy_configs.settings, validated on every change and returned by get_auth_proxy_config.
+ */
 export const AuthProxySettings = Obj({
-  allowedOrigins: Type.Array(AllowedOrigin),
-  sessionExpirationSeconds: Type.Integer(),
-  otpLength: Type.Integer(),
+  /** Exact origins (scheme://host[:port]); ['*'] allows any. No partial wildcards. */
+  allowedOrigins: Type.Array(AllowedOrigin, { minItems: 1, maxItems: 50 }),
+  /** Session lifetime in seconds (default 900). */
+  sessionExpirationSeconds: Type.Integer({ minimum: 60, maximum: 31_536_000 }),
+  otpLength: Type.Integer({ minimum: 6, maximum: 9 }),
   otpAlphanumeric: Type.Boolean(),
-  emailAppName: Type.String(),
-  emailLogoUrl: Type.Optional(Type.String()),
-  oauthRedirectUrl: Type.Optional(Type.String()),
+  emailAppName: Type.String({ minLength: 1, maxLength: 128 }),
+  emailLogoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
+  oauthRedirectUrl: Type.Optional(Type.String({ maxLength: 2048 })),
   methods: Obj({ emailOtp: Type.Boolean(), smsOtp: Type.Boolean(), passkey: Type.Boolean(), wallet: Type.Boolean() }),
   social: Obj({ google: Social, apple: Social, x: Social, discord: Social }),
+  /** Google client ids allowed to auto-link a Google account to an email-OTP account with the same email. */
   socialLinkingClientIds: ClientIds,
   requireVerificationTokenForAccountLookup: Type.Boolean(),
 });
