@@ -18,6 +18,7 @@ import type { Store } from '../store/db';
 import { apiKeys, authenticators, organizations } from '../store/schema';
 import type { Caller, Services } from './context';
 import { verifyP256Node } from './p256-node';
+import { relyingPartyFor } from './webauthn';
 
 const CURVE_OF_SCHEME: Record<StampScheme, string> = {
   SIGNATURE_SCHEME_TK_API_P256: 'API_KEY_CURVE_P256',
@@ -92,6 +93,8 @@ async function authenticatePasskey(store: Store, services: Services, value: stri
     .where(and(eq(authenticators.credentialId, stamp.credentialId), inArray(authenticators.organizationId, orgs)));
   if (!cred) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const challenge = Buffer.from(webAuthnChallengeForBody(rawBody), 'utf8').toString('base64url');
+  // Passkeys created on the integrator's origin (allowed by its proxy config) sign there too.
+  const rp = await relyingPartyFor(store.db, organizationId, services.config);
   let verified = false;
   let newCounter = cred.counter;
   try {
@@ -104,8 +107,8 @@ async function authenticatePasskey(store: Store, services: Services, value: stri
         response: { authenticatorData: stamp.authenticatorData, clientDataJSON: stamp.clientDataJson, signature: stamp.signature },
       },
       expectedChallenge: challenge,
-      expectedOrigin: services.config.webauthn.origins,
-      expectedRPID: services.config.webauthn.rpId,
+      expectedOrigin: rp.origins,
+      expectedRPID: rp.rpIds,
       credential: { id: cred.credentialId, publicKey: Buffer.from(cred.credentialPublicKey, 'base64url'), counter: cred.counter },
       requireUserVerification: false,
     });

@@ -123,3 +123,18 @@ export async function submitOver(url: string, key: { publicKey: string; privateK
   const res = await fetch(`${url}${operations[op].path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, key) }, body });
   return { status: res.status, body: (await res.json()) as any };
 }
+
+/**
+ * The code of the newest dev-outbox message to `recipient` (GET /v1/dev/outbox, dev mode), as
+ * the user would read it from their mailbox.
+ * @example const code = await outboxCode(s.url, 'a@example.com'); // '042917'
+ */
+export async function outboxCode(url: string, recipient: string): Promise<string> {
+  const res = await fetch(`${url}/v1/dev/outbox?recipient=${encodeURIComponent(recipient)}&limit=1`);
+  const { messages } = (await res.json()) as { messages: Array<{ body: string }> };
+  const body = messages[0]?.body;
+  if (body === undefined) throw new Error(`no outbox message to ${recipient}`);
+  const match = /(?:^|\s)([0-9A-Z]{6,9})(?=\s|$)/m.exec(body);
+  if (!match) throw new Error(`no code in the message to ${recipient}`);
+  return match[1]!;
+}
