@@ -27,7 +27,7 @@ export type CryptoErrorCode =
  * try {
  *   hexToBytes('zz');
  * } catch (e) {
- *   if (e instanceof CryptoError && e.code === 'ERR_INVALID_PARAMETER') console.log('bad hex');
+ *   if (e instanceof CryptoError && e.code === 'ERR_INVALID_PARAMETER') return 'bad hex';
  * }
  * ```
  */
