@@ -3,6 +3,7 @@
  * code at a local OAuth 2.0 server with the stored credential, signup_v2 links the issued
  * OIDC token, account finds it, and oauth_login opens a session bound to the nonce's key.
  */
+import { createLocalJWKSet, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, generateP256KeyPair, hpkeSeal, sha256Hex, utf8ToBytes } from '@walletkit/crypto';
 import { updateProxySettings } from '../src/admin/proxy';
@@ -43,6 +44,10 @@ describe.each(storeKinds)('proxy social login on %s', (kind) => {
     const auth = await s.browser.post('oauth2_authenticate', { ...grant({ id: '4242', username: 'erin' }), nonce: sha256Hex(key.publicKey) });
     expect(auth.status).toBe(200);
     const { oidcToken } = auth.body;
+    // The issued token verifies at the server's published JWKS, as any relying party would check it.
+    const jwks = await fetch(`${s.url}/.well-known/jwks.json`).then((r) => r.json());
+    const { payload } = await jwtVerify(oidcToken, createLocalJWKSet(jwks), { audience: CLIENT_ID });
+    expect(payload.iss).toBe(s.url);
     const signup = await s.browser.post('signup_v2', { userName: 'erin', oauthProviders: [{ providerName: 'discord', oidcToken }] });
     expect(signup.status).toBe(200);
     expect((await s.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken })).body).toEqual({ organizationId: signup.body.organizationId });
