@@ -1,0 +1,184 @@
+import type { ParamsOf, ProxyRequestOf } from '@walletkit/protocol';
+import type { ActivityClient } from './activity-client';
+import { createTokenClientSignature } from './client-signature';
+import { WalletKitError } from './errors';
+import { buildAuthorizationUrl, createOAuthState, createPkce, oauthNonce, openOAuthPopup, type OAuthProvider, type OAuthWindow } from './oauth';
+import { encryptOtpCode } from './otp';
+import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
+import type { ProxyClient } from './proxy-client';
+import type { Session, SessionManager } from './session';
+import { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
+import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
+import { ethereumAccount } from './wallet';
+
+type OtpType = ProxyRequestOf<'otp_init_v2'>['otpType'];
+
+/** A code on its way: what `completeOtp` needs besides the code itself. */
+export interface PendingOtp {
+  otpId: string;
+  otpType: OtpType;
+  contact: string;
+  otpEncryptionTargetBundle: string;
+}
+
+/**
+ * Options of a new account: the wallet created at signup (one Ethereum account by default).
+ *
+ * @example
+ * ```ts
+ * const opts: SignupOptions = { wallet: { walletName: 'Main', accounts: [ethereumAccount(0)] } };
+ * ```
+ */
+export interface SignupOptions {
+  userName?: string;
+  wallet?: ParamsOf<'create_wallet'> | false;
+}
+
+/**
+ * Login and signup flows; each ends with a session stored by the session manager.
+ *
+ * @example
+ * ```ts
+ * const { otpId } = await kit.auth.startEmailOtp('a@example.com');
+ * const session = await kit.auth.completeOtp({ otpId, code: '123456' });
+ * ```
+ */
+export interface AuthFlows {
+  startEmailOtp(email: string): Promise<PendingOtp>;
+  startSmsOtp(phoneNumber: string): Promise<PendingOtp>;
+  /** Verifies the code, then logs in, or signs up (with a wallet) when no account exists. */
+  completeOtp(params: { otpId: string; code: string; pending?: PendingOtp } & SignupOptions): Promise<Session>;
+  /** Registers a passkey and creates the account with it (and a wallet). */
+  signUpWithPasskey(params: PasskeyRegistrationOptions & SignupOptions & { authenticatorName?: string }): Promise<Session>;
+  /** Logs in with a passkey: stamp_login stamped by it. Without `organizationId` it prompts twice (find the account, then sign). */
+  logInWithPasskey(params?: PasskeyStamperOptions & { organizationId?: string }): Promise<Session>;
+  /**
+   * Social login. Call synchronously from the click handler: the popup opens before any
+   * await. Signs up when no account holds the identity.
+   */
+  logInWithOAuth(params: { provider: OAuthProvider; clientId: string; redirectUri: string; authorizeUrl?: string; window?: OAuthWindow } & SignupOptions): Promise<Session>;
+}
+
+/**
+ * Creates the {@link AuthFlows}.
+ *
+ * @example
+ * ```ts
+ * const auth = createAuthFlows({ proxy, activity, session, enclavePublicKey });
+ * ```
+ */
+export function createAuthFlows(deps: {
+  proxy: ProxyClient;
+  activity: ActivityClient;
+  session: SessionManager;
+  enclavePublicKey: string;
+  /** Lifetime of the throwaway API key registered at signup (seconds). */
+  signupKeySeconds?: number;
+}): AuthFlows {
+  const { proxy, activity, session } = deps;
+  const pending = new Map<string, PendingOtp>();
+
+  async function startOtp(otpType: OtpType, contact: string): Promise<PendingOtp> {
+    const reply = await proxy.otpInit({ otpType, contact });
+    const p = { otpId: reply.otpId, otpType, contact, otpEncryptionTargetBundle: reply.otpEncryptionTargetBundle };
+    pending.set(p.otpId, p);
+    return p;
+  }
+
+  const walletOf = (opts: SignupOptions) =>
+    opts.wallet === false ? {} : { wallet: opts.wallet ?? { walletName: 'Default wallet', accounts: [ethereumAccount(0)] } };
+
+  /**
+   * A signup returns no session, so the account is created with a short-lived API key, which
+   * then stamps stamp_login for the real session key (never persisted itself).
+   */
+  async function signupThenLogin(request: ProxyRequestOf<'signup_v2'>, signupKey: SessionKey): Promise<Session> {
+    const apiKey = { apiKeyName: `signup ${new Date().toISOString()}`, publicKey: signupKey.publicKey, curveType: 'API_KEY_CURVE_P256' as const, expirationSeconds: String(deps.signupKeySeconds ?? 300) };
+    const { organizationId } = await proxy.signup({ ...request, apiKeys: [...(request.apiKeys ?? []), apiKey] });
+    const sessionKey = await generateSessionKey();
+    const { session: token } = await activity.submit('stamp_login', { publicKey: sessionKey.publicKey }, { stamper: createSessionKeyStamper(signupKey), organizationId });
+    return session.establish(sessionKey, token);
+  }
+
+  async function passkeyLogin(stamperOpts: PasskeyStamperOptions, organizationId: string): Promise<Session> {
+    const key = await generateSessionKey();
+    const { session: token } = await activity.submit('stamp_login', { publicKey: key.publicKey }, { stamper: createPasskeyStamper(stamperOpts), organizationId });
+    return session.establish(key, token);
+  }
+
+  async function finishOAuth(oidcToken: string, key: SessionKey, opts: SignupOptions): Promise<Session> {
+    const { organizationId } = await proxy.account({ filterType: 'OIDC_TOKEN', filterValue: oidcToken });
+    if (organizationId === null) {
+      await proxy.signup({ userName: opts.userName ?? 'user', oauthProviders: [{ providerName: 'oidc', oidcToken }], ...walletOf(opts) });
+    }
+    const { session: token } = await proxy.oauthLogin({ oidcToken, publicKey: key.publicKey });
+    return session.establish(key, token);
+  }
+
+  return {
+    startEmailOtp: (email) => startOtp('OTP_TYPE_EMAIL', email),
+    startSmsOtp: (phone) => startOtp('OTP_TYPE_SMS', phone),
+
+    async completeOtp({ otpId, code, pending: given, ...opts }) {
+      const p = given ?? pending.get(otpId);
+      if (!p) throw new WalletKitError('ERR_INVALID_PARAMETER', 'unknown otpId: start the OTP in this page or pass `pending`');
+      const key = await generateSessionKey();
+      const encryptedOtpBundle = await encryptOtpCode({ bundle: p.otpEncryptionTargetBundle, code, publicKey: key.publicKey, enclavePublicKey: deps.enclavePublicKey });
+      const { verificationToken } = await proxy.otpVerify({ otpId, encryptedOtpBundle });
+      pending.delete(otpId);
+      const filterType = p.otpType === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER';
+      const { organizationId } = await proxy.account({ filterType, filterValue: p.contact, verificationToken });
+      if (organizationId !== null) {
+        const clientSignature = await createTokenClientSignature({ key, verificationToken, usage: 'USAGE_TYPE_LOGIN' });
+        const { session: token } = await proxy.otpLogin({ verificationToken, publicKey: key.publicKey, clientSignature });
+        return session.establish(key, token);
+      }
+      const clientSignature = await createTokenClientSignature({ key, verificationToken, usage: 'USAGE_TYPE_SIGNUP' });
+      const contact = p.otpType === 'OTP_TYPE_EMAIL' ? { userEmail: p.contact } : { userPhoneNumber: p.contact };
+      return signupThenLogin({ ...contact, ...(opts.userName ? { userName: opts.userName } : {}), verificationToken, clientSignature, ...walletOf(opts) }, key);
+    },
+
+    async signUpWithPasskey({ authenticatorName, userName, wallet, ...registration }) {
+      const { challenge, attestation } = await createPasskeyRegistration({ ...registration, ...(userName ? { userName } : {}) });
+      const signupKey = await generateSessionKey();
+      return signupThenLogin(
+        { userName: userName ?? 'passkey user', authenticators: [{ authenticatorName: authenticatorName ?? 'passkey', challenge, attestation }], ...walletOf({ wallet }) },
+        signupKey,
+      );
+    },
+
+    async logInWithPasskey({ organizationId, ...stamperOpts } = {}) {
+      if (organizationId) return passkeyLogin(stamperOpts, organizationId);
+      // Which account? One assertion names the credential; the account lookup maps it to its organization.
+      const probe = await createPasskeyStamper(stamperOpts).stamp(JSON.stringify({ probe: Date.now() }));
+      const credentialId = (JSON.parse(probe.value) as { credentialId: string }).credentialId;
+      const found = await proxy.account({ filterType: 'CREDENTIAL_ID', filterValue: credentialId });
+      if (found.organizationId === null) throw new WalletKitError('ERR_USER_NOT_FOUND', 'no account uses this passkey');
+      return passkeyLogin({ ...stamperOpts, allowCredentialIds: [credentialId] }, found.organizationId);
+    },
+
+    logInWithOAuth({ provider, clientId, redirectUri, authorizeUrl, window, ...opts }) {
+      // The popup must open in the click's task: open it first on a blank page, then point it at
+      // the provider once the key, nonce and PKCE are ready (they need async WebCrypto).
+      const state = createOAuthState();
+      const ready = (async () => {
+        const key = await generateSessionKey();
+        const pkce = provider === 'x' || provider === 'discord' ? await createPkce() : undefined;
+        const nonce = oauthNonce(key.publicKey);
+        const url = buildAuthorizationUrl({ provider, clientId, redirectUri, state, nonce, ...(pkce ? { codeChallenge: pkce.codeChallenge } : {}), ...(authorizeUrl ? { authorizeUrl } : {}) });
+        return { key, pkce, nonce, url };
+      })();
+      const popupResult = openOAuthPopup(ready.then((r) => r.url), { state, ...(window ? { window } : {}) });
+      return (async () => {
+        const { key, pkce, nonce } = await ready;
+        const result = await popupResult;
+        let oidcToken = result.idToken;
+        if (!oidcToken) {
+          const providerName = provider === 'x' ? 'OAUTH2_PROVIDER_X' : 'OAUTH2_PROVIDER_DISCORD';
+          ({ oidcToken } = await proxy.oauth2Authenticate({ provider: providerName, authCode: result.code!, redirectUri, codeVerifier: pkce!.codeVerifier, nonce, clientId }));
+        }
+        return finishOAuth(oidcToken, key, opts);
+      })();
+    },
+  };
+}

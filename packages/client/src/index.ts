@@ -1,0 +1,136 @@
+/**
+ * `@walletkit/client`: the framework-free kit. Transport with typed errors, stampers (session
+ * key in IndexedDB, passkey, external wallet), the proxy and activity clients, the session
+ * manager, and the login, OAuth and wallet flows.
+ *
+ * @example
+ * ```ts
+ * import { createWalletKitClient } from '@walletkit/client';
+ * const kit = createWalletKitClient({ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey });
+ * await kit.session.restore();
+ * ```
+ * @packageDocumentation
+ */
+import { createActivityClient, type ActivityClient } from './activity-client';
+import { createAuthFlows, type AuthFlows } from './auth';
+import { createProxyClient, type ProxyClient } from './proxy-client';
+import { SessionManager, type SessionChannel, type Timers } from './session';
+import { indexedDbSessionKeyStore, type SessionKeyStore } from './stampers/key-store';
+import { createSessionKeyStamper } from './stampers/session-key';
+import { defaultFetch, type FetchLike } from './transport';
+import { createWalletActions, type WalletActions } from './wallet';
+
+export { WalletKitError, isWalletKitError, clientErrorTable, type ClientErrorCode, type WalletKitErrorCode } from './errors';
+export { postJson, type FetchLike } from './transport';
+export type { Stamp, Stamper } from './stampers/types';
+export { rawSignatureToDer } from './stampers/der';
+export { createSessionKeyStamper, generateSessionKey, signWithSessionKey, type SessionKey } from './stampers/session-key';
+export { indexedDbSessionKeyStore, memorySessionKeyStore, type SessionKeyStore, type StoredSession } from './stampers/key-store';
+export { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
+export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } from './stampers/wallet';
+export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963';
+export { createProxyClient, type ProxyClient } from './proxy-client';
+export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client';
+export { encryptOtpCode } from './otp';
+export { createTokenClientSignature, type TokenUsage } from './client-signature';
+export { SessionManager, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session';
+export { createAuthFlows, type AuthFlows, type PendingOtp, type SignupOptions } from './auth';
+export {
+  OAUTH_AUTHORIZE_URLS,
+  buildAuthorizationUrl,
+  createOAuthState,
+  createPkce,
+  handleOAuthCallback,
+  oauthNonce,
+  openOAuthPopup,
+  type OAuthCallbackMessage,
+  type OAuthProvider,
+  type OAuthResult,
+  type OAuthWindow,
+} from './oauth';
+export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
+export { createWalletActions, ethereumAccount, type WalletActions } from './wallet';
+
+/**
+ * Configuration of {@link createWalletKitClient} (DESIGN section 4).
+ *
+ * @example
+ * ```ts
+ * const config: WalletKitConfig = { proxyUrl: 'https://auth.example', apiUrl: 'https://api.example', configId, organizationId, enclavePublicKey };
+ * ```
+ */
+export interface WalletKitConfig {
+  /** Base URL of the authentication proxy (`/v1` is appended). */
+  proxyUrl: string;
+  /** Base URL of the activity API (`/public/v1` is appended). */
+  apiUrl: string;
+  /** The proxy configuration id (`X-Auth-Proxy-Config-Id`). */
+  configId: string;
+  /** The integrator's (parent) organization. */
+  organizationId: string;
+  /** The enclave signing key (uncompressed hex, from `/.well-known/walletkit.json`): bundles and sessions must be signed by it. */
+  enclavePublicKey: string;
+  fetch?: FetchLike;
+  /** Where the session key and JWT live; IndexedDB by default. */
+  storage?: SessionKeyStore;
+  /** Clock and timers for the session (tests). */
+  now?: () => number;
+  timers?: Timers;
+  /** Cross-tab channel; `null` disables it. */
+  channel?: SessionChannel | null;
+}
+
+/**
+ * The kit: `proxy` and `activity` clients, the `session`, the `auth` flows and `wallet` actions.
+ *
+ * @example
+ * ```ts
+ * const kit: WalletKitClient = createWalletKitClient(config);
+ * kit.session.subscribe((s) => console.info(s?.userId));
+ * ```
+ */
+export interface WalletKitClient {
+  config: WalletKitConfig;
+  proxy: ProxyClient;
+  activity: ActivityClient;
+  session: SessionManager;
+  auth: AuthFlows;
+  wallet: WalletActions;
+}
+
+/**
+ * Wires the kit. Session refresh is `stamp_login` for a new key, stamped by the current one.
+ *
+ * @example
+ * ```ts
+ * const kit = createWalletKitClient({ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey });
+ * const { otpId } = await kit.auth.startEmailOtp('a@example.com');
+ * await kit.auth.completeOtp({ otpId, code });
+ * const signature = await kit.wallet.signMessage({ address, message: 'hello' });
+ * ```
+ */
+export function createWalletKitClient(config: WalletKitConfig): WalletKitClient {
+  const fetchFn = config.fetch ?? defaultFetch();
+  const proxy = createProxyClient({ proxyUrl: config.proxyUrl, configId: config.configId, fetch: fetchFn });
+  // The session and the activity client need each other: the session refreshes through an
+  // activity, activities default to the session's key.
+  const activity = createActivityClient({ apiUrl: config.apiUrl, fetch: fetchFn, auth: () => session.auth() });
+  const session: SessionManager = new SessionManager({
+    store: config.storage ?? indexedDbSessionKeyStore(),
+    enclavePublicKey: config.enclavePublicKey,
+    ...(config.now ? { now: config.now } : {}),
+    ...(config.timers ? { timers: config.timers } : {}),
+    ...(config.channel !== undefined ? { channel: config.channel } : {}),
+    refresh: async (current, next) => {
+      const { session: token } = await activity.submit('stamp_login', { publicKey: next.publicKey }, { stamper: createSessionKeyStamper(current), organizationId: current.organizationId });
+      return token;
+    },
+  });
+  const auth = createAuthFlows({ proxy, activity, session, enclavePublicKey: config.enclavePublicKey });
+  const wallet = createWalletActions({
+    activity,
+    enclavePublicKey: config.enclavePublicKey,
+    userId: () => session.auth() && session.current()!.userId,
+  });
+  return { config, proxy, activity, session, auth, wallet };
+}

@@ -1,0 +1,30 @@
+import { hpkeSeal, utf8ToBytes, verifyBundle } from '@walletkit/crypto';
+import { toWalletKitError } from './errors';
+
+/**
+ * The OTP code sealed for `otp_verify_v2`: verifies the target bundle's signature against the
+ * pinned enclave key first (anything else is refused with `ERR_INVALID_SIGNATURE`), then
+ * HPKE-encrypts the UTF-8 JSON `{"otp_code","public_key"}` to its `targetPublic` (DESIGN
+ * section 2). Returns the `encryptedOtpBundle` text.
+ *
+ * @example
+ * ```ts
+ * const encryptedOtpBundle = await encryptOtpCode({ bundle: otpEncryptionTargetBundle, code: '123456', publicKey: key.publicKey, enclavePublicKey });
+ * await proxy.otpVerify({ otpId, encryptedOtpBundle });
+ * ```
+ */
+export async function encryptOtpCode(params: { bundle: string; code: string; publicKey: string; enclavePublicKey: string }): Promise<string> {
+  let target: { targetPublic?: unknown };
+  try {
+    target = verifyBundle<{ targetPublic?: unknown }>(params.bundle, params.enclavePublicKey);
+  } catch (error) {
+    throw toWalletKitError(error, 'ERR_INVALID_SIGNATURE');
+  }
+  if (typeof target.targetPublic !== 'string') throw toWalletKitError(new Error('bundle has no targetPublic'), 'ERR_INVALID_PARAMETER');
+  const plaintext = utf8ToBytes(JSON.stringify({ otp_code: params.code, public_key: params.publicKey }));
+  try {
+    return JSON.stringify(await hpkeSeal({ plaintext, receiverPublicKey: target.targetPublic }));
+  } catch (error) {
+    throw toWalletKitError(error, 'ERR_INVALID_PUBLIC_KEY');
+  }
+}

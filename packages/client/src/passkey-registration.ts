@@ -1,0 +1,72 @@
+import { startRegistration } from '@simplewebauthn/browser';
+import { AUTHENTICATOR_TRANSPORTS, type AuthenticatorTransport, type ParamsOf } from '@walletkit/protocol';
+import { base64urlEncode } from '@walletkit/crypto';
+import { passkeyError } from './stampers/passkey';
+
+type Attestation = ParamsOf<'create_authenticators'>['authenticators'][number]['attestation'];
+
+/**
+ * Options of a passkey registration (signup or add passkey).
+ *
+ * @example
+ * ```ts
+ * const opts: PasskeyRegistrationOptions = { rpName: 'My App', userName: 'alice@example.com' };
+ * ```
+ */
+export interface PasskeyRegistrationOptions {
+  /** Shown by the browser; the app name. */
+  rpName?: string;
+  /** Relying party id; the page's host by default. */
+  rpId?: string;
+  /** The account label shown in the passkey list. */
+  userName?: string;
+  timeout?: number;
+}
+
+/**
+ * Registers a new passkey with @simplewebauthn/browser (ES256 or RS256, resident key, no
+ * attestation) and returns the challenge and attestation in the wire's shape.
+ *
+ * @example
+ * ```ts
+ * const { challenge, attestation } = await createPasskeyRegistration({ rpName: 'My App', userName: 'alice' });
+ * await proxy.signup({ userName: 'alice', authenticators: [{ authenticatorName: 'laptop', challenge, attestation }] });
+ * ```
+ */
+export async function createPasskeyRegistration(opts: PasskeyRegistrationOptions = {}): Promise<{ challenge: string; attestation: Attestation }> {
+  const random = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  const challenge = base64urlEncode(random);
+  const userName = opts.userName ?? 'walletkit user';
+  let response;
+  try {
+    response = await startRegistration({
+      optionsJSON: {
+        challenge,
+        rp: { name: opts.rpName ?? 'walletkit', ...(opts.rpId !== undefined ? { id: opts.rpId } : {}) },
+        user: { id: base64urlEncode(globalThis.crypto.getRandomValues(new Uint8Array(16))), name: userName, displayName: userName },
+        pubKeyCredParams: [
+          { type: 'public-key', alg: -7 },
+          { type: 'public-key', alg: -257 },
+        ],
+        authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+        attestation: 'none',
+        ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}),
+      },
+    });
+  } catch (cause) {
+    throw passkeyError(cause);
+  }
+  const transports = (response.response.transports ?? [])
+    .map((t) => `AUTHENTICATOR_TRANSPORT_${t.toUpperCase()}`)
+    .filter((t): t is AuthenticatorTransport => (AUTHENTICATOR_TRANSPORTS as readonly string[]).includes(t));
+  return {
+    challenge,
+    attestation: {
+      credentialId: response.id,
+      clientDataJson: response.response.clientDataJSON,
+      attestationObject: response.response.attestationObject,
+      transports,
+    },
+  };
+}
+

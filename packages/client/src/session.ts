@@ -1,0 +1,280 @@
+import { decodeJwt, verifyJwt } from '@walletkit/crypto';
+import { toWalletKitError, WalletKitError } from './errors';
+import type { ActivityAuth } from './activity-client';
+import type { SessionKeyStore, StoredSession } from './stampers/key-store';
+import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
+
+/**
+ * A logged-in session: the JWT (DESIGN section 2, "Session JWT") and what it says.
+ *
+ * @example
+ * ```ts
+ * const s: Session | undefined = kit.session.current();
+ * s?.expiresAt; // ms since the epoch
+ * ```
+ */
+export interface Session {
+  token: string;
+  publicKey: string;
+  organizationId: string;
+  userId: string;
+  /** Milliseconds since the epoch (the JWT's `exp` * 1000). */
+  expiresAt: number;
+}
+
+/** A change of session: a login, refresh, restore, expiry, logout, or one seen in another tab. */
+export type SessionListener = (session: Session | undefined) => void;
+
+/** Timer functions, injectable so that tests drive expiry and refresh. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** The cross-tab channel (a `BroadcastChannel` by default). */
+export interface SessionChannel {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', fn: (event: { data: unknown }) => void): void;
+  close(): void;
+}
+
+/**
+ * Options of {@link SessionManager}.
+ *
+ * @example
+ * ```ts
+ * const opts: SessionManagerOptions = { store: indexedDbSessionKeyStore(), enclavePublicKey, refresh };
+ * ```
+ */
+export interface SessionManagerOptions {
+  store: SessionKeyStore;
+  /** Pinned enclave key: session JWTs must be signed by it. Skipped when absent. */
+  enclavePublicKey?: string;
+  /**
+   * Renews the session: given the current one and a NEW key, returns a JWT bound to the new
+   * key (the kit does `stamp_login` stamped by the current key). No refresh when absent.
+   */
+  refresh?: (current: StoredSession & Session, next: SessionKey) => Promise<string>;
+  /** Refresh this long before expiry; default a fifth of the lifetime, at most 60 s. */
+  refreshMarginMs?: number;
+  now?: () => number;
+  timers?: Timers;
+  /** Cross-tab channel; `null` disables it. Default `new BroadcastChannel('walletkit-session')`. */
+  channel?: SessionChannel | null;
+}
+
+/** setTimeout's limit (2^31 - 1 ms); longer waits are split. */
+const MAX_DELAY = 2_147_483_647;
+
+/**
+ * Holds the session: stores the key and JWT after a login, restores them on load (an expired
+ * one is cleared), refreshes before expiry with a new key, and clears key and JWT on expiry or
+ * logout. Tabs sharing the store stay consistent through a BroadcastChannel.
+ *
+ * @example
+ * ```ts
+ * const session = new SessionManager({ store: indexedDbSessionKeyStore(), enclavePublicKey });
+ * await session.restore();
+ * session.subscribe((s) => render(s ? 'logged in' : 'logged out'));
+ * ```
+ */
+export class SessionManager {
+  private record: (StoredSession & Session) | undefined;
+  private readonly listeners = new Set<SessionListener>();
+  private timer: unknown;
+  private readonly now: () => number;
+  private readonly timers: Timers;
+  private readonly channel: SessionChannel | undefined;
+  private refreshing: Promise<Session | undefined> | undefined;
+
+  constructor(private readonly opts: SessionManagerOptions) {
+    this.now = opts.now ?? Date.now;
+    this.timers = opts.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
+    const channel = opts.channel === undefined ? defaultChannel() : (opts.channel ?? undefined);
+    this.channel = channel;
+    channel?.addEventListener('message', (event) => {
+      if ((event.data as { type?: string } | null)?.type === 'walletkit:session') void this.reload();
+    });
+  }
+
+  /** The current session, if any. */
+  current(): Session | undefined {
+    return this.record && toSession(this.record);
+  }
+
+  /**
+   * Reads the stored session (on page load). An expired or unreadable one is cleared.
+   * @example const s = await session.restore(); // undefined when logged out
+   */
+  async restore(): Promise<Session | undefined> {
+    await this.reload();
+    return this.current();
+  }
+
+  /**
+   * Stores a session returned by a login for `key` and notifies listeners and other tabs.
+   * Throws `ERR_INVALID_SIGNATURE` when the JWT is not the enclave's or not bound to `key`.
+   * @example await session.establish(key, (await proxy.otpLogin(request)).session);
+   */
+  async establish(key: SessionKey, token: string): Promise<Session> {
+    const record = this.parse({ ...key, session: token });
+    await this.opts.store.save({ keyPair: key.keyPair, publicKey: key.publicKey, session: token });
+    this.set(record, true);
+    return toSession(record);
+  }
+
+  /** The stamper and organization of the session (for the activity client). Throws `ERR_NO_SESSION`. */
+  auth(): ActivityAuth {
+    const record = this.record;
+    if (!record) throw new WalletKitError('ERR_NO_SESSION');
+    if (record.expiresAt <= this.now()) throw new WalletKitError('ERR_SESSION_EXPIRED');
+    return { stamper: createSessionKeyStamper(record), organizationId: record.organizationId };
+  }
+
+  /**
+   * Calls `listener` on every change; returns the unsubscribe function.
+   * @example const off = session.subscribe((s) => setUser(s?.userId)); off();
+   */
+  subscribe(listener: SessionListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Replaces the session key now: a new key, a JWT for it from `refresh`, then the old key is
+   * dropped. Concurrent calls share one refresh.
+   */
+  refresh(): Promise<Session | undefined> {
+    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  /** Forgets the session in every tab: key and JWT are deleted from the store. */
+  async logout(): Promise<void> {
+    await this.opts.store.clear();
+    this.set(undefined, true);
+  }
+
+  /** Stops timers and the cross-tab channel (tests, or a provider unmounting). */
+  close(): void {
+    this.cancelTimer();
+    this.channel?.close();
+  }
+
+  private async doRefresh(): Promise<Session | undefined> {
+    const current = this.record;
+    if (!current || !this.opts.refresh) return this.current();
+    const next = await generateSessionKey();
+    let token: string;
+    try {
+      token = await this.opts.refresh(current, next);
+    } catch (error) {
+      // Another tab may have refreshed first; adopt what the store now holds.
+      await this.reload();
+      if (this.record && this.record.publicKey !== current.publicKey) return this.current();
+      throw toWalletKitError(error, 'ERR_NETWORK');
+    }
+    return this.establish(next, token);
+  }
+
+  private async reload(): Promise<void> {
+    let stored: StoredSession | undefined;
+    try {
+      stored = await this.opts.store.load();
+    } catch {
+      stored = undefined;
+    }
+    let record: (StoredSession & Session) | undefined;
+    if (stored) {
+      try {
+        record = this.parse(stored);
+      } catch {
+        record = undefined;
+      }
+      if (!record || record.expiresAt <= this.now()) {
+        await this.opts.store.clear();
+        record = undefined;
+      }
+    }
+    if (record?.token !== this.record?.token) this.set(record, false);
+  }
+
+  private parse(stored: StoredSession): StoredSession & Session {
+    let claims: { exp?: unknown; public_key?: unknown; organization_id?: unknown; user_id?: unknown };
+    try {
+      claims = this.opts.enclavePublicKey
+        ? verifyJwt(stored.session, this.opts.enclavePublicKey, { now: () => 0 })
+        : decodeJwt(stored.session);
+    } catch (error) {
+      throw toWalletKitError(error, 'ERR_INVALID_SIGNATURE');
+    }
+    if (typeof claims.exp !== 'number' || claims.public_key !== stored.publicKey || typeof claims.organization_id !== 'string') {
+      throw new WalletKitError('ERR_INVALID_SIGNATURE', 'the session is not bound to this key');
+    }
+    return {
+      ...stored,
+      token: stored.session,
+      organizationId: claims.organization_id,
+      userId: String(claims.user_id),
+      expiresAt: claims.exp * 1000,
+    };
+  }
+
+  private set(record: (StoredSession & Session) | undefined, broadcast: boolean): void {
+    this.record = record;
+    this.schedule();
+    if (broadcast) this.channel?.postMessage({ type: 'walletkit:session' });
+    const session = this.current();
+    for (const listener of this.listeners) listener(session);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer !== undefined) this.timers.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** One timer: refresh at expiry minus the margin when a refresher exists, else expire. */
+  private schedule(): void {
+    this.cancelTimer();
+    const record = this.record;
+    if (!record) return;
+    const remaining = record.expiresAt - this.now();
+    const margin = this.opts.refreshMarginMs ?? Math.min(60_000, Math.floor(remaining / 5));
+    const refreshAt = this.opts.refresh ? record.expiresAt - margin : Number.POSITIVE_INFINITY;
+    const at = Math.min(refreshAt, record.expiresAt);
+    const delay = Math.max(0, at - this.now());
+    this.timer = this.timers.setTimeout(() => {
+      this.timer = undefined;
+      if (delay === MAX_DELAY) return this.schedule();
+      void this.onTimer(record);
+    }, Math.min(delay, MAX_DELAY));
+  }
+
+  private async onTimer(record: StoredSession & Session): Promise<void> {
+    if (this.record !== record) return;
+    if (this.opts.refresh && record.expiresAt > this.now()) {
+      try {
+        await this.refresh();
+        return;
+      } catch {
+        // Refresh failed (offline, key revoked): keep the session until it expires.
+      }
+    }
+    if (this.record !== record) return;
+    if (record.expiresAt <= this.now()) {
+      // Another tab may have stored a fresh session: reload adopts it, or clears this expired one.
+      await this.reload();
+    } else {
+      this.timer = this.timers.setTimeout(() => void this.onTimer(record), Math.min(record.expiresAt - this.now(), MAX_DELAY));
+    }
+  }
+}
+
+function toSession(r: Session): Session {
+  return { token: r.token, publicKey: r.publicKey, organizationId: r.organizationId, userId: r.userId, expiresAt: r.expiresAt };
+}
+
+function defaultChannel(): SessionChannel | undefined {
+  if (typeof BroadcastChannel !== 'function') return undefined;
+  return new BroadcastChannel('walletkit-session') as unknown as SessionChannel;
+}

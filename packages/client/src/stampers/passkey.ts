@@ -1,0 +1,76 @@
+import { startAuthentication } from '@simplewebauthn/browser';
+import { base64urlEncode, utf8ToBytes, webAuthnChallengeForBody } from '@walletkit/crypto';
+import { WalletKitError } from '../errors';
+import type { Stamper } from './types';
+
+/**
+ * Options of {@link createPasskeyStamper}.
+ *
+ * @example
+ * ```ts
+ * const opts: PasskeyStamperOptions = { rpId: 'app.example', allowCredentialIds: [credentialId] };
+ * ```
+ */
+export interface PasskeyStamperOptions {
+  /** Relying party id; the page's host by default. */
+  rpId?: string;
+  /** Restrict the prompt to these credentials (base64url ids); any discoverable one otherwise. */
+  allowCredentialIds?: string[];
+  /** Milliseconds before the prompt gives up. */
+  timeout?: number;
+  userVerification?: 'required' | 'preferred' | 'discouraged';
+}
+
+/**
+ * Maps a WebAuthn failure to a coded error, keeping the platform error as `cause`.
+ * @internal
+ */
+export function passkeyError(cause: unknown): WalletKitError {
+  const name = (cause as { name?: string; code?: string } | null)?.name;
+  const code = (cause as { code?: string } | null)?.code;
+  if (name === 'NotAllowedError' || name === 'AbortError' || code === 'ERR_ABORTED_BY_USER') {
+    return new WalletKitError('ERR_PASSKEY_CANCELLED', undefined, { cause });
+  }
+  if (name === 'NotSupportedError' || /not support/i.test((cause as Error | null)?.message ?? '')) {
+    return new WalletKitError('ERR_PASSKEY_UNSUPPORTED', undefined, { cause });
+  }
+  return new WalletKitError('ERR_PASSKEY_FAILED', (cause as Error | null)?.message, { cause });
+}
+
+/**
+ * A stamper that asks the user's passkey to sign: the WebAuthn challenge is the UTF-8 bytes
+ * of the lowercase hex SHA-256 of the body, and the assertion becomes the `X-Stamp-WebAuthn`
+ * JSON `{authenticatorData, clientDataJson, credentialId, signature}` (DESIGN section 2).
+ *
+ * @example
+ * ```ts
+ * const stamper = createPasskeyStamper({ rpId: 'app.example' });
+ * await activity.submit('stamp_login', { publicKey }, { stamper });
+ * ```
+ */
+export function createPasskeyStamper(opts: PasskeyStamperOptions = {}): Stamper {
+  return {
+    async stamp(body) {
+      const challenge = base64urlEncode(utf8ToBytes(webAuthnChallengeForBody(body)));
+      let assertion;
+      try {
+        assertion = await startAuthentication({
+          optionsJSON: {
+            challenge,
+            ...(opts.rpId !== undefined ? { rpId: opts.rpId } : {}),
+            ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}),
+            userVerification: opts.userVerification ?? 'preferred',
+            allowCredentials: (opts.allowCredentialIds ?? []).map((id) => ({ id, type: 'public-key' as const })),
+          },
+        });
+      } catch (cause) {
+        throw passkeyError(cause);
+      }
+      const { authenticatorData, clientDataJSON, signature } = assertion.response;
+      return {
+        header: 'X-Stamp-WebAuthn',
+        value: JSON.stringify({ authenticatorData, clientDataJson: clientDataJSON, credentialId: assertion.id, signature }),
+      };
+    },
+  };
+}

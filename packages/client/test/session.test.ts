@@ -1,0 +1,144 @@
+/**
+ * The session manager against the real server: restore on load, refresh before expiry with a
+ * new key (driven by fake timers), expiry and logout clearing IndexedDB, and two managers
+ * sharing one store (two tabs) staying consistent through BroadcastChannel.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ProxyTestServer } from '../../server/test/support/proxy';
+import { generateSessionKey, indexedDbSessionKeyStore, SessionManager, type Session, type Timers, type WalletKitClient } from '../src/index';
+import { kitFor, startServer } from './support/kit';
+
+/** Fake timers: nothing fires until the test says so. */
+function fakeTimers() {
+  const pending = new Map<number, { fn: () => void; ms: number }>();
+  let next = 1;
+  const timers: Timers = {
+    setTimeout: (fn, ms) => {
+      pending.set(next, { fn, ms });
+      return next++;
+    },
+    clearTimeout: (h) => void pending.delete(h as number),
+  };
+  return {
+    timers,
+    /** The one scheduled timer's delay. */
+    delay: () => [...pending.values()].map((t) => t.ms),
+    fireAll: () => {
+      const due = [...pending.values()];
+      pending.clear();
+      for (const t of due) t.fn();
+    },
+  };
+}
+
+/** Resolves with the next session a listener sees that satisfies `pred`. */
+function nextChange(kit: { session: SessionManager }, pred: (s: Session | undefined) => boolean): Promise<Session | undefined> {
+  return new Promise((resolve) => {
+    const off = kit.session.subscribe((s) => {
+      if (!pred(s)) return;
+      off();
+      resolve(s);
+    });
+  });
+}
+
+describe('session manager', () => {
+  let server: ProxyTestServer;
+  const kits: WalletKitClient[] = [];
+
+  /** A session of the root user for a fresh WebCrypto key, as any login would give. */
+  async function login(kit: WalletKitClient, expirationSeconds = '120') {
+    const key = await generateSessionKey();
+    const { session } = await server.client.run('stamp_login', { publicKey: key.publicKey, expirationSeconds, invalidateExisting: false });
+    return kit.session.establish(key, session);
+  }
+  const track = (kit: WalletKitClient) => (kits.push(kit), kit);
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    for (const kit of kits) kit.session.close();
+    await server?.dispose();
+  });
+
+  it('given a stored session, when a new page restores it, then its key (from IndexedDB) stamps an accepted request', async () => {
+    const dbName = `wk-${randomUUID()}`;
+    const first = track(kitFor(server, { storage: indexedDbSessionKeyStore({ dbName }) }));
+    const session = await login(first);
+    const reloaded = track(kitFor(server, { storage: indexedDbSessionKeyStore({ dbName }) }));
+    expect(await reloaded.session.restore()).toEqual(session);
+    expect((await reloaded.activity.query('whoami', {})).userId).toBe(server.org.userId);
+  });
+
+  it('given a session with 120 s left, when the refresh timer fires before expiry, then a NEW key holds a new session that stamps, and it is what the store holds', async () => {
+    const clock = fakeTimers();
+    const dbName = `wk-${randomUUID()}`;
+    const kit = track(kitFor(server, { storage: indexedDbSessionKeyStore({ dbName }), timers: clock.timers }));
+    const old = await login(kit);
+    const [delay] = clock.delay();
+    // A fifth of the lifetime (24 s) before expiry.
+    expect(delay).toBeGreaterThan(90_000);
+    expect(delay).toBeLessThanOrEqual(96_000);
+
+    const refreshed = nextChange(kit, (s) => s !== undefined && s.publicKey !== old.publicKey);
+    clock.fireAll();
+    const fresh = (await refreshed)!;
+    expect(fresh).toMatchObject({ organizationId: old.organizationId, userId: old.userId });
+    expect(fresh.expiresAt).toBeGreaterThanOrEqual(old.expiresAt);
+    expect((await kit.activity.query('whoami', {})).userId).toBe(server.org.userId);
+    expect((await indexedDbSessionKeyStore({ dbName }).load())?.publicKey).toBe(fresh.publicKey);
+    expect(clock.delay()).toHaveLength(1);
+  });
+
+  it('given a session without a refresher, when its expiry passes, then the key and JWT are cleared from IndexedDB and listeners see no session', async () => {
+    const clock = fakeTimers();
+    let now = Date.now();
+    const dbName = `wk-${randomUUID()}`;
+    const store = indexedDbSessionKeyStore({ dbName });
+    const manager = new SessionManager({ store, enclavePublicKey: server.enclave.signingPublicKey, timers: clock.timers, now: () => now, channel: null });
+    const key = await generateSessionKey();
+    const { session } = await server.client.run('stamp_login', { publicKey: key.publicKey, expirationSeconds: '60', invalidateExisting: false });
+    await manager.establish(key, session);
+    expect(clock.delay()[0]).toBeGreaterThan(55_000);
+
+    const gone = nextChange({ session: manager }, (s) => s === undefined);
+    now += 61_000;
+    clock.fireAll();
+    expect(await gone).toBeUndefined();
+    expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();
+    expect(() => manager.auth()).toThrow(expect.objectContaining({ code: 'ERR_NO_SESSION' }));
+
+    // A page loaded after expiry finds nothing either, and clears what it finds.
+    await store.save({ ...key, session });
+    const later = new SessionManager({ store, timers: clock.timers, now: () => now, channel: null });
+    expect(await later.restore()).toBeUndefined();
+    expect(await store.load()).toBeUndefined();
+  });
+
+  it('given a JWT bound to another key, when it is established, then it is refused', async () => {
+    const kit = track(kitFor(server));
+    const other = await generateSessionKey();
+    const { session } = await server.client.run('stamp_login', { publicKey: other.publicKey, invalidateExisting: false });
+    await expect(kit.session.establish(await generateSessionKey(), session)).rejects.toMatchObject({ code: 'ERR_INVALID_SIGNATURE' });
+  });
+
+  it('given two tabs sharing one IndexedDB, when one logs in and the other logs out, then each sees the other’s change and logout leaves IndexedDB empty', async () => {
+    const dbName = `wk-${randomUUID()}`;
+    const a = track(kitFor(server, { storage: indexedDbSessionKeyStore({ dbName }), channel: undefined }));
+    const b = track(kitFor(server, { storage: indexedDbSessionKeyStore({ dbName }), channel: undefined }));
+    await Promise.all([a.session.restore(), b.session.restore()]);
+
+    const seenByB = nextChange(b, (s) => s !== undefined);
+    const session = await login(a);
+    expect(await seenByB).toEqual(session);
+    expect((await b.activity.query('whoami', {})).userId).toBe(server.org.userId);
+
+    const seenByA = nextChange(a, (s) => s === undefined);
+    await b.session.logout();
+    expect(await seenByA).toBeUndefined();
+    expect(a.session.current()).toBeUndefined();
+    expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();
+  });
+});
