@@ -1,0 +1,81 @@
+import type { ParamsOf, ProxyResponseOf } from '@walletkit/protocol';
+
+/**
+ * The part of `@walletkit/client`'s `WalletKitClient` that the React kit calls, written down
+ * structurally so the components depend on behaviour, not on a class: the provider passes the
+ * real client, tests may pass any object with the same shape (injection, no module mocking).
+ */
+export interface WalletKitClientLike {
+  proxy: { walletKitConfig(): Promise<WalletKitConfig> };
+  session: {
+    getState(): SessionState;
+    subscribe(listener: () => void): () => void;
+    restore(): Promise<unknown>;
+    logout(): Promise<unknown>;
+    refresh(): Promise<unknown>;
+  };
+  auth: {
+    startEmailOtp(contact: string): Promise<{ otpId: string }>;
+    startSmsOtp(phone: string): Promise<{ otpId: string }>;
+    completeOtp(input: { otpId: string; code: string }): Promise<unknown>;
+    signUpWithPasskey(opts?: { userName?: string }): Promise<unknown>;
+    logInWithPasskey(): Promise<unknown>;
+    logInWithOAuth(provider: OAuthProviderName): Promise<unknown>;
+    /** Log in with an EIP-1193 wallet; when absent the modal hides the wallet method. */
+    connectWallet?(provider: Eip1193Provider): Promise<unknown>;
+  };
+  wallet: {
+    listWallets(): Promise<WalletSummary[]>;
+    listAccounts(walletId: string): Promise<WalletAccountSummary[]>;
+    createWallet(name: string): Promise<unknown>;
+    createAccounts(walletId: string, accounts: WalletAccountParams[]): Promise<unknown>;
+    signMessage(address: string, message: string): Promise<string>;
+    signTypedData(address: string, typedData: unknown): Promise<string>;
+    exportWallet(walletId: string): Promise<string>;
+    addPasskey(name: string): Promise<unknown>;
+  };
+}
+
+/** `wallet_kit_config` as the proxy returns it. */
+export type WalletKitConfig = ProxyResponseOf<'wallet_kit_config'>;
+
+/** The social providers the modal offers. */
+export type OAuthProviderName = 'google' | 'apple' | 'x' | 'discord';
+
+/** The session the client holds after a login. `expiresAt` is in milliseconds. */
+export interface SessionInfo {
+  organizationId: string;
+  userId: string;
+  publicKey: string;
+  expiresAt: number;
+  jwt: string;
+}
+
+/** The client's session state. */
+export interface SessionState {
+  status: 'loading' | 'anonymous' | 'authenticated';
+  session?: SessionInfo;
+}
+
+/** A wallet as `list_wallets` returns it. */
+export interface WalletSummary {
+  walletId: string;
+  walletName: string;
+}
+
+/** An account as `list_wallet_accounts` returns it. */
+export interface WalletAccountSummary {
+  walletId?: string;
+  address: string;
+  path: string;
+  curve?: string;
+  addressFormat?: string;
+}
+
+/** One account to derive (create_wallet_accounts), the protocol's `WalletAccountParams`. */
+export type WalletAccountParams = ParamsOf<'create_wallet_accounts'>['accounts'][number];
+
+/** An EIP-1193 provider, as announced by EIP-6963. */
+export interface Eip1193Provider {
+  request(args: { method: string; params?: unknown }): Promise<unknown>;
+}

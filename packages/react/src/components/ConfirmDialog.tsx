@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { Modal } from './Modal';
+
+/** Props of {@link ConfirmDialog}. */
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: ReactNode;
+  /** Why the user is asked, shown above the content. */
+  description?: ReactNode;
+  /** Exactly what will be signed or revealed, shown verbatim (monospace, wrapped). */
+  content?: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  /** Disables the buttons while the confirmed action runs. */
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/**
+ * Ask before signing or exporting, showing exactly what is at stake.
+ * @example
+ * <ConfirmDialog open title="Sign this message?" content={message} onConfirm={sign} onCancel={close} />
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { open, title, description, content, confirmLabel = 'Confirm', cancelLabel = 'Cancel', busy = false } = props;
+  return (
+    <Modal open={open} onClose={props.onCancel} title={title}>
+      <div className="wk-stack">
+        {description && <p className="wk-hint">{description}</p>}
+        {content !== undefined && (
+          <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label="Content to confirm">
+            {content}
+          </pre>
+        )}
+        <div className="wk-row">
+          <button type="button" className="wk-button" data-variant="primary" disabled={busy} onClick={props.onConfirm}>
+            {confirmLabel}
+          </button>
+          <button type="button" className="wk-button" disabled={busy} onClick={props.onCancel}>
+            {cancelLabel}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}

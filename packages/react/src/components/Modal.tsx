@@ -1,0 +1,84 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useKitRoot } from '../theme/theme';
+
+/** Props of {@link Modal}. */
+export interface ModalProps {
+  /** Shown as a modal when true. */
+  open: boolean;
+  /** Called on Escape and on the close button; the parent sets `open` to false. */
+  onClose: () => void;
+  /** The heading; the dialog is labelled by it. */
+  title: ReactNode;
+  children?: ReactNode;
+  /** Label of the close button (default "Close"). */
+  closeLabel?: string;
+}
+
+/**
+ * A modal dialog on the native `<dialog>` element: `showModal()` gives the focus trap and
+ * makes the page inert, Escape closes, focus returns to the element that had it before.
+ * The dialog is labelled by `title`. Children mount only while open, so their state resets.
+ * @example
+ * <Modal open={open} onClose={() => setOpen(false)} title="Log in">…</Modal>
+ */
+export function Modal({ open, onClose, title, children, closeLabel = 'Close' }: ModalProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  const titleId = useId();
+  const root = useKitRoot('wk-dialog');
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) {
+      opener.current = document.activeElement as HTMLElement | null;
+      dialog.showModal();
+    } else if (!open && dialog.open) {
+      dialog.close();
+    }
+  }, [open]);
+
+  // Return focus when the dialog closes, whoever closed it.
+  useEffect(() => {
+    if (open) return;
+    const target = opener.current;
+    opener.current = null;
+    if (target?.isConnected) target.focus();
+  }, [open]);
+
+  useEffect(() => () => ref.current?.close(), []);
+
+  return (
+    <dialog
+      ref={ref}
+      {...root}
+      aria-labelledby={titleId}
+      data-state={open ? 'open' : 'closed'}
+      // Escape fires `cancel`; keep the dialog's open state owned by React.
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      {open && (
+        <>
+          <div className="wk-dialog-header">
+            <h2 id={titleId} className="wk-title">
+              {title}
+            </h2>
+            <button type="button" className="wk-button" data-variant="ghost" onClick={onClose} aria-label={closeLabel}>
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+          {children}
+        </>
+      )}
+    </dialog>
+  );
+}

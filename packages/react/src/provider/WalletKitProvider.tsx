@@ -1,0 +1,29 @@
+import { useMemo } from 'react';
+import { createWalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
+import { adaptClient } from './adapt-client';
+import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider';
+
+/** Props of {@link WalletKitProvider}. */
+export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProps, 'client'> {
+  /** `{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }` (+ fetch, storage). Read once. */
+  config: ClientConfig;
+  /** OAuth redirect URL (the page that runs the client's callback); default: wallet_kit_config's. */
+  oauthRedirectUri?: string;
+}
+
+/**
+ * The kit's root: builds the client from `config`, restores the session, and gives
+ * `useWalletKit()`, `AuthModal` and `WalletPanel` what they need. TanStack Query is a peer:
+ * render it inside your `<QueryClientProvider>` or pass `queryClient`; the kit never creates one.
+ * @example
+ * const queryClient = new QueryClient();
+ * <WalletKitProvider config={{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }} queryClient={queryClient}>
+ *   <App />
+ * </WalletKitProvider>
+ */
+export function WalletKitProvider({ config, oauthRedirectUri, ...rest }: WalletKitProviderProps) {
+  // The client owns timers, storage and a BroadcastChannel: build it once per mount.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const client = useMemo(() => adaptClient(createWalletKitClient(config), { oauthRedirectUri }), []);
+  return <WalletKitClientProvider client={client} {...rest} />;
+}

@@ -1,0 +1,62 @@
+import type { WalletKitClient } from '@walletkit/client';
+import type { OAuthProviderName, SessionState, WalletKitClientLike, WalletKitConfig } from '../client-contract';
+
+/**
+ * Bind a `@walletkit/client` client to the shape the components call: a session snapshot for
+ * `useSyncExternalStore` (`loading` until the first restore settles), positional wallet calls,
+ * and OAuth that reads the client id and redirect URL from the `wallet_kit_config` already
+ * fetched (synchronously, so the popup still opens inside the click).
+ * @example const kit = adaptClient(createWalletKitClient(config));
+ */
+export function adaptClient(kit: WalletKitClient, opts: { oauthRedirectUri?: string } = {}): WalletKitClientLike {
+  let state: SessionState = { status: 'loading' };
+  let config: WalletKitConfig | undefined;
+  const listeners = new Set<() => void>();
+  const publish = () => {
+    const s = kit.session.current();
+    state = s
+      ? { status: 'authenticated', session: { organizationId: s.organizationId, userId: s.userId, publicKey: s.publicKey, expiresAt: s.expiresAt, jwt: s.token } }
+      : { status: 'anonymous' };
+    for (const l of listeners) l();
+  };
+  kit.session.subscribe(publish);
+
+  return {
+    proxy: {
+      walletKitConfig: async () => (config = await kit.proxy.walletKitConfig()),
+    },
+    session: {
+      getState: () => state,
+      subscribe: (listener) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      restore: () => kit.session.restore().finally(publish),
+      logout: () => kit.session.logout(),
+      refresh: () => kit.session.refresh(),
+    },
+    auth: {
+      startEmailOtp: (email) => kit.auth.startEmailOtp(email),
+      startSmsOtp: (phone) => kit.auth.startSmsOtp(phone),
+      completeOtp: (input) => kit.auth.completeOtp(input),
+      signUpWithPasskey: (o = {}) => kit.auth.signUpWithPasskey({ rpName: config?.appName, ...o }),
+      logInWithPasskey: () => kit.auth.logInWithPasskey(),
+      logInWithOAuth: (provider: OAuthProviderName) => {
+        const clientId = config?.oauthClientIds[provider];
+        const redirectUri = opts.oauthRedirectUri ?? config?.oauthRedirectUrl;
+        if (!clientId || !redirectUri) return Promise.reject(Object.assign(new Error(`No ${provider} client configured.`), { code: 'ERR_AUTH_METHOD_DISABLED' }));
+        return kit.auth.logInWithOAuth({ provider, clientId, redirectUri });
+      },
+    },
+    wallet: {
+      listWallets: () => kit.wallet.listWallets(),
+      listAccounts: (walletId) => kit.wallet.listAccounts(walletId),
+      createWallet: (walletName) => kit.wallet.createWallet({ walletName }),
+      createAccounts: (walletId, accounts) => kit.wallet.createAccounts({ walletId, accounts }),
+      signMessage: (address, message) => kit.wallet.signMessage({ address, message }),
+      signTypedData: (address, typedData) => kit.wallet.signTypedData({ address, typedData: typedData as never }),
+      exportWallet: (walletId) => kit.wallet.exportWallet({ walletId }),
+      addPasskey: (authenticatorName) => kit.wallet.addPasskey({ authenticatorName, rpName: config?.appName }),
+    },
+  };
+}

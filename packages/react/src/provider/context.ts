@@ -1,0 +1,33 @@
+import { createContext, useContext } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { WalletKitClientLike } from '../client-contract';
+
+/** What {@link WalletKitProvider} shares with the kit's components and hooks. */
+export interface WalletKitContextValue {
+  client: WalletKitClientLike;
+  /** The QueryClient passed to the provider, if any; otherwise the app's from context. */
+  queryClient: QueryClient | undefined;
+  /** Open the provider's auth modal. */
+  openAuthModal: () => void;
+}
+
+export const WalletKitContext = createContext<WalletKitContextValue | null>(null);
+
+/**
+ * The provider's context; throws ERR_PROVIDER_MISSING outside a `<WalletKitProvider>`.
+ * @example const { client } = useWalletKitContext();
+ */
+export function useWalletKitContext(): WalletKitContextValue {
+  const value = useContext(WalletKitContext);
+  if (!value) throw Object.assign(new Error('Wrap the app in <WalletKitProvider>.'), { code: 'ERR_PROVIDER_MISSING' });
+  return value;
+}
+
+/**
+ * The QueryClient the kit uses: the one given to the provider, else the app's
+ * `<QueryClientProvider>`. The kit never creates one; without either it throws.
+ * @example const queryClient = useKitQueryClient();
+ */
+export function useKitQueryClient(): QueryClient {
+  return useQueryClient(useWalletKitContext().queryClient);
+}

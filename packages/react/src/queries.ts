@@ -1,0 +1,130 @@
+import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { errorCodeOf } from './errors';
+import type { WalletAccountParams, WalletKitClientLike } from './client-contract';
+
+/**
+ * TanStack Query options for every read and write of the kit, one factory each, usable with
+ * any QueryClient (`useQuery(walletsQueryOptions(client, orgId))`, `queryClient.fetchQuery(..)`).
+ * The logic lives in `@walletkit/client`; these only name keys and bind calls.
+ */
+export const walletKitKeys = {
+  all: ['walletkit'] as const,
+  config: () => ['walletkit', 'config'] as const,
+  organization: (organizationId: string) => ['walletkit', 'org', organizationId] as const,
+  wallets: (organizationId: string) => ['walletkit', 'org', organizationId, 'wallets'] as const,
+  accounts: (organizationId: string, walletId: string) => ['walletkit', 'org', organizationId, 'accounts', walletId] as const,
+};
+
+/**
+ * `wallet_kit_config`, fetched once per QueryClient (it changes only when the site owner edits it).
+ * @example const { data } = useQuery(walletKitConfigQueryOptions(client)); data?.enabledProviders
+ */
+export function walletKitConfigQueryOptions(client: WalletKitClientLike) {
+  return queryOptions({
+    queryKey: walletKitKeys.config(),
+    queryFn: () => client.proxy.walletKitConfig(),
+    staleTime: Infinity,
+    // A refused origin or unknown config will not change on retry; a flaky network might.
+    retry: (failures, error) => failures < 2 && ['ERR_NETWORK', 'ERR_UNAVAILABLE'].includes(errorCodeOf(error) ?? ''),
+  });
+}
+
+/**
+ * The signed-in user's wallets.
+ * @example useQuery(walletsQueryOptions(client, session.organizationId))
+ */
+export function walletsQueryOptions(client: WalletKitClientLike, organizationId: string) {
+  return queryOptions({ queryKey: walletKitKeys.wallets(organizationId), queryFn: () => client.wallet.listWallets() });
+}
+
+/**
+ * The accounts (addresses) of one wallet.
+ * @example useQuery(accountsQueryOptions(client, organizationId, walletId))
+ */
+export function accountsQueryOptions(client: WalletKitClientLike, organizationId: string, walletId: string) {
+  return queryOptions({ queryKey: walletKitKeys.accounts(organizationId, walletId), queryFn: () => client.wallet.listAccounts(walletId) });
+}
+
+/** @example useMutation(emailOtpMutationOptions(client)).mutate('ada@example.com') */
+export function emailOtpMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (email: string) => client.auth.startEmailOtp(email) });
+}
+
+/** @example useMutation(smsOtpMutationOptions(client)).mutate('+14155550100') */
+export function smsOtpMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (phone: string) => client.auth.startSmsOtp(phone) });
+}
+
+/** @example useMutation(completeOtpMutationOptions(client)).mutate({ otpId, code: '123456' }) */
+export function completeOtpMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (input: { otpId: string; code: string }) => client.auth.completeOtp(input) });
+}
+
+/** @example useMutation(passkeyMutationOptions(client)).mutate({ mode: 'login' }) */
+export function passkeyMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({
+    mutationFn: (input: { mode: 'signup' | 'login'; userName?: string }) =>
+      input.mode === 'signup' ? client.auth.signUpWithPasskey({ userName: input.userName }) : client.auth.logInWithPasskey(),
+  });
+}
+
+/**
+ * OAuth login. The variable is the promise returned by `client.auth.logInWithOAuth(provider)`,
+ * called by the click handler itself: the popup must open synchronously inside the user
+ * gesture, and a mutation runs its function a microtask later.
+ * @example onClick={() => mutate(client.auth.logInWithOAuth('google'))}
+ */
+export function oauthLoginMutationOptions() {
+  return mutationOptions({ mutationKey: ['walletkit', 'oauth'], mutationFn: (pending: Promise<unknown>) => pending });
+}
+
+/** Connect an EIP-6963 wallet; the variable is the call's promise, as for OAuth (wallet prompts want the gesture too). */
+export function connectWalletMutationOptions() {
+  return mutationOptions({ mutationKey: ['walletkit', 'wallet-login'], mutationFn: (pending: Promise<unknown>) => pending });
+}
+
+/** @example useMutation(createWalletMutationOptions(client, queryClient, orgId)).mutate('Savings') */
+export function createWalletMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (name: string) => client.wallet.createWallet(name),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(organizationId) }),
+  });
+}
+
+/** @example mutate({ walletId, accounts: [nextEthereumAccount(accounts)] }) */
+export function createAccountsMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (input: { walletId: string; accounts: WalletAccountParams[] }) => client.wallet.createAccounts(input.walletId, input.accounts),
+    onSuccess: (_r, input) => queryClient.invalidateQueries({ queryKey: walletKitKeys.accounts(organizationId, input.walletId) }),
+  });
+}
+
+/** @example mutate({ address, message: 'hello' }) // -> '0x..' (EIP-191 personal_sign) */
+export function signMessageMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (input: { address: string; message: string }) => client.wallet.signMessage(input.address, input.message) });
+}
+
+/** @example mutate({ address, typedData }) // -> '0x..' (EIP-712) */
+export function signTypedDataMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({
+    mutationFn: (input: { address: string; typedData: unknown }) => client.wallet.signTypedData(input.address, input.typedData),
+  });
+}
+
+/** The mnemonic is decrypted in the browser by the client; never cache it. @example mutate(walletId) // -> 'word1 word2 ..' */
+export function exportWalletMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (walletId: string) => client.wallet.exportWallet(walletId), gcTime: 0 });
+}
+
+/** @example mutate('Laptop') */
+export function addPasskeyMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (name: string) => client.wallet.addPasskey(name) });
+}
+
+/** Log out and drop every cached read of the kit. @example mutate() */
+export function logoutMutationOptions(client: WalletKitClientLike, queryClient: QueryClient) {
+  return mutationOptions({
+    mutationFn: () => client.session.logout(),
+    onSettled: () => queryClient.removeQueries({ queryKey: ['walletkit', 'org'] }),
+  });
+}

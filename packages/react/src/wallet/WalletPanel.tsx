@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { addPasskeyMutationOptions, createWalletMutationOptions, logoutMutationOptions } from '../queries';
+import { useKitMutation, useSession, useWallets } from '../provider/hooks';
+import { useKitRoot } from '../theme/theme';
+import { NameForm } from './NameForm';
+import { SessionCountdown } from './SessionCountdown';
+import { SignSection } from './SignSection';
+import { WalletCard } from './WalletCard';
+import { ErrorText } from '../auth/ErrorText';
+
+/**
+ * The signed-in user's wallet: wallets and accounts, create a wallet or an account, sign a
+ * message or typed data (after confirmation), export a recovery phrase, add a passkey, log out,
+ * and the time left in the session. Renders nothing while anonymous.
+ * @example {status === 'authenticated' && <WalletPanel />}
+ */
+export function WalletPanel() {
+  const root = useKitRoot('wk-card');
+  const { session } = useSession();
+  const orgId = session?.organizationId ?? '';
+  const wallets = useWallets();
+  const [address, setAddress] = useState<string>();
+  const createWallet = useKitMutation((c, q) => createWalletMutationOptions(c, q, orgId));
+  const addPasskey = useKitMutation((c) => addPasskeyMutationOptions(c));
+  const logout = useKitMutation((c, q) => logoutMutationOptions(c, q));
+  if (!session) return null;
+
+  return (
+    <section {...root} aria-label="Wallet">
+      <div className="wk-stack">
+        <div className="wk-row" style={{ justifyContent: 'space-between' }}>
+          <SessionCountdown expiresAt={session.expiresAt} />
+          <button type="button" className="wk-button" disabled={logout.isPending} onClick={() => logout.mutate()}>
+            Log out
+          </button>
+        </div>
+        <ErrorText error={wallets.error ?? logout.error} />
+        <ul className="wk-list" aria-label="Wallets">
+          {(wallets.data ?? []).map((w) => (
+            <WalletCard key={w.walletId} wallet={w} selected={address} onSelect={setAddress} />
+          ))}
+        </ul>
+        <NameForm
+          label="New wallet name"
+          submitLabel="Create wallet"
+          busy={createWallet.isPending}
+          error={createWallet.error}
+          onSubmit={(name) => createWallet.mutate(name)}
+        />
+        {address ? <SignSection key={address} address={address} /> : <p className="wk-hint">Select an account to sign with it.</p>}
+        <hr className="wk-divider" />
+        <NameForm
+          label="New passkey name"
+          submitLabel="Add passkey"
+          busy={addPasskey.isPending}
+          error={addPasskey.error}
+          onSubmit={(name) => addPasskey.mutate(name)}
+        />
+        {addPasskey.isSuccess && (
+          <p className="wk-hint" role="status">
+            Passkey added.
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import type { WalletKitClient } from '@walletkit/client';
+import { describe, expect, it } from 'vitest';
+import { adaptClient } from '../src/provider/adapt-client';
+import { baseConfig } from './support/fake-client';
+
+/** A stand-in for the parts of the real client the adapter calls, recording each call. */
+function stubKit() {
+  const calls: unknown[][] = [];
+  let listener: ((s: unknown) => void) | undefined;
+  let current: { token: string; publicKey: string; organizationId: string; userId: string; expiresAt: number } | undefined;
+  const kit = {
+    proxy: { walletKitConfig: async () => ({ ...baseConfig, oauthRedirectUrl: 'https://app.example/cb' }) },
+    session: {
+      current: () => current,
+      subscribe: (l: (s: unknown) => void) => ((listener = l), () => undefined),
+      restore: async () => current,
+      logout: async () => undefined,
+      refresh: async () => undefined,
+    },
+    auth: { logInWithOAuth: (p: unknown) => (calls.push(['logInWithOAuth', p]), new Promise(() => undefined)) },
+    wallet: { signMessage: async (p: unknown) => (calls.push(['signMessage', p]), '0xsig') },
+  };
+  const login = () => {
+    current = { token: 'jwt', publicKey: '02ab', organizationId: 'sub', userId: 'u', expiresAt: 1 };
+    listener?.(current);
+  };
+  return { kit: kit as unknown as WalletKitClient, calls, login };
+}
+
+describe('adaptClient', () => {
+  it('given a fresh client, when restore settles and a login happens, then the snapshot goes loading, anonymous, authenticated', async () => {
+    const { kit, login } = stubKit();
+    const adapted = adaptClient(kit);
+    expect(adapted.session.getState()).toEqual({ status: 'loading' });
+    await adapted.session.restore();
+    expect(adapted.session.getState()).toEqual({ status: 'anonymous' });
+    const before = adapted.session.getState();
+    expect(adapted.session.getState()).toBe(before); // stable for useSyncExternalStore
+    login();
+    expect(adapted.session.getState()).toEqual({
+      status: 'authenticated',
+      session: { organizationId: 'sub', userId: 'u', publicKey: '02ab', expiresAt: 1, jwt: 'jwt' },
+    });
+  });
+
+  it('given the config was fetched, when OAuth starts, then the client is called synchronously with the configured client id and redirect', async () => {
+    const { kit, calls } = stubKit();
+    const adapted = adaptClient(kit);
+    await adapted.proxy.walletKitConfig();
+    void adapted.auth.logInWithOAuth('google');
+    expect(calls).toEqual([['logInWithOAuth', { provider: 'google', clientId: 'g-client', redirectUri: 'https://app.example/cb' }]]);
+    await expect(adapted.auth.logInWithOAuth('apple')).rejects.toMatchObject({ code: 'ERR_AUTH_METHOD_DISABLED' });
+  });
+
+  it('given positional wallet calls, when signing, then the client receives its options object', async () => {
+    const { kit, calls } = stubKit();
+    expect(await adaptClient(kit).wallet.signMessage('0xabc', 'hi')).toBe('0xsig');
+    expect(calls).toEqual([['signMessage', { address: '0xabc', message: 'hi' }]]);
+  });
+});
