@@ -2,12 +2,13 @@ import type { ParamsOf, ProxyRequestOf } from '@walletkit/protocol';
 import type { ActivityClient } from './activity-client';
 import { createTokenClientSignature } from './client-signature';
 import { WalletKitError } from './errors';
-import { buildAuthorizationUrl, createOAuthState, createPkce, oauthNonce, openOAuthPopup, type OAuthProvider, type OAuthWindow } from './oauth';
+import { createOAuthLogin, type OAuthLoginParams } from './oauth-login';
 import { encryptOtpCode } from './otp';
 import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
 import type { ProxyClient } from './proxy-client';
 import type { Session, SessionManager } from './session';
 import { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
+import { memorySessionKeyStore, type PendingLogin, type RecordStore } from './stampers/key-store';
 import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
 import { ethereumAccount } from './wallet';
 
@@ -54,9 +55,26 @@ export interface AuthFlows {
   logInWithPasskey(params?: PasskeyStamperOptions & { organizationId?: string }): Promise<Session>;
   /**
    * Social login. Call synchronously from the click handler: the popup opens before any
-   * await. Signs up when no account holds the identity.
+   * await. Signs up when no account holds the identity. When the popup is blocked, the pending
+   * login (key pair, state, nonce, PKCE verifier) is stored, the page navigates to the
+   * provider, and this rejects with `ERR_POPUP_BLOCKED`; {@link AuthFlows.completeOAuthRedirect}
+   * finishes on the return page.
    */
-  logInWithOAuth(params: { provider: OAuthProvider; clientId: string; redirectUri: string; authorizeUrl?: string; window?: OAuthWindow } & SignupOptions): Promise<Session>;
+  logInWithOAuth(params: OAuthLoginParams): Promise<Session>;
+  /**
+   * On the page the provider redirected back to (no popup): reads the fragment or query of
+   * `url` (default `location.href`), checks `state` against the stored pending login
+   * (`ERR_OAUTH_STATE_MISMATCH` otherwise), signs up or logs in, stores the session and clears
+   * the pending login.
+   *
+   * @example
+   * ```ts
+   * // at /oauth/callback
+   * if (window.opener) handleOAuthCallback();
+   * else await kit.auth.completeOAuthRedirect();
+   * ```
+   */
+  completeOAuthRedirect(params?: { url?: string }): Promise<Session>;
 }
 
 /**
@@ -74,6 +92,9 @@ export function createAuthFlows(deps: {
   enclavePublicKey: string;
   /** Lifetime of the throwaway API key registered at signup (seconds). */
   signupKeySeconds?: number;
+  /** Where a login interrupted by the OAuth redirect waits (memory when absent). */
+  pendingLogin?: RecordStore<PendingLogin>;
+  now?: () => number;
 }): AuthFlows {
   const { proxy, activity, session } = deps;
   const pending = new Map<string, PendingOtp>();
@@ -106,14 +127,7 @@ export function createAuthFlows(deps: {
     return session.establish(key, token);
   }
 
-  async function finishOAuth(oidcToken: string, key: SessionKey, opts: SignupOptions): Promise<Session> {
-    const { organizationId } = await proxy.account({ filterType: 'OIDC_TOKEN', filterValue: oidcToken });
-    if (organizationId === null) {
-      await proxy.signup({ userName: opts.userName ?? 'user', oauthProviders: [{ providerName: 'oidc', oidcToken }], ...walletOf(opts) });
-    }
-    const { session: token } = await proxy.oauthLogin({ oidcToken, publicKey: key.publicKey });
-    return session.establish(key, token);
-  }
+  const oauth = createOAuthLogin({ proxy, session, walletOf, now: deps.now ?? Date.now, pendingLogin: deps.pendingLogin ?? memorySessionKeyStore().pendingLogin });
 
   return {
     startEmailOtp: (email) => startOtp('OTP_TYPE_EMAIL', email),
@@ -157,28 +171,7 @@ export function createAuthFlows(deps: {
       return passkeyLogin({ ...stamperOpts, allowCredentialIds: [credentialId] }, found.organizationId);
     },
 
-    logInWithOAuth({ provider, clientId, redirectUri, authorizeUrl, window, ...opts }) {
-      // The popup must open in the click's task: open it first on a blank page, then point it at
-      // the provider once the key, nonce and PKCE are ready (they need async WebCrypto).
-      const state = createOAuthState();
-      const ready = (async () => {
-        const key = await generateSessionKey();
-        const pkce = provider === 'x' || provider === 'discord' ? await createPkce() : undefined;
-        const nonce = oauthNonce(key.publicKey);
-        const url = buildAuthorizationUrl({ provider, clientId, redirectUri, state, nonce, ...(pkce ? { codeChallenge: pkce.codeChallenge } : {}), ...(authorizeUrl ? { authorizeUrl } : {}) });
-        return { key, pkce, nonce, url };
-      })();
-      const popupResult = openOAuthPopup(ready.then((r) => r.url), { state, ...(window ? { window } : {}) });
-      return (async () => {
-        const { key, pkce, nonce } = await ready;
-        const result = await popupResult;
-        let oidcToken = result.idToken;
-        if (!oidcToken) {
-          const providerName = provider === 'x' ? 'OAUTH2_PROVIDER_X' : 'OAUTH2_PROVIDER_DISCORD';
-          ({ oidcToken } = await proxy.oauth2Authenticate({ provider: providerName, authCode: result.code!, redirectUri, codeVerifier: pkce!.codeVerifier, nonce, clientId }));
-        }
-        return finishOAuth(oidcToken, key, opts);
-      })();
-    },
+    logInWithOAuth: oauth.logInWithOAuth,
+    completeOAuthRedirect: oauth.completeOAuthRedirect,
   };
 }

@@ -14,7 +14,7 @@
 import { createActivityClient, type ActivityClient } from './activity-client';
 import { createAuthFlows, type AuthFlows } from './auth';
 import { createProxyClient, type ProxyClient } from './proxy-client';
-import { SessionManager, type SessionChannel, type Timers } from './session';
+import { SessionManager, type LockManagerLike, type SessionChannel, type Timers } from './session';
 import { indexedDbSessionKeyStore, type SessionKeyStore } from './stampers/key-store';
 import { createSessionKeyStamper } from './stampers/session-key';
 import { defaultFetch, type FetchLike } from './transport';
@@ -25,7 +25,7 @@ export { postJson, type FetchLike } from './transport';
 export type { Stamp, Stamper } from './stampers/types';
 export { rawSignatureToDer } from './stampers/der';
 export { createSessionKeyStamper, generateSessionKey, signWithSessionKey, type SessionKey } from './stampers/session-key';
-export { indexedDbSessionKeyStore, memorySessionKeyStore, type SessionKeyStore, type StoredSession } from './stampers/key-store';
+export { indexedDbSessionKeyStore, memorySessionKeyStore, type PendingLogin, type RecordStore, type SessionKeyStore, type StoredSession } from './stampers/key-store';
 export { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
 export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } from './stampers/wallet';
 export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963';
@@ -33,7 +33,7 @@ export { createProxyClient, type ProxyClient } from './proxy-client';
 export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client';
 export { encryptOtpCode } from './otp';
 export { createTokenClientSignature, type TokenUsage } from './client-signature';
-export { SessionManager, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session';
+export { SESSION_REFRESH_LOCK, SessionManager, type LockManagerLike, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session';
 export { createAuthFlows, type AuthFlows, type PendingOtp, type SignupOptions } from './auth';
 export {
   OAUTH_AUTHORIZE_URLS,
@@ -43,11 +43,13 @@ export {
   handleOAuthCallback,
   oauthNonce,
   openOAuthPopup,
+  parseOAuthCallback,
   type OAuthCallbackMessage,
   type OAuthProvider,
   type OAuthResult,
   type OAuthWindow,
 } from './oauth';
+export { PENDING_LOGIN_MAX_AGE_MS, type OAuthLoginParams } from './oauth-login';
 export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
 export { createWalletActions, ethereumAccount, type WalletActions } from './wallet';
 
@@ -78,6 +80,8 @@ export interface WalletKitConfig {
   timers?: Timers;
   /** Cross-tab channel; `null` disables it. */
   channel?: SessionChannel | null;
+  /** Cross-tab refresh lock; `navigator.locks` by default, `null` disables it. */
+  locks?: LockManagerLike | null;
 }
 
 /**
@@ -115,18 +119,27 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
   // The session and the activity client need each other: the session refreshes through an
   // activity, activities default to the session's key.
   const activity = createActivityClient({ apiUrl: config.apiUrl, fetch: fetchFn, auth: () => session.auth() });
+  const store = config.storage ?? indexedDbSessionKeyStore();
   const session: SessionManager = new SessionManager({
-    store: config.storage ?? indexedDbSessionKeyStore(),
+    store,
     enclavePublicKey: config.enclavePublicKey,
     ...(config.now ? { now: config.now } : {}),
     ...(config.timers ? { timers: config.timers } : {}),
     ...(config.channel !== undefined ? { channel: config.channel } : {}),
+    ...(config.locks !== undefined ? { locks: config.locks } : {}),
     refresh: async (current, next) => {
       const { session: token } = await activity.submit('stamp_login', { publicKey: next.publicKey }, { stamper: createSessionKeyStamper(current), organizationId: current.organizationId });
       return token;
     },
   });
-  const auth = createAuthFlows({ proxy, activity, session, enclavePublicKey: config.enclavePublicKey });
+  const auth = createAuthFlows({
+    proxy,
+    activity,
+    session,
+    enclavePublicKey: config.enclavePublicKey,
+    ...(store.pendingLogin ? { pendingLogin: store.pendingLogin } : {}),
+    ...(config.now ? { now: config.now } : {}),
+  });
   const wallet = createWalletActions({
     activity,
     enclavePublicKey: config.enclavePublicKey,

@@ -111,8 +111,9 @@ const PENDING_KEY = 'walletkit:oauth:pending';
  * Opens the provider in a popup. Call it synchronously inside the click handler (browsers
  * block popups opened after an `await`). Resolves with the token or code posted back by the
  * callback page; messages from another origin or with another `state` are ignored. When the
- * popup is blocked, it stores `{state}` in sessionStorage, navigates the page to `url`
- * (redirect fallback) and rejects with `ERR_POPUP_BLOCKED`.
+ * popup is blocked, it stores `{state}` in sessionStorage, awaits `beforeRedirect` (persist
+ * what the return page needs), navigates the page to `url` (redirect fallback) and rejects
+ * with `ERR_POPUP_BLOCKED`.
  *
  * @example
  * ```ts
@@ -124,14 +125,15 @@ const PENDING_KEY = 'walletkit:oauth:pending';
  */
 export function openOAuthPopup(
   url: string | Promise<string>,
-  opts: { state: string; callbackOrigin?: string; window?: OAuthWindow; pollMs?: number },
+  opts: { state: string; callbackOrigin?: string; window?: OAuthWindow; pollMs?: number; beforeRedirect?: () => Promise<void> },
 ): Promise<OAuthResult> {
   const win = opts.window ?? (globalThis as unknown as { window: OAuthWindow }).window;
   // A URL still being prepared: open a blank popup now (inside the click), point it later.
   const popup = win.open(typeof url === 'string' ? url : 'about:blank', 'walletkit-oauth', 'popup,width=500,height=640');
   if (!popup) {
     win.sessionStorage?.setItem(PENDING_KEY, JSON.stringify({ state: opts.state }));
-    return Promise.resolve(url).then((target) => {
+    return Promise.resolve(url).then(async (target) => {
+      await opts.beforeRedirect?.();
       win.location.assign(target);
       throw new WalletKitError('ERR_POPUP_BLOCKED');
     });
@@ -170,7 +172,31 @@ export function openOAuthPopup(
   });
 }
 
-function resultOf(data: Partial<OAuthCallbackMessage>): OAuthResult {
+/**
+ * Reads a provider's reply from the callback URL: `state`, `id_token`, `code` and `error` from
+ * the fragment (implicit flow) or, failing that, the query (code flow).
+ *
+ * @example
+ * ```ts
+ * parseOAuthCallback('https://app.example/cb?code=c0de&state=s9'); // { type: 'walletkit:oauth', state: 's9', code: 'c0de' }
+ * ```
+ */
+export function parseOAuthCallback(href: string): OAuthCallbackMessage {
+  const url = new URL(href);
+  const params = new URLSearchParams(url.hash.replace(/^#/, ''));
+  for (const [k, v] of url.searchParams) if (!params.has(k)) params.set(k, v);
+  const message: OAuthCallbackMessage = { type: 'walletkit:oauth', state: params.get('state') ?? '' };
+  const idToken = params.get('id_token');
+  const code = params.get('code');
+  const error = params.get('error');
+  if (idToken) message.idToken = idToken;
+  if (code) message.code = code;
+  if (error) message.error = error;
+  return message;
+}
+
+/** The result of a callback message, or its error. @internal */
+export function resultOf(data: Partial<OAuthCallbackMessage>): OAuthResult {
   if (data.error) throw new WalletKitError('ERR_OAUTH_PROVIDER_ERROR', `the provider said: ${data.error}`);
   if (data.idToken) return { idToken: data.idToken };
   if (data.code) return { code: data.code };
@@ -186,24 +212,15 @@ function resultOf(data: Partial<OAuthCallbackMessage>): OAuthResult {
  *
  * @example
  * ```ts
- * // callback.html
- * const result = handleOAuthCallback();
- * if (result) await kit.auth.completeOAuthRedirect(result);
+ * // callback.html: in the popup, hand the reply to the opener; after a redirect, finish here
+ * if (window.opener) handleOAuthCallback();
+ * else await kit.auth.completeOAuthRedirect();
  * ```
  */
 export function handleOAuthCallback(
   win: { location: { href: string; origin: string }; opener?: { postMessage(m: unknown, origin: string): void } | null; close?(): void; sessionStorage?: Pick<Storage, 'getItem' | 'removeItem'> } = (globalThis as unknown as { window: never }).window,
 ): (OAuthResult & { state: string }) | undefined {
-  const url = new URL(win.location.href);
-  const params = new URLSearchParams(url.hash.replace(/^#/, ''));
-  for (const [k, v] of url.searchParams) if (!params.has(k)) params.set(k, v);
-  const message: OAuthCallbackMessage = { type: 'walletkit:oauth', state: params.get('state') ?? '' };
-  const idToken = params.get('id_token');
-  const code = params.get('code');
-  const error = params.get('error');
-  if (idToken) message.idToken = idToken;
-  if (code) message.code = code;
-  if (error) message.error = error;
+  const message = parseOAuthCallback(win.location.href);
   if (win.opener) {
     win.opener.postMessage(message, win.location.origin);
     win.close?.();

@@ -39,6 +39,22 @@ export interface SessionChannel {
 }
 
 /**
+ * The Web Locks surface the manager uses (`navigator.locks`): the callback runs while the named
+ * lock is held, by one tab of the origin at a time.
+ *
+ * @example
+ * ```ts
+ * const locks: LockManagerLike = navigator.locks;
+ * ```
+ */
+export interface LockManagerLike {
+  request<T>(name: string, callback: () => Promise<T>): Promise<T>;
+}
+
+/** The Web Lock held while a tab refreshes the shared session. */
+export const SESSION_REFRESH_LOCK = 'walletkit-session-refresh';
+
+/**
  * Options of {@link SessionManager}.
  *
  * @example
@@ -61,6 +77,11 @@ export interface SessionManagerOptions {
   timers?: Timers;
   /** Cross-tab channel; `null` disables it. Default `new BroadcastChannel('walletkit-session')`. */
   channel?: SessionChannel | null;
+  /**
+   * Cross-tab refresh lock; default `navigator.locks` when the browser has it, `null` disables
+   * it. Without it, tabs may refresh concurrently (each gets a valid session; the last stored wins).
+   */
+  locks?: LockManagerLike | null;
 }
 
 /** setTimeout's limit (2^31 - 1 ms); longer waits are split. */
@@ -86,12 +107,14 @@ export class SessionManager {
   private readonly timers: Timers;
   private readonly channel: SessionChannel | undefined;
   private refreshing: Promise<Session | undefined> | undefined;
+  private readonly locks: LockManagerLike | undefined;
 
   constructor(private readonly opts: SessionManagerOptions) {
     this.now = opts.now ?? Date.now;
     this.timers = opts.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
     const channel = opts.channel === undefined ? defaultChannel() : (opts.channel ?? undefined);
     this.channel = channel;
+    this.locks = opts.locks === undefined ? defaultLocks() : (opts.locks ?? undefined);
     channel?.addEventListener('message', (event) => {
       if ((event.data as { type?: string } | null)?.type === 'walletkit:session') void this.reload();
     });
@@ -142,10 +165,11 @@ export class SessionManager {
 
   /**
    * Replaces the session key now: a new key, a JWT for it from `refresh`, then the old key is
-   * dropped. Concurrent calls share one refresh.
+   * dropped. Concurrent calls share one refresh; across tabs, the Web Lock
+   * `walletkit-session-refresh` lets one tab refresh while the others wait and adopt its result.
    */
   refresh(): Promise<Session | undefined> {
-    this.refreshing ??= this.doRefresh().finally(() => (this.refreshing = undefined));
+    this.refreshing ??= this.lockedRefresh().finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
 
@@ -159,6 +183,18 @@ export class SessionManager {
   close(): void {
     this.cancelTimer();
     this.channel?.close();
+  }
+
+  private async lockedRefresh(): Promise<Session | undefined> {
+    const locks = this.locks;
+    if (!locks) return this.doRefresh();
+    const started = this.record?.publicKey;
+    return locks.request(SESSION_REFRESH_LOCK, async () => {
+      // While this tab waited, another may have refreshed (or logged in or out): adopt that.
+      await this.reload();
+      if (this.record?.publicKey !== started) return this.current();
+      return this.doRefresh();
+    });
   }
 
   private async doRefresh(): Promise<Session | undefined> {
@@ -277,4 +313,9 @@ function toSession(r: Session): Session {
 function defaultChannel(): SessionChannel | undefined {
   if (typeof BroadcastChannel !== 'function') return undefined;
   return new BroadcastChannel('walletkit-session') as unknown as SessionChannel;
+}
+
+function defaultLocks(): LockManagerLike | undefined {
+  const locks = (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks;
+  return typeof locks?.request === 'function' ? locks : undefined;
 }

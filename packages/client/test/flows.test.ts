@@ -74,6 +74,23 @@ describe('client flows against the real server', () => {
     again.session.close();
   });
 
+  it('given a new phone number, when the user completes the SMS OTP read from the outbox, then an account exists for it and a second SMS login reaches the same account', async () => {
+    const phone = `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}`;
+    const first = kitFor(server);
+    const pending = await first.auth.startSmsOtp(phone);
+    expect(pending).toMatchObject({ otpType: 'OTP_TYPE_SMS', contact: phone });
+    const session = await first.auth.completeOtp({ otpId: pending.otpId, code: await outboxCode(server.url, phone) });
+    expect((await first.activity.query('get_user', { userId: session.userId })).user.userPhoneNumber).toBe(phone);
+    first.session.close();
+
+    const second = kitFor(server);
+    const { otpId } = await second.auth.startSmsOtp(phone);
+    const again = await second.auth.completeOtp({ otpId, code: await outboxCode(server.url, phone) });
+    expect(again).toMatchObject({ organizationId: session.organizationId, userId: session.userId });
+    expect((await second.activity.query('whoami', {})).organizationId).toBe(session.organizationId);
+    second.session.close();
+  });
+
   it('given a wrong code, when the OTP completes, then it fails with ERR_OTP_INVALID and no session is stored', async () => {
     const fresh = kitFor(server);
     const email = freshEmail('mallory');

@@ -1,12 +1,24 @@
 /**
  * The session manager against the real server: restore on load, refresh before expiry with a
  * new key (driven by fake timers), expiry and logout clearing IndexedDB, and two managers
- * sharing one store (two tabs) staying consistent through BroadcastChannel.
+ * sharing one store (two tabs) staying consistent through BroadcastChannel, and refreshing
+ * once between them under the Web Lock (a fake `navigator.locks`).
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProxyTestServer } from '../../server/test/support/proxy';
-import { generateSessionKey, indexedDbSessionKeyStore, SessionManager, type Session, type Timers, type WalletKitClient } from '../src/index';
+import {
+  createActivityClient,
+  generateSessionKey,
+  indexedDbSessionKeyStore,
+  SESSION_REFRESH_LOCK,
+  SessionManager,
+  type LockManagerLike,
+  type Session,
+  type SessionKey,
+  type Timers,
+  type WalletKitClient,
+} from '../src/index';
 import { kitFor, startServer } from './support/kit';
 
 /** Fake timers: nothing fires until the test says so. */
@@ -30,6 +42,29 @@ function fakeTimers() {
       for (const t of due) t.fn();
     },
   };
+}
+
+/** A Web Locks stand-in shared by the "tabs": one holder at a time, in request order. */
+function fakeLocks() {
+  let tail: Promise<unknown> = Promise.resolve();
+  const seen = { requests: [] as string[], held: 0, maxHeld: 0 };
+  const locks: LockManagerLike = {
+    request(name, callback) {
+      seen.requests.push(name);
+      const run = tail.then(async () => {
+        seen.held += 1;
+        seen.maxHeld = Math.max(seen.maxHeld, seen.held);
+        try {
+          return await callback();
+        } finally {
+          seen.held -= 1;
+        }
+      });
+      tail = run.catch(() => undefined);
+      return run;
+    },
+  };
+  return { locks, seen };
 }
 
 /** Resolves with the next session a listener sees that satisfies `pred`. */
@@ -140,5 +175,50 @@ describe('session manager', () => {
     expect(await seenByA).toBeUndefined();
     expect(a.session.current()).toBeUndefined();
     expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();
+  });
+
+  describe('refresh across tabs', () => {
+    /** Two managers on one IndexedDB (two tabs), each refreshing through the real server; counts refreshes. */
+    async function twoTabs(locks: LockManagerLike | null) {
+      const dbName = `wk-${randomUUID()}`;
+      const calls: string[] = [];
+      const refresh = async (_current: unknown, next: SessionKey) => {
+        calls.push(next.publicKey);
+        return (await server.client.run('stamp_login', { publicKey: next.publicKey, invalidateExisting: false })).session;
+      };
+      const tab = () => new SessionManager({ store: indexedDbSessionKeyStore({ dbName }), enclavePublicKey: server.enclave.signingPublicKey, refresh, locks, channel: null, timers: fakeTimers().timers });
+      const [a, b] = [tab(), tab()];
+      const key = await generateSessionKey();
+      await a.establish(key, (await server.client.run('stamp_login', { publicKey: key.publicKey, invalidateExisting: false })).session);
+      await b.restore();
+      return { a, b, calls, key, dbName };
+    }
+
+    it('given two tabs sharing a Web Lock, when both refresh at once, then only one asks the server and the other adopts its session, which stamps', async () => {
+      const { locks, seen } = fakeLocks();
+      const { a, b, calls, key, dbName } = await twoTabs(locks);
+      const [fromA, fromB] = await Promise.all([a.refresh(), b.refresh()]);
+
+      expect(calls).toHaveLength(1);
+      expect(seen.requests).toEqual([SESSION_REFRESH_LOCK, SESSION_REFRESH_LOCK]);
+      expect(seen.maxHeld).toBe(1);
+      expect(fromA!.publicKey).toBe(calls[0]);
+      expect(fromB).toEqual(fromA);
+      expect(fromA!.publicKey).not.toBe(key.publicKey);
+      expect((await indexedDbSessionKeyStore({ dbName }).load())?.publicKey).toBe(calls[0]);
+      const activity = createActivityClient({ apiUrl: server.url, fetch: (u, i) => fetch(u, i), auth: () => b.auth() });
+      expect((await activity.query('whoami', {})).userId).toBe(server.org.userId);
+      a.close();
+      b.close();
+    });
+
+    it('given no Web Locks, when both tabs refresh at once, then each refreshes on its own and both end with a working session', async () => {
+      const { a, b, calls } = await twoTabs(null);
+      const [fromA, fromB] = await Promise.all([a.refresh(), b.refresh()]);
+      expect(calls).toHaveLength(2);
+      expect(new Set([fromA!.publicKey, fromB!.publicKey])).toEqual(new Set(calls));
+      a.close();
+      b.close();
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { WalletKitError } from '../errors';
+import type { OAuthProvider } from '../oauth';
 import type { SessionKey } from './session-key';
 
 /**
@@ -24,14 +25,57 @@ export interface StoredSession extends SessionKey {
  * await store.save({ ...key, session });
  * ```
  */
-export interface SessionKeyStore {
-  load(): Promise<StoredSession | undefined>;
-  save(record: StoredSession): Promise<void>;
+export interface SessionKeyStore extends RecordStore<StoredSession> {
+  /**
+   * A second slot for a login interrupted by a page navigation (the OAuth redirect
+   * fallback): its key pair, state, nonce and PKCE verifier. Memory-only when absent.
+   */
+  pendingLogin?: RecordStore<PendingLogin>;
+}
+
+/**
+ * One persisted record: load, save (replace) and clear.
+ *
+ * @example
+ * ```ts
+ * const slot: RecordStore<PendingLogin> = indexedDbSessionKeyStore().pendingLogin!;
+ * await slot.clear();
+ * ```
+ */
+export interface RecordStore<T> {
+  load(): Promise<T | undefined>;
+  save(record: T): Promise<void>;
   clear(): Promise<void>;
+}
+
+/**
+ * An OAuth login that left the page (popup blocked, redirect fallback): everything the page the
+ * provider returns to needs to finish it. The key pair is the future session key (the nonce is
+ * bound to it), stored by structured clone so its private half stays non-extractable.
+ *
+ * @example
+ * ```ts
+ * const pending: PendingLogin = { ...key, provider: 'discord', state, nonce, codeVerifier, clientId, redirectUri, createdAt: Date.now() };
+ * ```
+ */
+export interface PendingLogin extends SessionKey {
+  provider: OAuthProvider;
+  state: string;
+  nonce: string;
+  /** X and Discord (PKCE). */
+  codeVerifier?: string;
+  clientId: string;
+  redirectUri: string;
+  /** Milliseconds since the epoch; stale records are refused. */
+  createdAt: number;
+  /** Signup options, used when no account holds the identity yet. */
+  userName?: string;
+  wallet?: unknown;
 }
 
 const STORE = 'session';
 const SLOT = 'current';
+const PENDING_SLOT = 'oauth-pending';
 
 function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
@@ -41,7 +85,8 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
 }
 
 /**
- * The browser store: one IndexedDB database (default `walletkit`) with one record.
+ * The browser store: one IndexedDB database (default `walletkit`) with two records, the
+ * session and (while an OAuth redirect is under way) the pending login.
  *
  * @example
  * ```ts
@@ -49,7 +94,7 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
  * const restored = await store.load();
  * ```
  */
-export function indexedDbSessionKeyStore(opts: { dbName?: string; indexedDB?: IDBFactory } = {}): SessionKeyStore {
+export function indexedDbSessionKeyStore(opts: { dbName?: string; indexedDB?: IDBFactory } = {}): SessionKeyStore & { pendingLogin: RecordStore<PendingLogin> } {
   const dbName = opts.dbName ?? 'walletkit';
   let opening: Promise<IDBDatabase> | undefined;
 
@@ -78,13 +123,27 @@ export function indexedDbSessionKeyStore(opts: { dbName?: string; indexedDB?: ID
     return result;
   }
 
-  return {
-    load: () => run('readonly', (s) => s.get(SLOT) as IDBRequest<StoredSession | undefined>),
+  const slot = <T>(key: string): RecordStore<T> => ({
+    load: () => run('readonly', (s) => s.get(key) as IDBRequest<T | undefined>),
     save: async (record) => {
-      await run('readwrite', (s) => s.put(record, SLOT));
+      await run('readwrite', (s) => s.put(record, key));
     },
     clear: async () => {
-      await run('readwrite', (s) => s.delete(SLOT));
+      await run('readwrite', (s) => s.delete(key));
+    },
+  });
+  return { ...slot<StoredSession>(SLOT), pendingLogin: slot<PendingLogin>(PENDING_SLOT) };
+}
+
+function memorySlot<T>(): RecordStore<T> {
+  let record: T | undefined;
+  return {
+    load: async () => record,
+    save: async (r) => {
+      record = r;
+    },
+    clear: async () => {
+      record = undefined;
     },
   };
 }
@@ -97,15 +156,6 @@ export function indexedDbSessionKeyStore(opts: { dbName?: string; indexedDB?: ID
  * const kit = createWalletKitClient({ ...config, storage: memorySessionKeyStore() });
  * ```
  */
-export function memorySessionKeyStore(): SessionKeyStore {
-  let record: StoredSession | undefined;
-  return {
-    load: async () => record,
-    save: async (r) => {
-      record = r;
-    },
-    clear: async () => {
-      record = undefined;
-    },
-  };
+export function memorySessionKeyStore(): SessionKeyStore & { pendingLogin: RecordStore<PendingLogin> } {
+  return { ...memorySlot<StoredSession>(), pendingLogin: memorySlot<PendingLogin>() };
 }

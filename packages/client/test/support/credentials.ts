@@ -22,11 +22,22 @@ function assert(auth: SoftwareAuthenticator, challenge: Uint8Array) {
   return { authData, clientData, signature };
 }
 
-/** A `navigator.credentials` whose passkey is `auth`; `cancel` makes the next prompt fail like a dismissed one. */
-export function fakeCredentials(auth: SoftwareAuthenticator) {
-  const state = { cancel: false };
+/**
+ * A `navigator.credentials` whose passkey is `state.authenticator` (switch it to hold another
+ * passkey); `cancel` makes the next prompt fail like a dismissed one, `fail` makes the next
+ * prompt throw that error.
+ */
+export function fakeCredentials(first: SoftwareAuthenticator) {
+  const state: { cancel: boolean; fail: Error | undefined; authenticator: SoftwareAuthenticator } = { cancel: false, fail: undefined, authenticator: first };
+  const failure = () => {
+    const error = state.fail;
+    state.fail = undefined;
+    if (error) throw error;
+  };
   const credentials = {
     async create({ publicKey }: { publicKey: { challenge: ArrayBuffer } }) {
+      failure();
+      const auth = state.authenticator;
       const att = auth.attest(b64url(new Uint8Array(publicKey.challenge)));
       return {
         id: att.credentialId,
@@ -42,6 +53,8 @@ export function fakeCredentials(auth: SoftwareAuthenticator) {
         state.cancel = false;
         throw Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' });
       }
+      failure();
+      const auth = state.authenticator;
       const { authData, clientData, signature } = assert(auth, new Uint8Array(publicKey.challenge));
       return {
         id: auth.credentialId,

@@ -1,0 +1,51 @@
+/**
+ * A real server with social login enabled: Google through a local OpenID Provider (id_token)
+ * and Discord through a local OAuth 2.0 provider (code + PKCE, exchanged by the server with the
+ * client secret held as an enclave-encrypted OAuth 2.0 credential).
+ */
+import { hpkeSeal, utf8ToBytes } from '@walletkit/crypto';
+import { updateProxySettings } from '../../../server/src/admin/proxy';
+import { startOAuth2Provider, type LocalOAuth2Provider } from '../../../server/test/support/oauth2-provider';
+import { startOidcIssuer, type LocalOidcIssuer } from '../../../server/test/support/oidc-issuer';
+import { startProxyServer, type ProxyTestServer } from '../../../server/test/support/proxy';
+
+export const APP = 'https://app.example';
+export const REDIRECT_URI = `${APP}/oauth/callback`;
+export const GOOGLE_CLIENT_ID = 'walletkit-web.apps.googleusercontent.example';
+export const DISCORD_CLIENT_ID = 'walletkit-discord-client';
+const DISCORD_SECRET = 'discord client secret';
+
+export interface SocialServer {
+  server: ProxyTestServer;
+  google: LocalOidcIssuer;
+  discord: LocalOAuth2Provider;
+  dispose(): Promise<void>;
+}
+
+/** Starts the providers and the server, enables Google and Discord; `dispose()` in afterAll. */
+export async function startSocialServer(): Promise<SocialServer> {
+  const google = await startOidcIssuer({ clientId: GOOGLE_CLIENT_ID, clientSecret: 'secret', redirectUri: REDIRECT_URI });
+  const discord = await startOAuth2Provider({ clientId: DISCORD_CLIENT_ID, clientSecret: DISCORD_SECRET, shape: 'discord' });
+  const endpoints = { tokenUrl: discord.tokenUrl, userInfoUrl: discord.userInfoUrl, issuer: discord.url };
+  const server = await startProxyServer('pglite', {
+    config: {
+      oidcProviders: [{ name: 'google', issuer: google.issuer, jwksUri: google.jwksUri }],
+      oauth2Providers: { OAUTH2_PROVIDER_DISCORD: endpoints, OAUTH2_PROVIDER_X: endpoints },
+    },
+  });
+  const encryptedClientSecret = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(DISCORD_SECRET), receiverPublicKey: server.enclave.encryptionPublicKey }));
+  const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: DISCORD_CLIENT_ID, encryptedClientSecret });
+  await updateProxySettings(server.store, server.org.organizationId, {
+    social: { google: { enabled: true, clientIds: [GOOGLE_CLIENT_ID] }, discord: { enabled: true, clientIds: [DISCORD_CLIENT_ID], oauth2CredentialId } },
+  });
+  return {
+    server,
+    google,
+    discord,
+    async dispose() {
+      await server.dispose();
+      await google.close();
+      await discord.close();
+    },
+  };
+}
