@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { createWalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
 import { adaptClient } from './adapt-client';
 import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider';
@@ -12,7 +12,7 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
 }
 
 /**
- * The kit's root: builds the client from `config`, restores the session, and gives
+ * The kit's root: builds the client from `config` (closed on unmount), restores the session, and gives
  * `useWalletKit()`, `AuthModal` and `WalletPanel` what they need. TanStack Query is a peer:
  * render it inside your `<QueryClientProvider>` or pass `queryClient`; the kit never creates one.
  * @example
@@ -22,8 +22,19 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
  * </WalletKitProvider>
  */
 export function WalletKitProvider({ config, oauthRedirectUri, ...rest }: WalletKitProviderProps) {
-  // The client owns timers, storage and a BroadcastChannel: build it once per mount.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const client = useMemo(() => adaptClient(createWalletKitClient(config), { oauthRedirectUri }), []);
+  // The client owns timers, storage and a BroadcastChannel: build it once per mount, close it
+  // on unmount (refresh timer, channel). StrictMode unmounts and remounts at once: the close
+  // waits a task and a remount cancels it.
+  const { kit, client } = useMemo(() => {
+    const kit = createWalletKitClient(config);
+    return { kit, client: adaptClient(kit, { oauthRedirectUri }) };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    clearTimeout(closing.current);
+    return () => {
+      closing.current = setTimeout(() => kit.session.close(), 0);
+    };
+  }, [kit]);
   return <WalletKitClientProvider client={client} {...rest} />;
 }
