@@ -1,14 +1,13 @@
-import {
-  operations,
-  queries,
-  type ActivityReply,
-  type OperationName,
-  type ParamsOf,
-  type QueryName,
-  type QueryRequestOf,
-  type QueryResponseOf,
-  type ResultOf,
+import type {
+  ActivityReply,
+  OperationName,
+  ParamsOf,
+  QueryName,
+  QueryRequestOf,
+  QueryResponseOf,
+  ResultOf,
 } from '@walletkit/protocol';
+import { operationWire, queryPath } from '@walletkit/protocol/wire';
 import { WalletKitError } from './errors';
 import type { Stamper } from './stampers/types';
 import { postJson, type FetchLike } from './transport';
@@ -92,7 +91,7 @@ export function createActivityClient(opts: ActivityClientOptions): ActivityClien
 
   async function submitRaw<N extends OperationName>(op: N, params: ParamsOf<N>, auth?: Partial<ActivityAuth>): Promise<ActivityReply> {
     const { stamper, organizationId } = await resolve(auth);
-    const descriptor = operations[op];
+    const descriptor = operationWire(op);
     const body = JSON.stringify({ type: descriptor.type, timestampMs: String(now()), organizationId, parameters: params });
     return post<ActivityReply>(descriptor.path, body, stamper);
   }
@@ -104,12 +103,12 @@ export function createActivityClient(opts: ActivityClientOptions): ActivityClien
       if (reply.activity?.status !== 'ACTIVITY_STATUS_COMPLETED') {
         throw new WalletKitError('ERR_ACTIVITY_NOT_COMPLETED', `${op}: ${reply.activity?.status ?? 'no status'}`);
       }
-      return reply.activity.result[operations[op].resultKey] as ResultOf<typeof op>;
+      return reply.activity.result[operationWire(op).resultKey] as ResultOf<typeof op>;
     },
     async query(name, request, auth) {
       const { stamper, organizationId } = await resolve(auth);
       const body = JSON.stringify({ ...request, organizationId: request.organizationId ?? organizationId });
-      return post(queries[name].path, body, stamper);
+      return post(queryPath(name), body, stamper);
     },
   };
 }

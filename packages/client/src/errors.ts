@@ -1,4 +1,4 @@
-import { isErrorCode, type ErrorCode } from '@walletkit/protocol';
+import { isErrorCode, type ErrorCode } from '@walletkit/protocol/wire';
 
 /**
  * Error codes that only the client kit raises (the browser, not the server, is the cause).

@@ -1,5 +1,7 @@
-import { hpkeSeal, utf8ToBytes, verifyBundle } from '@walletkit/crypto';
+import { utf8ToBytes } from '@walletkit/crypto';
 import { toWalletKitError } from './errors';
+import { verifySignedBundle } from './webcrypto/bundle';
+import { hpkeSealTo } from './webcrypto/hpke';
 
 /**
  * The OTP code sealed for `otp_verify_v2`: verifies the target bundle's signature against the
@@ -16,14 +18,14 @@ import { toWalletKitError } from './errors';
 export async function encryptOtpCode(params: { bundle: string; code: string; publicKey: string; enclavePublicKey: string }): Promise<string> {
   let target: { targetPublic?: unknown };
   try {
-    target = verifyBundle<{ targetPublic?: unknown }>(params.bundle, params.enclavePublicKey);
+    target = await verifySignedBundle<{ targetPublic?: unknown }>(params.bundle, params.enclavePublicKey);
   } catch (error) {
     throw toWalletKitError(error, 'ERR_INVALID_SIGNATURE');
   }
   if (typeof target.targetPublic !== 'string') throw toWalletKitError(new Error('bundle has no targetPublic'), 'ERR_INVALID_PARAMETER');
   const plaintext = utf8ToBytes(JSON.stringify({ otp_code: params.code, public_key: params.publicKey }));
   try {
-    return JSON.stringify(await hpkeSeal({ plaintext, receiverPublicKey: target.targetPublic }));
+    return JSON.stringify(await hpkeSealTo(plaintext, target.targetPublic));
   } catch (error) {
     throw toWalletKitError(error, 'ERR_INVALID_PUBLIC_KEY');
   }

@@ -1,5 +1,6 @@
 import { startRegistration } from '@simplewebauthn/browser';
-import { AUTHENTICATOR_TRANSPORTS, type AuthenticatorTransport, type ParamsOf } from '@walletkit/protocol';
+import type { ParamsOf } from '@walletkit/protocol';
+import { AUTHENTICATOR_TRANSPORTS, type AuthenticatorTransport } from '@walletkit/protocol/wire';
 import { base64urlEncode } from '@walletkit/crypto';
 import { passkeyError } from './stampers/passkey';
 

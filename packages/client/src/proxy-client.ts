@@ -1,4 +1,5 @@
-import { PROXY_CONFIG_ID_HEADER, proxyEndpoints, type ProxyEndpointName, type ProxyRequestOf, type ProxyResponseOf } from '@walletkit/protocol';
+import type { ProxyEndpointName, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { PROXY_CONFIG_ID_HEADER, proxyPath } from '@walletkit/protocol/wire';
 import { postJson, type FetchLike } from './transport';
 
 /**
@@ -37,7 +38,7 @@ export interface ProxyClient {
 export function createProxyClient(opts: { proxyUrl: string; configId: string; fetch: FetchLike }): ProxyClient {
   const base = opts.proxyUrl.replace(/\/+$/, '');
   const call = <N extends ProxyEndpointName>(name: N, request: ProxyRequestOf<N>) =>
-    postJson<ProxyResponseOf<N>>(opts.fetch, `${base}${proxyEndpoints[name].path}`, JSON.stringify(request), {
+    postJson<ProxyResponseOf<N>>(opts.fetch, `${base}${proxyPath(name)}`, JSON.stringify(request), {
       [PROXY_CONFIG_ID_HEADER]: opts.configId,
     });
   return {

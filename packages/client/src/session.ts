@@ -1,8 +1,9 @@
-import { decodeJwt, verifyJwt } from '@walletkit/crypto';
+import { decodeJwt } from '@walletkit/crypto';
 import { toWalletKitError, WalletKitError } from './errors';
 import type { ActivityAuth } from './activity-client';
 import type { SessionKeyStore, StoredSession } from './stampers/key-store';
 import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
+import { verifyEs256Jwt } from './webcrypto/jwt';
 
 /**
  * A logged-in session: the JWT (DESIGN section 2, "Session JWT") and what it says.
@@ -140,7 +141,7 @@ export class SessionManager {
    * @example await session.establish(key, (await proxy.otpLogin(request)).session);
    */
   async establish(key: SessionKey, token: string): Promise<Session> {
-    const record = this.parse({ ...key, session: token });
+    const record = await this.parse({ ...key, session: token });
     await this.opts.store.save({ keyPair: key.keyPair, publicKey: key.publicKey, session: token });
     this.set(record, true);
     return toSession(record);
@@ -223,7 +224,7 @@ export class SessionManager {
     let record: (StoredSession & Session) | undefined;
     if (stored) {
       try {
-        record = this.parse(stored);
+        record = await this.parse(stored);
       } catch {
         record = undefined;
       }
@@ -235,11 +236,11 @@ export class SessionManager {
     if (record?.token !== this.record?.token) this.set(record, false);
   }
 
-  private parse(stored: StoredSession): StoredSession & Session {
+  private async parse(stored: StoredSession): Promise<StoredSession & Session> {
     let claims: { exp?: unknown; public_key?: unknown; organization_id?: unknown; user_id?: unknown };
     try {
       claims = this.opts.enclavePublicKey
-        ? verifyJwt(stored.session, this.opts.enclavePublicKey, { now: () => 0 })
+        ? await verifyEs256Jwt(stored.session, this.opts.enclavePublicKey)
         : decodeJwt(stored.session);
     } catch (error) {
       throw toWalletKitError(error, 'ERR_INVALID_SIGNATURE');

@@ -1,4 +1,4 @@
-import { isErrorCode, type ErrorBody } from '@walletkit/protocol';
+import { isErrorCode, type ErrorBody } from '@walletkit/protocol/wire';
 import { WalletKitError } from './errors';
 
 /** The `fetch` the kit uses; inject one in tests or to add tracing. */

@@ -1,19 +1,10 @@
-import {
-  bytesToHex,
-  bytesToUtf8,
-  generateP256KeyPair,
-  hashPersonalMessage,
-  hashTypedData,
-  hpkeOpen,
-  hpkeSeal,
-  utf8ToBytes,
-  verifyBundle,
-  type TypedData,
-} from '@walletkit/crypto';
+import { bytesToHex, bytesToUtf8, hashPersonalMessage, hashTypedData, utf8ToBytes, type TypedData } from '@walletkit/crypto';
 import type { ParamsOf, QueryResponseOf, ResultOf } from '@walletkit/protocol';
 import type { ActivityClient } from './activity-client';
 import { toWalletKitError } from './errors';
 import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
+import { verifySignedBundle } from './webcrypto/bundle';
+import { createHpkeTarget, hpkeOpenWith, hpkeSealTo, type HpkeTarget } from './webcrypto/hpke';
 
 /** One Ethereum account at m/44'/60'/0'/0/`index`, the kit's default. */
 export function ethereumAccount(index = 0): ParamsOf<'create_wallet'>['accounts'][number] {
@@ -73,11 +64,11 @@ export function createWalletActions(deps: { activity: ActivityClient; enclavePub
     return `0x${sig.r.padStart(64, '0')}${sig.s.padStart(64, '0')}${v.toString(16)}`;
   }
 
-  /** Verifies an export bundle against the pinned enclave key and opens it with `privateKey`. */
-  async function openExport(exportBundle: string, privateKey: string): Promise<Uint8Array> {
+  /** Verifies an export bundle against the pinned enclave key and opens it with the one-time `target`. */
+  async function openExport(exportBundle: string, target: HpkeTarget): Promise<Uint8Array> {
     try {
-      const data = verifyBundle<{ encappedPublic: string; ciphertext: string }>(exportBundle, deps.enclavePublicKey);
-      return await hpkeOpen({ encappedPublic: data.encappedPublic, ciphertext: data.ciphertext, receiverPrivateKey: privateKey });
+      const data = await verifySignedBundle<{ encappedPublic: string; ciphertext: string }>(exportBundle, deps.enclavePublicKey);
+      return await hpkeOpenWith(target, { encappedPublic: data.encappedPublic, ciphertext: data.ciphertext });
     } catch (error) {
       throw toWalletKitError(error, 'ERR_INVALID_ENCRYPTED_BUNDLE');
     }
@@ -92,22 +83,22 @@ export function createWalletActions(deps: { activity: ActivityClient; enclavePub
     signMessage: ({ address, message }) => signDigest(address, hashPersonalMessage(message)),
     signTypedData: ({ address, typedData }) => signDigest(address, hashTypedData(typedData)),
     async exportWallet({ walletId }) {
-      const target = generateP256KeyPair();
-      const { exportBundle } = await activity.submit('export_wallet', { walletId, targetPublicKey: target.publicKeyUncompressed });
-      return bytesToUtf8(await openExport(exportBundle, target.privateKey));
+      const target = await createHpkeTarget();
+      const { exportBundle } = await activity.submit('export_wallet', { walletId, targetPublicKey: target.publicKey });
+      return bytesToUtf8(await openExport(exportBundle, target));
     },
     async exportAccount({ address }) {
-      const target = generateP256KeyPair();
-      const { exportBundle } = await activity.submit('export_wallet_account', { address, targetPublicKey: target.publicKeyUncompressed });
-      return bytesToHex(await openExport(exportBundle, target.privateKey));
+      const target = await createHpkeTarget();
+      const { exportBundle } = await activity.submit('export_wallet_account', { address, targetPublicKey: target.publicKey });
+      return bytesToHex(await openExport(exportBundle, target));
     },
     async importWallet({ mnemonic, walletName, accounts }) {
       const userId = deps.userId();
       const { importBundle } = await activity.submit('init_import_wallet', { userId });
       let encryptedBundle: string;
       try {
-        const { targetPublic } = verifyBundle<{ targetPublic: string }>(importBundle, deps.enclavePublicKey);
-        encryptedBundle = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(mnemonic), receiverPublicKey: targetPublic }));
+        const { targetPublic } = await verifySignedBundle<{ targetPublic: string }>(importBundle, deps.enclavePublicKey);
+        encryptedBundle = JSON.stringify(await hpkeSealTo(utf8ToBytes(mnemonic), targetPublic));
       } catch (error) {
         throw toWalletKitError(error, 'ERR_INVALID_SIGNATURE');
       }

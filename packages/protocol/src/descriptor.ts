@@ -1,4 +1,5 @@
-import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TObject, type TSchema, type TUnion } from '@sinclair/typebox';
+import { operationWire, queryPath, type WireOperationName, type WireQueryName } from './wire';
 
 /**
  * One activity operation on the wire: the single source of truth the server registers
@@ -28,22 +29,20 @@ export interface OperationDescriptor<
 }
 
 /**
- * Declare an operation descriptor.
+ * Declare an operation descriptor. The activity type, intent/result keys and path come from the
+ * wire table of `./wire` (the one place they are written), so `name` must be listed there.
  * @example
- * const op = defineOperation({ name: 'create_policy', type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
- *   intentKey: 'createPolicyIntentV3', resultKey: 'createPolicyResult', spec: true,
+ * const op = defineOperation({ name: 'create_policy', spec: true,
  *   parameters: Type.Object({ policyName: Type.String() }), result: Type.Object({ policyId: Type.String() }) });
+ * op.type; // 'ACTIVITY_TYPE_CREATE_POLICY_V3'
  */
-export function defineOperation<N extends string, P extends TObject, R extends TObject>(d: {
+export function defineOperation<N extends WireOperationName, P extends TObject, R extends TObject>(d: {
   name: N;
-  type: string;
-  intentKey: string;
-  resultKey: string;
   parameters: P;
   result: R;
   spec: boolean;
 }): OperationDescriptor<N, P, R> {
-  return Object.freeze({ ...d, path: `/public/v1/submit/${d.name}` });
+  return Object.freeze({ ...operationWire(d.name), parameters: d.parameters, result: d.result, spec: d.spec });
 }
 
 /** A read endpoint, `POST /public/v1/query/<name>`, stamped like submits. */
@@ -56,14 +55,21 @@ export interface QueryDescriptor<N extends string = string, Q extends TObject = 
   readonly response: R;
 }
 
-/** Declare a query descriptor. */
-export function defineQuery<N extends string, Q extends TObject, R extends TSchema>(d: {
+/** Declare a query descriptor; `name` must be listed in the wire table of `./wire`. */
+export function defineQuery<N extends WireQueryName, Q extends TObject, R extends TSchema>(d: {
   name: N;
   request: Q;
   response: R;
 }): QueryDescriptor<N, Q, R> {
-  return Object.freeze({ ...d, path: `/public/v1/query/${d.name}` });
+  return Object.freeze({ ...d, path: queryPath(d.name) });
 }
+
+/**
+ * String enum schema from a list of literals; `Static` of it is the union of the literals.
+ * @example const Effect = Enum(POLICY_EFFECTS); // Static<typeof Effect> = 'EFFECT_ALLOW' | 'EFFECT_DENY'
+ */
+export const Enum = <const T extends readonly string[]>(values: T) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
 
 /** Closed object schema: the wire refuses unknown fields. */
 export const Obj = <T extends Parameters<typeof Type.Object>[0]>(props: T) =>

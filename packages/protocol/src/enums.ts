@@ -1,11 +1,4 @@
-import { Type, type TLiteral, type TUnion } from '@sinclair/typebox';
-
-/**
- * String enum schema from a list of literals; `Static` of it is the union of the literals.
- * @example const Effect = Enum(POLICY_EFFECTS); // Static<typeof Effect> = 'EFFECT_ALLOW' | 'EFFECT_DENY'
- */
-export const Enum = <const T extends readonly string[]>(values: T) =>
-  Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
+// The wire's enum value lists, schema-free (the `Enum` schema helper is in descriptor.ts).
 
 export const PAYLOAD_ENCODINGS = [
   'PAYLOAD_ENCODING_HEXADECIMAL',

@@ -25,3 +25,4 @@ export * from './operations/tvc';
 export * from './operations/users';
 export * from './operations/wallets';
 export * from './proxy';
+export * from './wire';

@@ -1,16 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Obj } from './descriptor';
-import {
-  ADDRESS_FORMATS,
-  API_KEY_CURVES,
-  AUTHENTICATOR_TRANSPORTS,
-  CLIENT_SIGNATURE_SCHEMES,
-  CURVES,
-  Enum,
-  FEATURE_NAMES,
-  MNEMONIC_LENGTHS,
-  PATH_FORMATS,
-} from './enums';
+import { Obj, Enum } from './descriptor';
+import { ADDRESS_FORMATS, API_KEY_CURVES, AUTHENTICATOR_TRANSPORTS, CLIENT_SIGNATURE_SCHEMES, CURVES, FEATURE_NAMES, MNEMONIC_LENGTHS, PATH_FORMATS } from './enums';
 import {
   DerivationPath,
   Email,

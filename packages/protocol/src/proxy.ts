@@ -1,8 +1,11 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { Obj } from './descriptor';
-import { Enum, OAUTH2_PROVIDERS, OTP_TYPES } from './enums';
+import { Obj, Enum } from './descriptor';
+import { OAUTH2_PROVIDERS, OTP_TYPES } from './enums';
 import { Email, Id, Jwt, MAX_ITEMS, Name, PhoneNumber, PublicKeyHex } from './fields';
 import { ApiKeyParams, AuthenticatorParams, ClientSignature, OidcClaims, WalletParams, WalletResult } from './params';
+import { proxyPath, type WireProxyEndpointName } from './wire';
+
+export { PROXY_CONFIG_ID_HEADER } from './wire';
 
 /**
  * The authentication proxy's wire contract (spec section A): one descriptor per `/v1/<name>`
@@ -22,19 +25,16 @@ export interface ProxyEndpointDescriptor<N extends string = string, Q extends TO
 }
 
 /**
- * Declare a proxy endpoint.
+ * Declare a proxy endpoint; `name` must be listed in the wire table of `./wire`.
  * @example defineProxyEndpoint({ name: 'wallet_kit_config', request: Obj({}), response: Obj({}) }).path // '/v1/wallet_kit_config'
  */
-export function defineProxyEndpoint<N extends string, Q extends TObject, R extends TObject>(d: {
+export function defineProxyEndpoint<N extends WireProxyEndpointName, Q extends TObject, R extends TObject>(d: {
   name: N;
   request: Q;
   response: R;
 }): ProxyEndpointDescriptor<N, Q, R> {
-  return Object.freeze({ ...d, path: `/v1/${d.name}` });
+  return Object.freeze({ ...d, path: proxyPath(d.name) });
 }
-
-/** The header naming the organization's proxy configuration (spec A, "Authentication proxy" 1). */
-export const PROXY_CONFIG_ID_HEADER = 'X-Auth-Proxy-Config-Id';
 
 const Contact = Type.String({ minLength: 3, maxLength: 320 });
 const Session = Obj({ session: Type.String() });

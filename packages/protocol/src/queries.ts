@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineQuery, Obj } from './descriptor';
+import { defineQuery, Obj, Enum } from './descriptor';
 import { Activity, ACTIVITY_STATUSES } from './envelope';
-import { Enum } from './enums';
 import { Id, MAX_ITEMS } from './fields';
 import { AuthProxyConfigRecord } from './operations/auth-proxy';
 import {

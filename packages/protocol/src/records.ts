@@ -1,17 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Obj } from './descriptor';
-import {
-  ADDRESS_FORMATS,
-  AUTHENTICATOR_TRANSPORTS,
-  CREDENTIAL_TYPES,
-  CURVES,
-  Enum,
-  OAUTH2_PROVIDERS,
-  PATH_FORMATS,
-  POLICY_EFFECTS,
-  SMART_CONTRACT_INTERFACE_TYPES,
-  TAG_TYPES,
-} from './enums';
+import { Obj, Enum } from './descriptor';
+import { ADDRESS_FORMATS, AUTHENTICATOR_TRANSPORTS, CREDENTIAL_TYPES, CURVES, OAUTH2_PROVIDERS, PATH_FORMATS, POLICY_EFFECTS, SMART_CONTRACT_INTERFACE_TYPES, TAG_TYPES } from './enums';
 import { Timestamp } from './fields';
 import { AddressEntry, Feature } from './params';
 

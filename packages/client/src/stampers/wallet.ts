@@ -1,5 +1,6 @@
 import { base64urlEncode, bytesToHex, hashPersonalMessage, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
 import { WalletKitError } from '../errors';
+import { rawSignatureToDer } from './der';
 import type { Stamper } from './types';
 
 /**
@@ -30,10 +31,15 @@ export async function recoverPersonalSignKey(message: string, signatureHex: stri
   const v = bytes[64]!;
   const recovery = v >= 27 ? v - 27 : v;
   if (recovery !== 0 && recovery !== 1) throw new WalletKitError('ERR_INVALID_SIGNATURE', 'personal_sign returned an invalid v');
-  const { secp256k1 } = await import('@noble/curves/secp256k1.js');
-  const signature = secp256k1.Signature.fromBytes(bytes.subarray(0, 64), 'compact');
-  const point = signature.addRecoveryBit(recovery).recoverPublicKey(hashPersonalMessage(message));
-  return { publicKey: bytesToHex(point.toBytes(true)), derSignature: bytesToHex(signature.toBytes('der')) };
+  const { Signature, recoverPublicKey } = await import('@noble/secp256k1');
+  const signature = Signature.fromBytes(bytes.subarray(0, 64), 'compact').addRecoveryBit(recovery);
+  let publicKey: Uint8Array;
+  try {
+    publicKey = recoverPublicKey(signature.toBytes('recovered'), hashPersonalMessage(message), { prehash: false });
+  } catch (cause) {
+    throw new WalletKitError('ERR_INVALID_SIGNATURE', 'no public key recovers from the personal_sign signature', { cause });
+  }
+  return { publicKey: bytesToHex(publicKey), derSignature: bytesToHex(rawSignatureToDer(signature.toBytes('compact'))) };
 }
 
 /**

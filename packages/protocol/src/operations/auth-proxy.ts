@@ -109,9 +109,6 @@ const ConfigResult = Obj({ configId: Type.String(), enabled: Type.Boolean() });
  */
 export const enableAuthProxy = defineOperation({
   name: 'enable_auth_proxy',
-  type: 'ACTIVITY_TYPE_ENABLE_AUTH_PROXY',
-  intentKey: 'enableAuthProxyIntent',
-  resultKey: 'enableAuthProxyResult',
   spec: false,
   parameters: Obj({ settings: Type.Optional(AuthProxySettingsPatch) }),
   result: ConfigResult,
@@ -123,9 +120,6 @@ export const enableAuthProxy = defineOperation({
  */
 export const updateAuthProxyConfig = defineOperation({
   name: 'update_auth_proxy_config',
-  type: 'ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG',
-  intentKey: 'updateAuthProxyConfigIntent',
-  resultKey: 'updateAuthProxyConfigResult',
   spec: false,
   parameters: Obj({ settings: AuthProxySettingsPatch }),
   result: ConfigResult,
@@ -138,9 +132,6 @@ export const updateAuthProxyConfig = defineOperation({
  */
 export const disableAuthProxy = defineOperation({
   name: 'disable_auth_proxy',
-  type: 'ACTIVITY_TYPE_DISABLE_AUTH_PROXY',
-  intentKey: 'disableAuthProxyIntent',
-  resultKey: 'disableAuthProxyResult',
   spec: false,
   parameters: Obj({}),
   result: ConfigResult,

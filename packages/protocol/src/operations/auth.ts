@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, OTP_TYPES } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { OTP_TYPES } from '../enums';
 import { Email, ExpirationSeconds, Id, Jwt, Name, PublicKeyHex } from '../fields';
 import { ClientSignature, sessionFields } from '../params';
 
@@ -14,9 +14,6 @@ const SessionResult = Obj({ session: Type.String() });
  */
 export const stampLogin = defineOperation({
   name: 'stamp_login',
-  type: 'ACTIVITY_TYPE_STAMP_LOGIN',
-  intentKey: 'stampLoginIntent',
-  resultKey: 'stampLoginResult',
   spec: true,
   parameters: Obj({ publicKey: PublicKeyHex, ...sessionFields }),
   result: SessionResult,
@@ -30,9 +27,6 @@ export const stampLogin = defineOperation({
  */
 export const initOtp = defineOperation({
   name: 'init_otp',
-  type: 'ACTIVITY_TYPE_INIT_OTP_V3',
-  intentKey: 'initOtpIntentV3',
-  resultKey: 'initOtpResultV2',
   spec: false,
   parameters: Obj({
     otpType: Enum(OTP_TYPES),
@@ -68,9 +62,6 @@ export const initOtp = defineOperation({
  */
 export const verifyOtp = defineOperation({
   name: 'verify_otp',
-  type: 'ACTIVITY_TYPE_VERIFY_OTP_V2',
-  intentKey: 'verifyOtpIntentV2',
-  resultKey: 'verifyOtpResult',
   spec: false,
   parameters: Obj({
     otpId: Id,
@@ -88,9 +79,6 @@ export const verifyOtp = defineOperation({
  */
 export const otpLogin = defineOperation({
   name: 'otp_login',
-  type: 'ACTIVITY_TYPE_OTP_LOGIN_V2',
-  intentKey: 'otpLoginIntentV2',
-  resultKey: 'otpLoginResult',
   spec: false,
   parameters: Obj({
     verificationToken: Jwt,
@@ -108,9 +96,6 @@ export const otpLogin = defineOperation({
  */
 export const oauthLogin = defineOperation({
   name: 'oauth_login',
-  type: 'ACTIVITY_TYPE_OAUTH_LOGIN',
-  intentKey: 'oauthLoginIntent',
-  resultKey: 'oauthLoginResult',
   spec: false,
   parameters: Obj({ oidcToken: Jwt, publicKey: PublicKeyHex, ...sessionFields }),
   result: SessionResult,

@@ -13,9 +13,6 @@ const Fingerprint = Type.String({ minLength: 1, maxLength: 256 });
  */
 export const approveActivity = defineOperation({
   name: 'approve_activity',
-  type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY',
-  intentKey: 'approveActivityIntent',
-  resultKey: 'approveActivityResult',
   spec: false,
   parameters: Obj({ fingerprint: Fingerprint }),
   result: Obj({ activity: Activity }),
@@ -28,9 +25,6 @@ export const approveActivity = defineOperation({
  */
 export const rejectActivity = defineOperation({
   name: 'reject_activity',
-  type: 'ACTIVITY_TYPE_REJECT_ACTIVITY',
-  intentKey: 'rejectActivityIntent',
-  resultKey: 'rejectActivityResult',
   spec: false,
   parameters: Obj({ fingerprint: Fingerprint }),
   result: Obj({ activity: Activity }),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { ADDRESS_FORMATS, CURVES, Enum } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { ADDRESS_FORMATS, CURVES } from '../enums';
 import { Bundle, Id, IdList, MAX_ITEMS, Name, PublicKeyHex } from '../fields';
 import { AddressEntry } from '../params';
 
@@ -13,9 +13,6 @@ const AddressFormats = Type.Array(Enum(ADDRESS_FORMATS), { maxItems: ADDRESS_FOR
  */
 export const createPrivateKeys = defineOperation({
   name: 'create_private_keys',
-  type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEYS_V2',
-  intentKey: 'createPrivateKeysIntentV2',
-  resultKey: 'createPrivateKeysResultV2',
   spec: false,
   parameters: Obj({
     privateKeys: Type.Array(
@@ -39,9 +36,6 @@ export const createPrivateKeys = defineOperation({
  */
 export const exportPrivateKey = defineOperation({
   name: 'export_private_key',
-  type: 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY',
-  intentKey: 'exportPrivateKeyIntent',
-  resultKey: 'exportPrivateKeyResult',
   spec: true,
   parameters: Obj({ privateKeyId: Id, targetPublicKey: PublicKeyHex }),
   result: Obj({ privateKeyId: Type.String(), exportBundle: Type.String() }),
@@ -54,9 +48,6 @@ export const exportPrivateKey = defineOperation({
  */
 export const initImportPrivateKey = defineOperation({
   name: 'init_import_private_key',
-  type: 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY',
-  intentKey: 'initImportPrivateKeyIntent',
-  resultKey: 'initImportPrivateKeyResult',
   spec: true,
   parameters: Obj({ userId: Id }),
   result: Obj({ importBundle: Type.String() }),
@@ -68,9 +59,6 @@ export const initImportPrivateKey = defineOperation({
  */
 export const importPrivateKey = defineOperation({
   name: 'import_private_key',
-  type: 'ACTIVITY_TYPE_IMPORT_PRIVATE_KEY',
-  intentKey: 'importPrivateKeyIntent',
-  resultKey: 'importPrivateKeyResult',
   spec: false,
   parameters: Obj({
     userId: Id,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, OAUTH2_PROVIDERS } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { OAUTH2_PROVIDERS } from '../enums';
 import { Id, PublicKeyHex } from '../fields';
 
 /**
@@ -9,9 +9,6 @@ import { Id, PublicKeyHex } from '../fields';
  */
 export const createOauth2Credential = defineOperation({
   name: 'create_oauth2_credential',
-  type: 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL',
-  intentKey: 'createOauth2CredentialIntent',
-  resultKey: 'createOauth2CredentialResult',
   spec: true,
   parameters: Obj({
     provider: Enum(OAUTH2_PROVIDERS),
@@ -30,9 +27,6 @@ export const createOauth2Credential = defineOperation({
  */
 export const oauth2Authenticate = defineOperation({
   name: 'oauth2_authenticate',
-  type: 'ACTIVITY_TYPE_OAUTH2_AUTHENTICATE',
-  intentKey: 'oauth2AuthenticateIntent',
-  resultKey: 'oauth2AuthenticateResult',
   spec: true,
   parameters: Obj({
     oauth2CredentialId: Id,

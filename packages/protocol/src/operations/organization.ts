@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, FEATURE_NAMES } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { FEATURE_NAMES } from '../enums';
 import { Id, Jwt, MAX_ITEMS, Name, Threshold } from '../fields';
 import { ClientSignature, Feature, RootUserParams, WalletParams, WalletResult } from '../params';
 
@@ -14,9 +14,6 @@ import { ClientSignature, Feature, RootUserParams, WalletParams, WalletResult } 
  */
 export const createSubOrganization = defineOperation({
   name: 'create_sub_organization',
-  type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8',
-  intentKey: 'createSubOrganizationIntentV8',
-  resultKey: 'createSubOrganizationResultV8',
   spec: false,
   parameters: Obj({
     subOrganizationName: Name,
@@ -44,9 +41,6 @@ export const createSubOrganization = defineOperation({
  */
 export const updateRootQuorum = defineOperation({
   name: 'update_root_quorum',
-  type: 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM',
-  intentKey: 'updateRootQuorumIntent',
-  resultKey: 'updateRootQuorumResult',
   spec: true,
   parameters: Obj({
     threshold: Threshold,
@@ -62,9 +56,6 @@ export const updateRootQuorum = defineOperation({
  */
 export const setOrganizationFeature = defineOperation({
   name: 'set_organization_feature',
-  type: 'ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE',
-  intentKey: 'setOrganizationFeatureIntent',
-  resultKey: 'setOrganizationFeatureResult',
   spec: false,
   parameters: Obj({ name: Enum(FEATURE_NAMES), value: Type.String({ maxLength: 4096 }) }),
   result: Obj({ features: Type.Array(Feature) }),
@@ -76,9 +67,6 @@ export const setOrganizationFeature = defineOperation({
  */
 export const removeOrganizationFeature = defineOperation({
   name: 'remove_organization_feature',
-  type: 'ACTIVITY_TYPE_REMOVE_ORGANIZATION_FEATURE',
-  intentKey: 'removeOrganizationFeatureIntent',
-  resultKey: 'removeOrganizationFeatureResult',
   spec: true,
   parameters: Obj({ name: Enum(FEATURE_NAMES) }),
   result: Obj({ features: Type.Array(Feature) }),

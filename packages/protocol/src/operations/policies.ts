@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, POLICY_EFFECTS } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { POLICY_EFFECTS } from '../enums';
 import { Id, Name, Notes } from '../fields';
 
 /** A policy condition or consensus expression (Turnkey policy language). */
@@ -14,9 +14,6 @@ const Expression = Type.String({ maxLength: 8192 });
  */
 export const createPolicy = defineOperation({
   name: 'create_policy',
-  type: 'ACTIVITY_TYPE_CREATE_POLICY_V3',
-  intentKey: 'createPolicyIntentV3',
-  resultKey: 'createPolicyResult',
   spec: true,
   parameters: Obj({
     policyName: Name,
@@ -35,9 +32,6 @@ export const createPolicy = defineOperation({
  */
 export const updatePolicy = defineOperation({
   name: 'update_policy',
-  type: 'ACTIVITY_TYPE_UPDATE_POLICY_V2',
-  intentKey: 'updatePolicyIntentV2',
-  resultKey: 'updatePolicyResultV2',
   spec: true,
   parameters: Obj({
     policyId: Id,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, HASH_FUNCTIONS, PAYLOAD_ENCODINGS } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { HASH_FUNCTIONS, PAYLOAD_ENCODINGS } from '../enums';
 import { MAX_ITEMS } from '../fields';
 
 /**
@@ -11,9 +11,6 @@ import { MAX_ITEMS } from '../fields';
  */
 export const signRawPayloads = defineOperation({
   name: 'sign_raw_payloads',
-  type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS',
-  intentKey: 'signRawPayloadsIntent',
-  resultKey: 'signRawPayloadsResult',
   spec: true,
   parameters: Obj({
     /** Wallet account address, private key address or private key id. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, SMART_CONTRACT_INTERFACE_TYPES } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { SMART_CONTRACT_INTERFACE_TYPES } from '../enums';
 import { Address, Id, Name, Notes } from '../fields';
 
 /**
@@ -10,9 +10,6 @@ import { Address, Id, Name, Notes } from '../fields';
  */
 export const createSmartContractInterface = defineOperation({
   name: 'create_smart_contract_interface',
-  type: 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE',
-  intentKey: 'createSmartContractInterfaceIntent',
-  resultKey: 'createSmartContractInterfaceResult',
   spec: true,
   parameters: Obj({
     smartContractAddress: Address,
@@ -27,9 +24,6 @@ export const createSmartContractInterface = defineOperation({
 /** Spec B: delete a smart contract interface. @example { smartContractInterfaceId } */
 export const deleteSmartContractInterface = defineOperation({
   name: 'delete_smart_contract_interface',
-  type: 'ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE',
-  intentKey: 'deleteSmartContractInterfaceIntent',
-  resultKey: 'deleteSmartContractInterfaceResult',
   spec: true,
   parameters: Obj({ smartContractInterfaceId: Id }),
   result: Obj({ smartContractInterfaceId: Type.String() }),

@@ -5,9 +5,6 @@ import { Id, IdList, MAX_ITEMS, Name } from '../fields';
 /** Spec B: create a user tag and attach it to users. @example { userTagName: 'admins', userIds: [userId] } */
 export const createUserTag = defineOperation({
   name: 'create_user_tag',
-  type: 'ACTIVITY_TYPE_CREATE_USER_TAG',
-  intentKey: 'createUserTagIntent',
-  resultKey: 'createUserTagResult',
   spec: true,
   parameters: Obj({ userTagName: Name, userIds: IdList }),
   result: Obj({ userTagId: Type.String(), userIds: Type.Array(Type.String()) }),
@@ -20,9 +17,6 @@ export const createUserTag = defineOperation({
  */
 export const updateUserTag = defineOperation({
   name: 'update_user_tag',
-  type: 'ACTIVITY_TYPE_UPDATE_USER_TAG',
-  intentKey: 'updateUserTagIntent',
-  resultKey: 'updateUserTagResult',
   spec: true,
   parameters: Obj({
     userTagId: Id,
@@ -36,9 +30,6 @@ export const updateUserTag = defineOperation({
 /** Spec B: delete user tags; the result names the users that lost a tag. @example { userTagIds: [tagId] } */
 export const deleteUserTags = defineOperation({
   name: 'delete_user_tags',
-  type: 'ACTIVITY_TYPE_DELETE_USER_TAGS',
-  intentKey: 'deleteUserTagsIntent',
-  resultKey: 'deleteUserTagsResult',
   spec: true,
   parameters: Obj({ userTagIds: Type.Array(Id, { minItems: 1, maxItems: MAX_ITEMS }) }),
   result: Obj({ userTagIds: Type.Array(Type.String()), userIds: Type.Array(Type.String()) }),
@@ -47,9 +38,6 @@ export const deleteUserTags = defineOperation({
 /** Spec B: create a private key tag and attach it to keys. @example { privateKeyTagName: 'hot', privateKeyIds: [keyId] } */
 export const createPrivateKeyTag = defineOperation({
   name: 'create_private_key_tag',
-  type: 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG',
-  intentKey: 'createPrivateKeyTagIntent',
-  resultKey: 'createPrivateKeyTagResult',
   spec: true,
   parameters: Obj({ privateKeyTagName: Name, privateKeyIds: IdList }),
   result: Obj({ privateKeyTagId: Type.String(), privateKeyIds: Type.Array(Type.String()) }),
@@ -62,9 +50,6 @@ export const createPrivateKeyTag = defineOperation({
  */
 export const updatePrivateKeyTag = defineOperation({
   name: 'update_private_key_tag',
-  type: 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG',
-  intentKey: 'updatePrivateKeyTagIntent',
-  resultKey: 'updatePrivateKeyTagResult',
   spec: true,
   parameters: Obj({
     privateKeyTagId: Id,

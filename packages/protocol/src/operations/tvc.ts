@@ -10,9 +10,6 @@ import { Id, MAX_ITEMS, Name, PublicKeyHex, SignatureHex, Threshold } from '../f
  */
 export const createTvcManifest = defineOperation({
   name: 'create_tvc_manifest',
-  type: 'ACTIVITY_TYPE_CREATE_TVC_MANIFEST',
-  intentKey: 'createTvcManifestIntent',
-  resultKey: 'createTvcManifestResult',
   spec: false,
   parameters: Obj({
     manifest: Type.String({ minLength: 2, maxLength: 65536 }),
@@ -29,9 +26,6 @@ export const createTvcManifest = defineOperation({
  */
 export const createTvcManifestApprovals = defineOperation({
   name: 'create_tvc_manifest_approvals',
-  type: 'ACTIVITY_TYPE_CREATE_TVC_MANIFEST_APPROVALS',
-  intentKey: 'createTvcManifestApprovalsIntent',
-  resultKey: 'createTvcManifestApprovalsResult',
   spec: true,
   parameters: Obj({
     manifestId: Id,

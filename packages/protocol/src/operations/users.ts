@@ -12,9 +12,6 @@ const NonEmptyIds = Type.Array(Id, { minItems: 1, maxItems: MAX_ITEMS });
  */
 export const createUsers = defineOperation({
   name: 'create_users',
-  type: 'ACTIVITY_TYPE_CREATE_USERS_V4',
-  intentKey: 'createUsersIntentV4',
-  resultKey: 'createUsersResult',
   spec: false,
   parameters: Obj({ users: Type.Array(UserParams, { minItems: 1, maxItems: MAX_ITEMS }) }),
   result: Obj({ userIds: Type.Array(Type.String()) }),
@@ -27,9 +24,6 @@ export const createUsers = defineOperation({
  */
 export const updateUserPhoneNumber = defineOperation({
   name: 'update_user_phone_number',
-  type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
-  intentKey: 'updateUserPhoneNumberIntent',
-  resultKey: 'updateUserPhoneNumberResult',
   spec: true,
   parameters: Obj({
     userId: Id,
@@ -45,9 +39,6 @@ export const updateUserPhoneNumber = defineOperation({
  */
 export const recoverUser = defineOperation({
   name: 'recover_user',
-  type: 'ACTIVITY_TYPE_RECOVER_USER',
-  intentKey: 'recoverUserIntent',
-  resultKey: 'recoverUserResult',
   spec: true,
   parameters: Obj({ authenticator: AuthenticatorParams, userId: Id }),
   /** The spec names the field in the singular though it is a list (as in Turnkey). */
@@ -60,9 +51,6 @@ export const recoverUser = defineOperation({
  */
 export const createApiKeys = defineOperation({
   name: 'create_api_keys',
-  type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2',
-  intentKey: 'createApiKeysIntentV2',
-  resultKey: 'createApiKeysResult',
   spec: false,
   parameters: Obj({ apiKeys: Type.Array(ApiKeyParams, { minItems: 1, maxItems: MAX_ITEMS }), userId: Id }),
   result: Obj({ apiKeyIds: Type.Array(Type.String()) }),
@@ -71,9 +59,6 @@ export const createApiKeys = defineOperation({
 /** Extra (Turnkey ACTIVITY_TYPE_DELETE_API_KEYS): remove API keys of a user. @example { userId, apiKeyIds: [id] } */
 export const deleteApiKeys = defineOperation({
   name: 'delete_api_keys',
-  type: 'ACTIVITY_TYPE_DELETE_API_KEYS',
-  intentKey: 'deleteApiKeysIntent',
-  resultKey: 'deleteApiKeysResult',
   spec: false,
   parameters: Obj({ userId: Id, apiKeyIds: NonEmptyIds }),
   result: Obj({ apiKeyIds: Type.Array(Type.String()) }),
@@ -85,9 +70,6 @@ export const deleteApiKeys = defineOperation({
  */
 export const createAuthenticators = defineOperation({
   name: 'create_authenticators',
-  type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
-  intentKey: 'createAuthenticatorsIntentV2',
-  resultKey: 'createAuthenticatorsResult',
   spec: false,
   parameters: Obj({
     authenticators: Type.Array(AuthenticatorParams, { minItems: 1, maxItems: MAX_ITEMS }),
@@ -99,9 +81,6 @@ export const createAuthenticators = defineOperation({
 /** Extra (Turnkey ACTIVITY_TYPE_DELETE_AUTHENTICATORS): remove passkeys of a user. @example { userId, authenticatorIds: [id] } */
 export const deleteAuthenticators = defineOperation({
   name: 'delete_authenticators',
-  type: 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS',
-  intentKey: 'deleteAuthenticatorsIntent',
-  resultKey: 'deleteAuthenticatorsResult',
   spec: false,
   parameters: Obj({ userId: Id, authenticatorIds: NonEmptyIds }),
   result: Obj({ authenticatorIds: Type.Array(Type.String()) }),
@@ -114,9 +93,6 @@ export const deleteAuthenticators = defineOperation({
  */
 export const createOauthProviders = defineOperation({
   name: 'create_oauth_providers',
-  type: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS_V2',
-  intentKey: 'createOauthProvidersIntentV2',
-  resultKey: 'createOauthProvidersResultV2',
   spec: false,
   parameters: Obj({
     userId: Id,
@@ -128,9 +104,6 @@ export const createOauthProviders = defineOperation({
 /** Extra (Turnkey ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS): unlink OIDC identities. @example { userId, providerIds: [id] } */
 export const deleteOauthProviders = defineOperation({
   name: 'delete_oauth_providers',
-  type: 'ACTIVITY_TYPE_DELETE_OAUTH_PROVIDERS',
-  intentKey: 'deleteOauthProvidersIntent',
-  resultKey: 'deleteOauthProvidersResult',
   spec: false,
   parameters: Obj({ userId: Id, providerIds: NonEmptyIds }),
   result: Obj({ providerIds: Type.Array(Type.String()) }),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Enum, MNEMONIC_LANGUAGES } from '../enums';
+import { defineOperation, Obj, Enum } from '../descriptor';
+import { MNEMONIC_LANGUAGES } from '../enums';
 import { Address, Bundle, Id, MAX_ITEMS, Name, PublicKeyHex } from '../fields';
 import { MnemonicLengthField, WalletAccountList, WalletAccountParams } from '../params';
 
@@ -11,9 +11,6 @@ import { MnemonicLengthField, WalletAccountList, WalletAccountParams } from '../
  */
 export const createWallet = defineOperation({
   name: 'create_wallet',
-  type: 'ACTIVITY_TYPE_CREATE_WALLET',
-  intentKey: 'createWalletIntent',
-  resultKey: 'createWalletResult',
   spec: false,
   parameters: Obj({
     walletName: Name,
@@ -30,9 +27,6 @@ export const createWallet = defineOperation({
  */
 export const createWalletAccounts = defineOperation({
   name: 'create_wallet_accounts',
-  type: 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS',
-  intentKey: 'createWalletAccountsIntent',
-  resultKey: 'createWalletAccountsResult',
   spec: true,
   parameters: Obj({
     walletId: Id,
@@ -49,9 +43,6 @@ export const createWalletAccounts = defineOperation({
  */
 export const exportWallet = defineOperation({
   name: 'export_wallet',
-  type: 'ACTIVITY_TYPE_EXPORT_WALLET',
-  intentKey: 'exportWalletIntent',
-  resultKey: 'exportWalletResult',
   spec: false,
   parameters: Obj({
     walletId: Id,
@@ -67,9 +58,6 @@ export const exportWallet = defineOperation({
  */
 export const exportWalletAccount = defineOperation({
   name: 'export_wallet_account',
-  type: 'ACTIVITY_TYPE_EXPORT_WALLET_ACCOUNT',
-  intentKey: 'exportWalletAccountIntent',
-  resultKey: 'exportWalletAccountResult',
   spec: false,
   parameters: Obj({ address: Address, targetPublicKey: PublicKeyHex }),
   result: Obj({ address: Type.String(), exportBundle: Type.String() }),
@@ -81,9 +69,6 @@ export const exportWalletAccount = defineOperation({
  */
 export const initImportWallet = defineOperation({
   name: 'init_import_wallet',
-  type: 'ACTIVITY_TYPE_INIT_IMPORT_WALLET',
-  intentKey: 'initImportWalletIntent',
-  resultKey: 'initImportWalletResult',
   spec: false,
   parameters: Obj({ userId: Id }),
   result: Obj({ importBundle: Type.String() }),
@@ -96,9 +81,6 @@ export const initImportWallet = defineOperation({
  */
 export const importWallet = defineOperation({
   name: 'import_wallet',
-  type: 'ACTIVITY_TYPE_IMPORT_WALLET',
-  intentKey: 'importWalletIntent',
-  resultKey: 'importWalletResult',
   spec: false,
   parameters: Obj({
     userId: Id,

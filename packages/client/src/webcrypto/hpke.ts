@@ -1,0 +1,84 @@
+// HPKE (RFC 9180) base mode as on the wire (DESIGN section 2): DHKEM(P-256, HKDF-SHA256),
+// HKDF-SHA256, AES-256-GCM, info "turnkey_hpke", AAD = enc (65 B) || receiver public (65 B).
+// @hpke/core runs on WebCrypto; the receiver of exports is a WebCrypto ECDH key pair.
+import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
+import { WalletKitError } from '../errors';
+import { subtle, uncompressedP256 } from './p256';
+
+const INFO = utf8ToBytes('turnkey_hpke');
+let suite: CipherSuite | undefined;
+
+function cipherSuite(): CipherSuite {
+  suite ??= new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+  return suite;
+}
+
+const buffer = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer;
+
+/**
+ * Encrypts `plaintext` to a P-256 public key (hex, compressed or not). Returns the wire's
+ * `{encappedPublic, ciphertext}` (hex). `ERR_INVALID_PUBLIC_KEY` for a bad receiver key.
+ *
+ * @example
+ * ```ts
+ * const sealed = await hpkeSealTo(utf8ToBytes(mnemonic), targetPublic);
+ * JSON.stringify(sealed); // the encryptedBundle of import_wallet
+ * ```
+ */
+export async function hpkeSealTo(plaintext: Uint8Array, receiverPublicKey: string): Promise<{ encappedPublic: string; ciphertext: string }> {
+  const receiver = uncompressedP256(receiverPublicKey);
+  const hpke = cipherSuite();
+  let recipientPublicKey: CryptoKey;
+  try {
+    recipientPublicKey = await hpke.kem.deserializePublicKey(buffer(receiver));
+  } catch (cause) {
+    throw new WalletKitError('ERR_INVALID_PUBLIC_KEY', 'receiver key is not on P-256', { cause });
+  }
+  const sender = await hpke.createSenderContext({ recipientPublicKey, info: buffer(INFO) });
+  const enc = new Uint8Array(sender.enc);
+  const ciphertext = new Uint8Array(await sender.seal(buffer(plaintext), buffer(concatBytes(enc, receiver))));
+  return { encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) };
+}
+
+/**
+ * A one-time HPKE receiver: a non-extractable WebCrypto ECDH P-256 key pair and its
+ * uncompressed public key (hex), the `targetPublicKey` of an export.
+ *
+ * @example
+ * ```ts
+ * const target = await createHpkeTarget();
+ * await activity.submit('export_wallet', { walletId, targetPublicKey: target.publicKey });
+ * ```
+ */
+export interface HpkeTarget {
+  keyPair: CryptoKeyPair;
+  publicKey: string;
+}
+
+/** Generates an {@link HpkeTarget}. @example const target = await createHpkeTarget(); */
+export async function createHpkeTarget(): Promise<HpkeTarget> {
+  const keyPair = (await subtle().generateKey({ name: 'ECDH', namedCurve: 'P-256' }, false, ['deriveBits'])) as CryptoKeyPair;
+  return { keyPair, publicKey: bytesToHex(new Uint8Array(await subtle().exportKey('raw', keyPair.publicKey))) };
+}
+
+/**
+ * Decrypts `{encappedPublic, ciphertext}` (hex) with an {@link HpkeTarget}.
+ * `ERR_INVALID_ENCRYPTED_BUNDLE` on any failure.
+ *
+ * @example
+ * ```ts
+ * const mnemonic = bytesToUtf8(await hpkeOpenWith(target, data));
+ * ```
+ */
+export async function hpkeOpenWith(target: HpkeTarget, sealed: { encappedPublic: string; ciphertext: string }): Promise<Uint8Array> {
+  try {
+    const enc = uncompressedP256(sealed.encappedPublic);
+    const hpke = cipherSuite();
+    const recipient = await hpke.createRecipientContext({ recipientKey: target.keyPair, enc: buffer(enc), info: buffer(INFO) });
+    const aad = concatBytes(enc, hexToBytes(target.publicKey));
+    return new Uint8Array(await recipient.open(buffer(hexToBytes(sealed.ciphertext)), buffer(aad)));
+  } catch (cause) {
+    throw new WalletKitError('ERR_INVALID_ENCRYPTED_BUNDLE', 'could not decrypt the encrypted bundle', { cause });
+  }
+}
