@@ -10,6 +10,7 @@ import type { Session, SessionManager } from './session';
 import { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
 import { memorySessionKeyStore, type PendingLogin, type RecordStore } from './stampers/key-store';
 import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
+import { createWalletStamper, type Eip1193Provider } from './stampers/wallet';
 import { ethereumAccount } from './wallet';
 
 type OtpType = ProxyRequestOf<'otp_init_v2'>['otpType'];
@@ -75,6 +76,19 @@ export interface AuthFlows {
    * ```
    */
   completeOAuthRedirect(params?: { url?: string }): Promise<Session>;
+  /**
+   * External-wallet login (EIP-1193). The wallet signs twice: once to reveal its public key
+   * (recovered from the signature), once for stamp_login. Signs up when no account holds the
+   * key: the wallet's secp256k1 key becomes the user's API key. A refused signature rejects
+   * with `ERR_WALLET_REJECTED` and leaves no session.
+   *
+   * @example
+   * ```ts
+   * const [wallet] = await discoverWallets();
+   * const session = await kit.auth.connectWallet({ provider: wallet.provider });
+   * ```
+   */
+  connectWallet(params: { provider: Eip1193Provider; address?: string; apiKeyName?: string } & SignupOptions): Promise<Session>;
 }
 
 /**
@@ -169,6 +183,19 @@ export function createAuthFlows(deps: {
       const found = await proxy.account({ filterType: 'CREDENTIAL_ID', filterValue: credentialId });
       if (found.organizationId === null) throw new WalletKitError('ERR_USER_NOT_FOUND', 'no account uses this passkey');
       return passkeyLogin({ ...stamperOpts, allowCredentialIds: [credentialId] }, found.organizationId);
+    },
+
+    async connectWallet({ provider, address, apiKeyName, userName, wallet }) {
+      const stamper = createWalletStamper({ provider, ...(address !== undefined ? { address } : {}) });
+      const publicKey = await stamper.publicKey();
+      let { organizationId } = await proxy.account({ filterType: 'PUBLIC_KEY', filterValue: publicKey });
+      if (organizationId === null) {
+        const apiKey = { apiKeyName: apiKeyName ?? 'external wallet', publicKey, curveType: 'API_KEY_CURVE_SECP256K1' as const };
+        ({ organizationId } = await proxy.signup({ userName: userName ?? 'wallet user', apiKeys: [apiKey], ...walletOf({ wallet }) }));
+      }
+      const key = await generateSessionKey();
+      const { session: token } = await activity.submit('stamp_login', { publicKey: key.publicKey }, { stamper, organizationId });
+      return session.establish(key, token);
     },
 
     logInWithOAuth: oauth.logInWithOAuth,

@@ -52,8 +52,9 @@ const fallback = 'Something went wrong. Try again.';
  */
 export function errorCodeOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
-  // A prefix check, not protocol's isErrorCode: importing that table would pull every schema
-  // of @walletkit/protocol (and TypeBox) into the bundle.
+  // A prefix check, not isErrorCode of @walletkit/protocol/wire (schema-free, no TypeBox): that
+  // table holds the server codes only, and the client-only ones (ERR_POPUP_BLOCKED, ...) must
+  // pass too; it also keeps the error table out of the React bundle.
   return typeof code === 'string' && code.startsWith('ERR_') ? code : undefined;
 }
 

@@ -17,7 +17,10 @@ function stubKit() {
       logout: async () => undefined,
       refresh: async () => undefined,
     },
-    auth: { logInWithOAuth: (p: unknown) => (calls.push(['logInWithOAuth', p]), new Promise(() => undefined)) },
+    auth: {
+      logInWithOAuth: (p: unknown) => (calls.push(['logInWithOAuth', p]), new Promise(() => undefined)),
+      connectWallet: async (p: unknown) => (calls.push(['connectWallet', p]), current),
+    },
     wallet: { signMessage: async (p: unknown) => (calls.push(['signMessage', p]), '0xsig') },
   };
   const login = () => {
@@ -56,5 +59,14 @@ describe('adaptClient', () => {
     const { kit, calls } = stubKit();
     expect(await adaptClient(kit).wallet.signMessage('0xabc', 'hi')).toBe('0xsig');
     expect(calls).toEqual([['signMessage', { address: '0xabc', message: 'hi' }]]);
+  });
+
+  it('given an EIP-1193 provider, when the wallet method connects, then the client receives it and the modal can offer the method', async () => {
+    const { kit, calls } = stubKit();
+    const provider = { request: async () => undefined };
+    const adapted = adaptClient(kit);
+    expect(adapted.auth.connectWallet).toBeTypeOf('function');
+    await adapted.auth.connectWallet!(provider);
+    expect(calls).toEqual([['connectWallet', { provider }]]);
   });
 });

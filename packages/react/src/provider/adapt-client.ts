@@ -5,7 +5,8 @@ import type { OAuthProviderName, SessionState, WalletKitClientLike, WalletKitCon
  * Bind a `@walletkit/client` client to the shape the components call: a session snapshot for
  * `useSyncExternalStore` (`loading` until the first restore settles), positional wallet calls,
  * and OAuth that reads the client id and redirect URL from the `wallet_kit_config` already
- * fetched (synchronously, so the popup still opens inside the click).
+ * fetched (synchronously, so the popup still opens inside the click), and external-wallet
+ * login (which makes the modal offer the wallet method).
  * @example const kit = adaptClient(createWalletKitClient(config));
  */
 export function adaptClient(kit: WalletKitClient, opts: { oauthRedirectUri?: string } = {}): WalletKitClientLike {
@@ -47,6 +48,7 @@ export function adaptClient(kit: WalletKitClient, opts: { oauthRedirectUri?: str
         if (!clientId || !redirectUri) return Promise.reject(Object.assign(new Error(`No ${provider} client configured.`), { code: 'ERR_AUTH_METHOD_DISABLED' }));
         return kit.auth.logInWithOAuth({ provider, clientId, redirectUri });
       },
+      connectWallet: (provider) => kit.auth.connectWallet({ provider }),
     },
     wallet: {
       listWallets: () => kit.wallet.listWallets(),
