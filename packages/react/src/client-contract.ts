@@ -32,6 +32,10 @@ export interface WalletKitClientLike {
     signMessage(address: string, message: string): Promise<string>;
     signTypedData(address: string, typedData: unknown): Promise<string>;
     exportWallet(walletId: string): Promise<string>;
+    /** One account's private key (hex), decrypted in this browser. */
+    exportAccount(address: string): Promise<string>;
+    /** Import a recovery phrase as a new wallet (encrypted in this browser to the enclave). */
+    importWallet(input: { walletName: string; mnemonic: string }): Promise<unknown>;
     addPasskey(name: string): Promise<unknown>;
   };
 }

@@ -116,6 +116,24 @@ export function exportWalletMutationOptions(client: WalletKitClientLike) {
   return mutationOptions({ mutationFn: (walletId: string) => client.wallet.exportWallet(walletId), gcTime: 0 });
 }
 
+/** The account's private key is decrypted in the browser by the client; never cache it. @example mutate(address) // -> hex key */
+export function exportAccountMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (address: string) => client.wallet.exportAccount(address), gcTime: 0 });
+}
+
+/**
+ * Import a recovery phrase as a new wallet, then refresh the wallet list. `gcTime: 0` so the
+ * phrase (the mutation's variables) is not kept in the mutation cache.
+ * @example mutate({ walletName: 'Imported', mnemonic: 'abandon ... about' })
+ */
+export function importWalletMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (input: { walletName: string; mnemonic: string }) => client.wallet.importWallet(input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(organizationId) }),
+    gcTime: 0,
+  });
+}
+
 /** @example mutate('Laptop') */
 export function addPasskeyMutationOptions(client: WalletKitClientLike) {
   return mutationOptions({ mutationFn: (name: string) => client.wallet.addPasskey(name) });

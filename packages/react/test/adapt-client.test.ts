@@ -21,7 +21,11 @@ function stubKit() {
       logInWithOAuth: (p: unknown) => (calls.push(['logInWithOAuth', p]), new Promise(() => undefined)),
       connectWallet: async (p: unknown) => (calls.push(['connectWallet', p]), current),
     },
-    wallet: { signMessage: async (p: unknown) => (calls.push(['signMessage', p]), '0xsig') },
+    wallet: {
+      signMessage: async (p: unknown) => (calls.push(['signMessage', p]), '0xsig'),
+      exportAccount: async (p: unknown) => (calls.push(['exportAccount', p]), 'ab'.repeat(32)),
+      importWallet: async (p: unknown) => (calls.push(['importWallet', p]), { walletId: 'w-2', addresses: [] }),
+    },
   };
   const login = () => {
     current = { token: 'jwt', publicKey: '02ab', organizationId: 'sub', userId: 'u', expiresAt: 1 };
@@ -59,6 +63,17 @@ describe('adaptClient', () => {
     const { kit, calls } = stubKit();
     expect(await adaptClient(kit).wallet.signMessage('0xabc', 'hi')).toBe('0xsig');
     expect(calls).toEqual([['signMessage', { address: '0xabc', message: 'hi' }]]);
+  });
+
+  it('given key export and import, when called, then the client receives its options objects', async () => {
+    const { kit, calls } = stubKit();
+    const adapted = adaptClient(kit);
+    expect(await adapted.wallet.exportAccount('0xabc')).toBe('ab'.repeat(32));
+    await adapted.wallet.importWallet({ walletName: 'Old', mnemonic: 'w '.repeat(12).trim() });
+    expect(calls).toEqual([
+      ['exportAccount', { address: '0xabc' }],
+      ['importWallet', { walletName: 'Old', mnemonic: 'w '.repeat(12).trim() }],
+    ]);
   });
 
   it('given an EIP-1193 provider, when the wallet method connects, then the client receives it and the modal can offer the method', async () => {

@@ -58,6 +58,8 @@ export function adaptClient(kit: WalletKitClient, opts: { oauthRedirectUri?: str
       signMessage: (address, message) => kit.wallet.signMessage({ address, message }),
       signTypedData: (address, typedData) => kit.wallet.signTypedData({ address, typedData: typedData as never }),
       exportWallet: (walletId) => kit.wallet.exportWallet({ walletId }),
+      exportAccount: (address) => kit.wallet.exportAccount({ address }),
+      importWallet: ({ walletName, mnemonic }) => kit.wallet.importWallet({ walletName, mnemonic }),
       addPasskey: (authenticatorName) => kit.wallet.addPasskey({ authenticatorName, rpName: config?.appName }),
     },
   };

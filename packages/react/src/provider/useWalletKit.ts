@@ -3,7 +3,9 @@ import {
   addPasskeyMutationOptions,
   createAccountsMutationOptions,
   createWalletMutationOptions,
+  exportAccountMutationOptions,
   exportWalletMutationOptions,
+  importWalletMutationOptions,
   logoutMutationOptions,
   signMessageMutationOptions,
   signTypedDataMutationOptions,
@@ -28,6 +30,10 @@ export interface WalletKit {
   createAccounts: (walletId: string, accounts: WalletAccountParams[]) => Promise<unknown>;
   /** The wallet's mnemonic, decrypted in this browser. */
   exportWallet: (walletId: string) => Promise<string>;
+  /** One account's private key (hex), decrypted in this browser. */
+  exportAccount: (address: string) => Promise<string>;
+  /** Import a recovery phrase as a new wallet; the wallet list refreshes. */
+  importWallet: (walletName: string, mnemonic: string) => Promise<unknown>;
   addPasskey: (name: string) => Promise<unknown>;
 }
 
@@ -48,6 +54,8 @@ export function useWalletKit(): WalletKit {
   const createWallet = useKitMutation((c, q) => createWalletMutationOptions(c, q, orgId));
   const createAccounts = useKitMutation((c, q) => createAccountsMutationOptions(c, q, orgId));
   const exportWallet = useKitMutation((c) => exportWalletMutationOptions(c));
+  const exportAccount = useKitMutation((c) => exportAccountMutationOptions(c));
+  const importWallet = useKitMutation((c, q) => importWalletMutationOptions(c, q, orgId));
   const addPasskey = useKitMutation((c) => addPasskeyMutationOptions(c));
   return {
     status,
@@ -61,6 +69,8 @@ export function useWalletKit(): WalletKit {
     createWallet: (name) => createWallet.mutateAsync(name),
     createAccounts: (walletId, accounts) => createAccounts.mutateAsync({ walletId, accounts }),
     exportWallet: (walletId) => exportWallet.mutateAsync(walletId),
+    exportAccount: (address) => exportAccount.mutateAsync(address),
+    importWallet: (walletName, mnemonic) => importWallet.mutateAsync({ walletName, mnemonic }),
     addPasskey: (name) => addPasskey.mutateAsync(name),
   };
 }

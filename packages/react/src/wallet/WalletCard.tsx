@@ -4,6 +4,7 @@ import { ErrorText } from '../auth/ErrorText';
 import { accountsQueryOptions, createAccountsMutationOptions } from '../queries';
 import { useKitQueryClient, useWalletKitContext } from '../provider/context';
 import { useKitMutation, useSession } from '../provider/hooks';
+import { AccountKeyExport } from './AccountKeyExport';
 import { ExportButton } from './ExportButton';
 
 /**
@@ -27,7 +28,7 @@ export interface WalletCardProps {
 }
 
 /**
- * One wallet: its accounts (pick one to sign with), add an account, export.
+ * One wallet: its accounts (pick one to sign with, export its key), add an account, export the phrase.
  * @example <WalletCard wallet={w} selected={address} onSelect={setAddress} />
  */
 export function WalletCard({ wallet, selected, onSelect }: WalletCardProps) {
@@ -42,10 +43,13 @@ export function WalletCard({ wallet, selected, onSelect }: WalletCardProps) {
         <legend className="wk-label">{wallet.walletName}</legend>
         {list.length === 0 && !accounts.isPending && <p className="wk-hint">No accounts yet.</p>}
         {list.map((a) => (
-          <label key={a.address} className="wk-row wk-code">
-            <input type="radio" name="wk-account" value={a.address} checked={selected === a.address} onChange={() => onSelect(a.address)} />
-            {a.address}
-          </label>
+          <div key={a.address} className="wk-stack">
+            <label className="wk-row wk-code">
+              <input type="radio" name="wk-account" value={a.address} checked={selected === a.address} onChange={() => onSelect(a.address)} />
+              {a.address}
+            </label>
+            <AccountKeyExport address={a.address} />
+          </div>
         ))}
       </fieldset>
       <ErrorText error={accounts.error ?? create.error} />

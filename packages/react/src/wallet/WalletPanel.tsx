@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { addPasskeyMutationOptions, createWalletMutationOptions, logoutMutationOptions } from '../queries';
 import { useKitMutation, useSession, useWallets } from '../provider/hooks';
 import { useKitRoot } from '../theme/theme';
+import { ImportWalletForm } from './ImportWalletForm';
 import { NameForm } from './NameForm';
 import { SessionCountdown } from './SessionCountdown';
 import { SignSection } from './SignSection';
@@ -10,7 +11,8 @@ import { ErrorText } from '../auth/ErrorText';
 
 /**
  * The signed-in user's wallet: wallets and accounts, create a wallet or an account, sign a
- * message or typed data (after confirmation), export a recovery phrase, add a passkey, log out,
+ * message or typed data (after confirmation), export a recovery phrase or an account's key,
+ * import a wallet from its recovery phrase, add a passkey, log out,
  * and the time left in the session. Renders nothing while anonymous.
  * @example {status === 'authenticated' && <WalletPanel />}
  */
@@ -47,6 +49,7 @@ export function WalletPanel() {
           error={createWallet.error}
           onSubmit={(name) => createWallet.mutate(name)}
         />
+        <ImportWalletForm />
         {address ? <SignSection key={address} address={address} /> : <p className="wk-hint">Select an account to sign with it.</p>}
         <hr className="wk-divider" />
         <NameForm

@@ -3,6 +3,7 @@
  * through `WalletKitClientProvider` (no module mocking). Signing is real: accounts are derived
  * from a BIP39 mnemonic with viem, so tests verify signatures and exports independently.
  */
+import { bytesToHex } from 'viem';
 import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import type { SessionState, WalletAccountSummary, WalletKitClientLike, WalletKitConfig, WalletSummary } from '../../src/client-contract';
 
@@ -117,6 +118,15 @@ export function createFakeClient(opts: { config?: Partial<WalletKitConfig>; now?
       signMessage: (address, message) => call('signMessage', [address, message], () => findAccount(address).signMessage({ message })),
       signTypedData: (address, typedData) => call('signTypedData', [address, typedData], () => findAccount(address).signTypedData(typedData as never)),
       exportWallet: (walletId) => call('exportWallet', [walletId], () => client.wallets.find((w) => w.walletId === walletId)!.mnemonic),
+      // Like the real client: the key as hex without 0x.
+      exportAccount: (address) => call('exportAccount', [address], () => bytesToHex(findAccount(address).getHdKey().privateKey!).slice(2)),
+      importWallet: (input) =>
+        call('importWallet', [input], () => {
+          const walletId = `w-${client.wallets.length + 1}`;
+          const imported = account(input.mnemonic, 0, walletId);
+          client.wallets.push({ walletId, walletName: input.walletName, mnemonic: input.mnemonic, accounts: [imported] });
+          return { walletId, addresses: [imported.address] };
+        }),
       addPasskey: (name) => call('addPasskey', [name], () => ({ authenticatorIds: ['a-1'] })),
     },
   };

@@ -5,6 +5,7 @@
  * are found through their users' records. Read-only: the activity re-checks what it needs.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { compressPublicKey } from '@walletkit/crypto';
 import { normalizeEmail, normalizeLookupPublicKey, type IdentityKind } from '../activity/operations/identities';
 import type { Db } from '../store/db';
 import { apiKeys, authenticators, oauthProviders, organizations, subOrganizationIdentities, users } from '../store/schema';
@@ -68,6 +69,43 @@ async function findByRecords(db: Db, parent: string, kind: IdentityKind, value: 
       return first(oauthProviders, and(eq(oauthProviders.issuer, iss), eq(oauthProviders.subject, sub!), eq(oauthProviders.audience, aud!)) as ReturnType<typeof eq>);
     }
   }
+}
+
+/** Whether an uncompressed hex key is a point of `curve`. */
+function onCurve(curve: 'p256' | 'secp256k1', key: string): boolean {
+  try {
+    compressPublicKey(curve, key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a PUBLIC_KEY lookup is for a secp256k1 key (an external wallet's): an uncompressed
+ * key on secp256k1 and not on P-256, or a key a sub-organization of the parent registered
+ * with curve API_KEY_CURVE_SECP256K1. A compressed key nobody registered names no curve (its
+ * x fits either), so it is not one; its signup_v2 is checked by curveType instead.
+ * @example await isSecp256k1LookupKey(db, orgId, '04' + x + y) // true for a secp256k1 point
+ */
+export async function isSecp256k1LookupKey(db: Db, parentOrganizationId: string, rawValue: string): Promise<boolean> {
+  const raw = rawValue.trim().toLowerCase();
+  if (raw.length === 130 && onCurve('secp256k1', raw) && !onCurve('p256', raw)) return true;
+  const value = normalizeIdentity('PUBLIC_KEY', raw);
+  const [row] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .innerJoin(organizations, eq(organizations.id, apiKeys.organizationId))
+    .where(
+      and(
+        eq(organizations.parentOrganizationId, parentOrganizationId),
+        eq(apiKeys.publicKey, value),
+        eq(apiKeys.curve, 'API_KEY_CURVE_SECP256K1'),
+        eq(apiKeys.isSession, false),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /** Split `iss|sub|aud`; the issuer is a URL and the audience a client id, so the subject is the middle. */

@@ -4,11 +4,14 @@
  * With requireVerificationTokenForAccountLookup, EMAIL and PHONE_NUMBER lookups need a valid
  * verification token of this organization for that very contact, and other filter types
  * need one too (any contact): the lookup then reveals nothing to someone who proved nothing.
+ * With the wallet method disabled, PUBLIC_KEY lookups of a secp256k1 key (an external
+ * wallet's) are refused (ERR_AUTH_METHOD_DISABLED), as its signup would be.
  */
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors';
-import { findSubOrganization, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts';
+import { findSubOrganization, isSecp256k1LookupKey, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts';
 import type { ProxyContext, ProxyRoute } from '../context';
+import { requireWalletMethod } from './methods';
 import { verifyConfiguredOidcToken } from './oauth-login';
 
 type Body = ProxyRequestOf<'account'>;
@@ -38,6 +41,9 @@ function checkLookupToken(ctx: ProxyContext, body: Body): void {
 export const account: ProxyRoute<Body, ProxyResponseOf<'account'>> = async (body, ctx) => {
   if (ctx.settings.requireVerificationTokenForAccountLookup) checkLookupToken(ctx, body);
   const parent = ctx.config.organizationId;
+  if (body.filterType === 'PUBLIC_KEY' && !ctx.settings.methods.wallet && (await isSecp256k1LookupKey(ctx.store.db, parent, body.filterValue))) {
+    requireWalletMethod(ctx.settings, 'filterValue');
+  }
   let organizationId: string | undefined;
   if (body.filterType === 'OIDC_TOKEN') {
     const identity = await verifyConfiguredOidcToken(ctx, body.filterValue, 'filterValue');

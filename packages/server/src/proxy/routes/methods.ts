@@ -9,6 +9,14 @@ export function requireOtpMethod(settings: ProxySettings, otpType: OtpType): voi
   if (!enabled) throw new ApiError('ERR_AUTH_METHOD_DISABLED', `${otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'SMS'} one-time codes are disabled`, 'otpType');
 }
 
+/**
+ * Refuse an external-wallet (secp256k1 API key) signup or lookup when the wallet method is
+ * disabled, as signup_v2 refuses authenticators when passkeys are. @throws ApiError ERR_AUTH_METHOD_DISABLED
+ */
+export function requireWalletMethod(settings: ProxySettings, field: string): void {
+  if (!settings.methods.wallet) throw new ApiError('ERR_AUTH_METHOD_DISABLED', 'external-wallet login is disabled', field);
+}
+
 /** Client ids of the enabled social providers whose tokens may log in (`aud`). */
 export function enabledOidcAudiences(settings: ProxySettings): string[] {
   return Object.values(settings.social).flatMap((s) => (s.enabled ? s.clientIds : []));

@@ -10,7 +10,7 @@ import { ApiError } from '../../errors';
 import type { ProxyRoute } from '../context';
 import { verifyConfiguredOidcToken } from './oauth-login';
 import { tokenContact } from './otp-login';
-import { requireOtpMethod } from './methods';
+import { requireOtpMethod, requireWalletMethod } from './methods';
 
 type Body = ProxyRequestOf<'signup_v2'>;
 type RootUser = ParamsOf<'create_sub_organization'>['rootUsers'][number];
@@ -41,6 +41,8 @@ export const signup: ProxyRoute<Body, ProxyResponseOf<'signup_v2'>> = async (bod
   }
   if (body.verificationToken !== undefined) requireOtpMethod(ctx.settings, tokenContact(body.verificationToken).type);
   if (body.authenticators?.length && !ctx.settings.methods.passkey) throw new ApiError('ERR_AUTH_METHOD_DISABLED', 'passkeys are disabled', 'authenticators');
+  // A secp256k1 API key is an external wallet's key (Ethereum signatures): the wallet method.
+  if (body.apiKeys?.some((k) => k.curveType === 'API_KEY_CURVE_SECP256K1')) requireWalletMethod(ctx.settings, 'apiKeys');
   if (body.oidcToken !== undefined && !body.oauthProviders?.some((p) => 'oidcClaims' in p)) {
     throw new ApiError('ERR_INVALID_REQUEST', 'oidcToken is only used to check oidcClaims', 'oidcToken');
   }
