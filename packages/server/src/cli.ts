@@ -6,6 +6,7 @@
  * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR.
  */
 import { parseArgs } from 'node:util';
+import { bootstrapDemo } from './admin/demo';
 import { createOrganization } from './admin/organizations';
 import { enableProxy } from './admin/proxy';
 import { ApiError } from './errors';
@@ -16,6 +17,7 @@ const USAGE = `usage:
   walletkit-server start [--port 8080] [--data-dir DIR]
   walletkit-server org create --name NAME [--data-dir DIR] [--json]
   walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
+  walletkit-server demo [--port 8080] [--data-dir DIR]   (server + the demo organization and its proxy)
 environment: DATABASE_URL (PostgreSQL instead of the embedded database), PORT, WALLETKIT_MASTER_KEY`;
 
 export async function main(argv: string[]): Promise<number> {
@@ -101,6 +103,30 @@ export async function main(argv: string[]): Promise<number> {
       await store.close();
     }
     return 0;
+  }
+
+  if (command === 'demo') {
+    // `npm start`: the server on the embedded database plus the demo organization and its proxy.
+    const server = await startServer(loadConfig(process.env, overrides));
+    const origins = (process.env.WALLETKIT_DEMO_ORIGINS ?? `http://localhost:5173,${server.url}`).split(',').filter(Boolean);
+    const demo = await bootstrapDemo(server.store, server.enclave, { origins });
+    const kitConfig = {
+      proxyUrl: `${server.url}/v1`,
+      apiUrl: `${server.url}/public/v1`,
+      configId: demo.configId,
+      organizationId: demo.organizationId,
+      enclavePublicKey: demo.enclavePublicKey,
+    };
+    process.stdout.write(
+      `walletkit demo ${demo.created ? 'created' : 'reused'}\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  dev outbox    ${server.url}/v1/dev/outbox\n  discovery     ${server.url}/.well-known/walletkit.json\n  kit config    ${JSON.stringify(kitConfig)}\n`,
+    );
+    const stop = async () => {
+      await server.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1;
   }
 
   process.stderr.write(`unknown command: ${positionals.join(' ')}\n${USAGE}\n`);
