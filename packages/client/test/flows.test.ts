@@ -9,30 +9,12 @@ import { verifyMessage, verifyTypedData } from 'viem';
 import type { ProxyTestServer } from '../../server/test/support/proxy';
 import { isWalletKitError, type WalletKitClient } from '../src/index';
 import { freshEmail, kitFor, outboxCode, startServer } from './support/kit';
+import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const ABANDON_ETH_0 = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
 
-const TYPED_DATA = {
-  domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
-  types: {
-    Person: [
-      { name: 'name', type: 'string' },
-      { name: 'wallet', type: 'address' },
-    ],
-    Mail: [
-      { name: 'from', type: 'Person' },
-      { name: 'to', type: 'Person' },
-      { name: 'contents', type: 'string' },
-    ],
-  },
-  primaryType: 'Mail',
-  message: {
-    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-    contents: 'Hello, Bob!',
-  },
-} as const;
+const TYPED_DATA = ETHER_MAIL_TYPED_DATA;
 
 describe('client flows against the real server', () => {
   let server: ProxyTestServer;

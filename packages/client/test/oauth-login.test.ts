@@ -8,8 +8,8 @@ import { sha256Hex } from '@walletkit/crypto';
 import { updateProxySettings } from '../../server/src/admin/proxy';
 import { startOidcIssuer, type LocalOidcIssuer } from '../../server/test/support/oidc-issuer';
 import { startProxyServer, type ProxyTestServer } from '../../server/test/support/proxy';
-import type { OAuthWindow } from '../src/index';
 import { kitFor } from './support/kit';
+import { popupWindow } from './support/social';
 
 const APP = 'https://app.example';
 const CLIENT_ID = 'walletkit-web.apps.googleusercontent.example';
@@ -30,14 +30,7 @@ describe('logInWithOAuth (Google, id_token)', () => {
   });
 
   it('given a click, when the provider answers through the callback, then the account is created and the session key (the nonce’s key) stamps', async () => {
-    const page = new EventTarget();
-    const popup = { closed: false, close: vi.fn(), location: { href: '' } };
-    const win: OAuthWindow = {
-      open: vi.fn(() => popup),
-      addEventListener: (t, fn) => page.addEventListener(t, fn as EventListener),
-      removeEventListener: (t, fn) => page.removeEventListener(t, fn as EventListener),
-      location: { origin: APP, assign: vi.fn() },
-    };
+    const { win, popup, post } = popupWindow(APP);
     const kit = kitFor(server);
     const login = kit.auth.logInWithOAuth({ provider: 'google', clientId: CLIENT_ID, redirectUri: REDIRECT_URI, window: win });
     // Opened in the same task as the click, before any await.
@@ -46,7 +39,7 @@ describe('logInWithOAuth (Google, id_token)', () => {
     await vi.waitFor(() => expect(popup.location.href).toContain('nonce='));
     const url = new URL(popup.location.href);
     const idToken = await google.login({ sub: 'google-user-1', nonce: url.searchParams.get('nonce')!, email: 'g@example.com' });
-    page.dispatchEvent(Object.assign(new Event('message'), { origin: APP, data: { type: 'walletkit:oauth', state: url.searchParams.get('state'), idToken } }));
+    post({ type: 'walletkit:oauth', state: url.searchParams.get('state'), idToken });
 
     const session = await login;
     expect(sha256Hex(session.publicKey)).toBe(url.searchParams.get('nonce'));

@@ -5,23 +5,10 @@
  * id token bound to the session key's nonce, then signup (first time) or login (again).
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { OAuthWindow, WalletKitClient } from '../src/index';
+import type { WalletKitClient } from '../src/index';
 import { kitFor } from './support/kit';
-import { APP, DISCORD_CLIENT_ID, REDIRECT_URI, startSocialServer, type SocialServer } from './support/social';
+import { DISCORD_CLIENT_ID, popupWindow, REDIRECT_URI, startSocialServer, type SocialServer } from './support/social';
 
-/** A page whose popup the test drives: it reads the URL the kit set and posts the callback message. */
-function popupWindow() {
-  const page = new EventTarget();
-  const popup = { closed: false, close: vi.fn(), location: { href: '' } };
-  const win: OAuthWindow = {
-    open: vi.fn(() => popup),
-    addEventListener: (t, fn) => page.addEventListener(t, fn as EventListener),
-    removeEventListener: (t, fn) => page.removeEventListener(t, fn as EventListener),
-    location: { origin: APP, assign: vi.fn() },
-  };
-  const post = (data: unknown) => page.dispatchEvent(Object.assign(new Event('message'), { origin: APP, data }));
-  return { win, popup, post };
-}
 
 describe('logInWithOAuth (Discord, code + PKCE)', () => {
   let social: SocialServer;

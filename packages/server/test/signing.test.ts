@@ -12,32 +12,14 @@ import { base58 } from '@scure/base';
 import { createOrganization } from '../src/admin/organizations';
 import { startTestServer, type ActivityClient, type TestServer } from './support/harness';
 import { storeKinds } from './support/stores';
+import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
 
 type Signature = { r: string; s: string; v: string };
 
 const ETH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const SOLANA = { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' } as const;
 
-const TYPED_DATA = {
-  domain: { name: 'Ether Mail', version: '1', chainId: 1, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
-  types: {
-    Person: [
-      { name: 'name', type: 'string' },
-      { name: 'wallet', type: 'address' },
-    ],
-    Mail: [
-      { name: 'from', type: 'Person' },
-      { name: 'to', type: 'Person' },
-      { name: 'contents', type: 'string' },
-    ],
-  },
-  primaryType: 'Mail',
-  message: {
-    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-    contents: 'Hello, Bob!',
-  },
-} as const;
+const TYPED_DATA = ETHER_MAIL_TYPED_DATA;
 
 const AUTHORIZATION = { chainId: 1, address: '0x63c0c19a282a1B52b07dD5a65b58948A07DAE32B', nonce: 7 } as const;
 

@@ -3,7 +3,9 @@
  * and Discord through a local OAuth 2.0 provider (code + PKCE, exchanged by the server with the
  * client secret held as an enclave-encrypted OAuth 2.0 credential).
  */
+import { vi } from 'vitest';
 import { hpkeSeal, utf8ToBytes } from '@walletkit/crypto';
+import type { OAuthWindow } from '../../src/index';
 import { updateProxySettings } from '../../../server/src/admin/proxy';
 import { startOAuth2Provider, type LocalOAuth2Provider } from '../../../server/test/support/oauth2-provider';
 import { startOidcIssuer, type LocalOidcIssuer } from '../../../server/test/support/oidc-issuer';
@@ -48,4 +50,18 @@ export async function startSocialServer(): Promise<SocialServer> {
       await discord.close();
     },
   };
+}
+
+/** A page whose popup the test drives: it reads the URL the kit set and posts the callback message. */
+export function popupWindow(origin: string = APP) {
+  const page = new EventTarget();
+  const popup = { closed: false, close: vi.fn(), location: { href: '' } };
+  const win: OAuthWindow = {
+    open: vi.fn(() => popup),
+    addEventListener: (t, fn) => page.addEventListener(t, fn as EventListener),
+    removeEventListener: (t, fn) => page.removeEventListener(t, fn as EventListener),
+    location: { origin, assign: vi.fn() },
+  };
+  const post = (data: unknown) => page.dispatchEvent(Object.assign(new Event('message'), { origin, data }));
+  return { win, popup, post };
 }
