@@ -23,6 +23,8 @@ export interface WalletKitClientLike {
     logInWithOAuth(provider: OAuthProviderName): Promise<unknown>;
     /** Log in with an EIP-1193 wallet; when absent the modal hides the wallet method. */
     connectWallet?(provider: Eip1193Provider): Promise<unknown>;
+    /** Finish a social login on the page the provider redirected back to (popup was blocked). */
+    completeOAuthRedirect?(): Promise<unknown>;
   };
   wallet: {
     listWallets(): Promise<WalletSummary[]>;

@@ -18,6 +18,7 @@ export { useWalletKit, type WalletKit } from './provider/useWalletKit';
 export { useSession, useWalletKitConfig, useWallets, useKitMutation } from './provider/hooks';
 export { useWalletKitContext, useKitQueryClient, type WalletKitContextValue } from './provider/context';
 export { AuthModal, type AuthModalProps } from './auth/AuthModal';
+export { OAuthCallback, type OAuthCallbackProps } from './auth/OAuthCallback';
 export { DEFAULT_METHOD_ORDER, resolveAuthMethods, type AuthMethod, type AuthMethodOverrides } from './auth/methods';
 export { isValidEmail, toE164 } from './auth/validation';
 export { useInjectedWallets } from './auth/useInjectedWallets';

@@ -6,7 +6,7 @@
  * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR.
  */
 import { parseArgs } from 'node:util';
-import { bootstrapDemo } from './admin/demo';
+import { startDemo } from './admin/demo';
 import { createOrganization } from './admin/organizations';
 import { enableProxy } from './admin/proxy';
 import { ApiError } from './errors';
@@ -106,19 +106,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   if (command === 'demo') {
-    // `npm start`: the server on the embedded database plus the demo organization and its proxy.
-    const server = await startServer(loadConfig(process.env, overrides));
-    const origins = (process.env.WALLETKIT_DEMO_ORIGINS ?? `http://localhost:5173,${server.url}`).split(',').filter(Boolean);
-    const demo = await bootstrapDemo(server.store, server.enclave, { origins });
-    const kitConfig = {
-      proxyUrl: `${server.url}/v1`,
-      apiUrl: `${server.url}/public/v1`,
-      configId: demo.configId,
-      organizationId: demo.organizationId,
-      enclavePublicKey: demo.enclavePublicKey,
-    };
+    // The server on the embedded database plus the demo organization and its proxy
+    // (`npm start` runs the same through scripts/start.ts, with the demo app beside it).
+    const origins = process.env.WALLETKIT_DEMO_ORIGINS?.split(',').filter(Boolean);
+    const { server, kitConfig, created } = await startDemo(loadConfig(process.env, overrides), origins);
     process.stdout.write(
-      `walletkit demo ${demo.created ? 'created' : 'reused'}\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  dev outbox    ${server.url}/v1/dev/outbox\n  discovery     ${server.url}/.well-known/walletkit.json\n  kit config    ${JSON.stringify(kitConfig)}\n`,
+      `walletkit demo ${created ? 'created' : 'reused'}\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  dev outbox    ${server.url}/v1/dev/outbox\n  discovery     ${server.url}/.well-known/walletkit.json\n  kit config    ${JSON.stringify(kitConfig)}\n`,
     );
     const stop = async () => {
       await server.close();

@@ -5,3 +5,5 @@ export { createOrganization, type CreatedOrganization } from './admin/organizati
 export { Enclave } from './enclave';
 export { openStore, type Store } from './store/db';
 export { ApiError } from './errors';
+export { bootstrapDemo, startDemo, DEMO_ORGANIZATION_NAME, type DemoKitConfig } from './admin/demo';
+export { enableProxy, updateProxySettings, type ProxySettingsPatch } from './admin/proxy';

@@ -229,4 +229,22 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     const big = await s.app.inject({ method: 'POST', url: operations.create_policy.path, payload: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
     expect([big.statusCode, JSON.parse(big.body).details[0].errorCode]).toEqual([413, 'ERR_PAYLOAD_TOO_LARGE']);
   });
+
+  it('given a browser page on any origin, then preflights allow the stamp headers and replies, errors included, are readable', async () => {
+    const path = operations.create_policy.path;
+    const preflight = await s.app.inject({
+      method: 'OPTIONS',
+      url: path,
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-stamp' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('x-stamp');
+    expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
+    const body = s.client.envelope('create_policy', policyParams('cors'));
+    const ok = await s.app.inject({ method: 'POST', url: path, payload: body, headers: { origin: 'https://app.example', 'content-type': 'application/json', 'x-stamp': stampApiKey(body, s.client.key) } });
+    expect([ok.statusCode, ok.headers['access-control-allow-origin']]).toEqual([200, '*']);
+    const unstamped = await s.app.inject({ method: 'POST', url: path, payload: body, headers: { origin: 'https://app.example', 'content-type': 'application/json' } });
+    expect([unstamped.statusCode, unstamped.headers['access-control-allow-origin'], JSON.parse(unstamped.body).details[0].errorCode]).toEqual([401, '*', 'ERR_STAMP_MISSING']);
+  });
 });

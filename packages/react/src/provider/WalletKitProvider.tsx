@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { createWalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
+import type { OAuthProviderName } from '../client-contract';
 import { adaptClient } from './adapt-client';
 import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider';
 
@@ -9,6 +10,8 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
   config: ClientConfig;
   /** OAuth redirect URL (the page that runs the client's callback); default: wallet_kit_config's. */
   oauthRedirectUri?: string;
+  /** Authorization endpoints per provider, for self-hosted or test identity providers; default the providers' own. */
+  oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>>;
 }
 
 /**
@@ -21,13 +24,13 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
  *   <App />
  * </WalletKitProvider>
  */
-export function WalletKitProvider({ config, oauthRedirectUri, ...rest }: WalletKitProviderProps) {
+export function WalletKitProvider({ config, oauthRedirectUri, oauthAuthorizeUrls, ...rest }: WalletKitProviderProps) {
   // The client owns timers, storage and a BroadcastChannel: build it once per mount, close it
   // on unmount (refresh timer, channel). StrictMode unmounts and remounts at once: the close
   // waits a task and a remount cancels it.
   const { kit, client } = useMemo(() => {
     const kit = createWalletKitClient(config);
-    return { kit, client: adaptClient(kit, { oauthRedirectUri }) };
+    return { kit, client: adaptClient(kit, { oauthRedirectUri, oauthAuthorizeUrls }) };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {

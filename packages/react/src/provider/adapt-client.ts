@@ -9,7 +9,10 @@ import type { OAuthProviderName, SessionState, WalletKitClientLike, WalletKitCon
  * login (which makes the modal offer the wallet method).
  * @example const kit = adaptClient(createWalletKitClient(config));
  */
-export function adaptClient(kit: WalletKitClient, opts: { oauthRedirectUri?: string } = {}): WalletKitClientLike {
+export function adaptClient(
+  kit: WalletKitClient,
+  opts: { oauthRedirectUri?: string; oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>> } = {},
+): WalletKitClientLike {
   let state: SessionState = { status: 'loading' };
   let config: WalletKitConfig | undefined;
   const listeners = new Set<() => void>();
@@ -46,9 +49,11 @@ export function adaptClient(kit: WalletKitClient, opts: { oauthRedirectUri?: str
         const clientId = config?.oauthClientIds[provider];
         const redirectUri = opts.oauthRedirectUri ?? config?.oauthRedirectUrl;
         if (!clientId || !redirectUri) return Promise.reject(Object.assign(new Error(`No ${provider} client configured.`), { code: 'ERR_AUTH_METHOD_DISABLED' }));
-        return kit.auth.logInWithOAuth({ provider, clientId, redirectUri });
+        const authorizeUrl = opts.oauthAuthorizeUrls?.[provider];
+        return kit.auth.logInWithOAuth({ provider, clientId, redirectUri, ...(authorizeUrl ? { authorizeUrl } : {}) });
       },
       connectWallet: (provider) => kit.auth.connectWallet({ provider }),
+      completeOAuthRedirect: () => kit.auth.completeOAuthRedirect(),
     },
     wallet: {
       listWallets: () => kit.wallet.listWallets(),

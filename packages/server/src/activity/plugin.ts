@@ -39,6 +39,29 @@ function parseJson(req: FastifyRequest): unknown {
   }
 }
 
+/** Headers a browser may send: the body's type and the two stamp headers. */
+export const ACTIVITY_CORS_HEADERS = 'content-type, x-stamp, x-stamp-webauthn';
+
+/**
+ * CORS for the embedded wallet (docs/decisions/activity-api-cors.md): the kit calls the activity
+ * API from the integrator's page with requests stamped by the user's session key or passkey.
+ * The stamp is the only authority (no cookies, no ambient credentials), so every origin may
+ * call, exactly as a server-side client may; nothing is readable without a valid stamp.
+ */
+function allowBrowsers(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.headers.origin !== undefined) reply.header('access-control-allow-origin', '*');
+  });
+  app.options('/*', async (_req, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', ACTIVITY_CORS_HEADERS)
+      .header('access-control-max-age', '600')
+      .send(),
+  );
+}
+
 export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginOptions): Promise<void> {
   const { store, services } = opts;
   const runner = new ActivityRunner(store, services, opts.handlers);
@@ -50,6 +73,8 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
     req.rawBody = body as Buffer;
     done(null, undefined);
   });
+
+  allowBrowsers(app);
 
   for (const descriptor of Object.values(operations) as OperationDescriptor[]) {
     if (!runner.has(descriptor)) continue;

@@ -3,7 +3,9 @@
  * (found by its name among top-level organizations), with its authentication proxy enabled.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
+import type { ServerConfig } from '../config';
 import type { Enclave } from '../enclave';
+import { startServer, type RunningServer } from '../main';
 import type { Store } from '../store/db';
 import { organizations } from '../store/schema';
 import { createOrganization } from './organizations';
@@ -33,4 +35,36 @@ export async function bootstrapDemo(store: Store, enclave: Enclave, opts: { orig
   const organizationId = existing?.id ?? (await createOrganization(store, { name: DEMO_ORGANIZATION_NAME })).organizationId;
   const proxy = await enableProxy(store, enclave, { organizationId, ...(opts.origins ? { origins: opts.origins } : {}) });
   return { organizationId, configId: proxy.id, enclavePublicKey: enclave.signingPublicKey, created: !existing };
+}
+
+/** What the kit needs to talk to a server (`WalletKitProvider`'s `config`). */
+export interface DemoKitConfig {
+  proxyUrl: string;
+  apiUrl: string;
+  configId: string;
+  organizationId: string;
+  enclavePublicKey: string;
+}
+
+/**
+ * `walletkit-server demo` and `npm start`: start the server, then create or reuse the demo
+ * organization with `origins` allowed; returns the running server and the kit config.
+ * @example const { server, kitConfig } = await startDemo(loadConfig(process.env), ['http://localhost:5173']);
+ */
+export async function startDemo(config: ServerConfig, origins?: string[]): Promise<{ server: RunningServer; kitConfig: DemoKitConfig; created: boolean }> {
+  const server = await startServer(config);
+  try {
+    const demo = await bootstrapDemo(server.store, server.enclave, { origins: origins ?? ['http://localhost:5173', server.url] });
+    const kitConfig = {
+      proxyUrl: server.url,
+      apiUrl: server.url,
+      configId: demo.configId,
+      organizationId: demo.organizationId,
+      enclavePublicKey: demo.enclavePublicKey,
+    };
+    return { server, kitConfig, created: demo.created };
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
 }

@@ -3,7 +3,8 @@
  * `/token` implements the authorization-code grant with client authentication by HTTP Basic
  * (RFC 6749 sections 2.3.1, 4.1.3) and PKCE S256 (RFC 7636 section 4.6); `/userinfo` answers a
  * bearer token (RFC 6750) in Discord's or X's shape. Codes are issued by `authorize()`, which
- * stands in for the user's consent in a browser.
+ * stands in for the user's consent, or in a real browser by `/authorize` (section 4.1.1): a
+ * consent form where the user types a username, then the redirect back with code and state.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
@@ -43,6 +44,8 @@ export function newCodeVerifier(): string {
   return randomBytes(32).toString('base64url');
 }
 
+const escapeAttr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
 /** application/x-www-form-urlencoded decoding of one Basic credential half (RFC 6749 section 2.3.1). */
 const formDecode = (s: string) => decodeURIComponent(s.replace(/\+/g, ' '));
 
@@ -73,6 +76,33 @@ export async function startOAuth2Provider(opts: OAuth2ProviderOptions): Promise<
     const accessToken = randomBytes(24).toString('base64url');
     tokens.set(accessToken, grant.user);
     return { access_token: accessToken, token_type: 'Bearer', expires_in: 3600, scope: 'identify email' };
+  });
+
+  // The browser side of the grant: the consent page, then the redirect with the code.
+  app.get('/authorize', async (req, reply) => {
+    const q = req.query as Record<string, string | undefined>;
+    if (q.client_id !== opts.clientId || q.response_type !== 'code' || !q.redirect_uri || q.code_challenge_method !== 'S256' || !q.code_challenge) {
+      return reply.code(400).type('text/plain').send('invalid_request');
+    }
+    const hidden = ['redirect_uri', 'state', 'code_challenge']
+      .map((k) => `<input type="hidden" name="${k}" value="${escapeAttr(q[k] ?? '')}">`)
+      .join('');
+    return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize - local ${opts.shape ?? 'discord'}</title></head>
+<body><main><h1>Authorize walletkit</h1><form method="post" action="/authorize">${hidden}
+<label for="username">Username</label> <input id="username" name="username" required>
+<button type="submit">Authorize</button></form></main></body></html>`);
+  });
+  app.post('/authorize', async (req, reply) => {
+    const body = (req.body ?? {}) as Record<string, string>;
+    const username = body.username?.trim() ?? '';
+    if (username === '' || !body.redirect_uri || !body.code_challenge) return reply.code(400).type('text/plain').send('invalid_request');
+    const user: ProviderUser = { id: `u-${createHash('sha256').update(username).digest('hex').slice(0, 16)}`, username };
+    const code = randomBytes(16).toString('base64url');
+    codes.set(code, { user, redirectUri: body.redirect_uri, codeChallenge: body.code_challenge });
+    const target = new URL(body.redirect_uri);
+    target.searchParams.set('code', code);
+    if (body.state) target.searchParams.set('state', body.state);
+    return reply.redirect(target.toString(), 303);
   });
 
   app.get('/userinfo', async (req, reply) => {

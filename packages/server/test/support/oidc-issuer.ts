@@ -4,7 +4,9 @@
  * `login()` drives its authorization-code flow headlessly with fetch: the authorization
  * request, a login + consent interaction finished by this harness (as a browser page would
  * after the user signs in), the resume redirect, then the token request. The id_token it
- * returns is exactly what a web app would receive.
+ * returns is exactly what a web app would receive. With `browserClient`, it also serves a
+ * browser: a public client for the implicit id_token flow (how the kit signs in with Google)
+ * whose interaction page is a sign-in form where the user types an email address.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +18,8 @@ export interface OidcIssuerOptions {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  /** A public implicit-flow client for real browsers (loopback redirect URIs allowed, RFC 8252). */
+  browserClient?: { clientId: string; redirectUris: string[] };
 }
 
 export interface LocalOidcIssuer {
@@ -48,6 +52,24 @@ class CookieJar {
   }
 }
 
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => resolve(body));
+    req.on('error', reject);
+  });
+}
+
+/** The provider's sign-in form (what Google's account chooser stands for). */
+function signInPage(action: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in - local OpenID Provider</title></head>
+<body><main><h1>Sign in</h1><form method="post" action="${action.replace(/"/g, '&quot;')}">
+<label for="email">Email</label> <input id="email" name="email" type="email" autocomplete="email" required>
+<button type="submit">Continue</button></form></main></body></html>`;
+}
+
 export async function startOidcIssuer(opts: OidcIssuerOptions): Promise<LocalOidcIssuer> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signingJwk: JWK = { ...(await exportJWK(privateKey)), kid: 'test-rs256', alg: 'RS256', use: 'sig' };
@@ -55,12 +77,24 @@ export async function startOidcIssuer(opts: OidcIssuerOptions): Promise<LocalOid
   let provider: Provider | undefined;
   let jwksRequests = 0;
 
-  // The interaction page: a real app would render a login form; here the login_hint is the
-  // account and consent to the requested scopes is granted at once.
+  // The interaction page. Headless logins name the account in login_hint; a browser gets a
+  // sign-in form and posts the email address back. Consent to the scopes is granted at once.
   const interact = async (req: IncomingMessage, res: ServerResponse) => {
     const p = provider!;
     const details = await p.interactionDetails(req, res);
-    const accountId = String(details.params.login_hint);
+    let accountId = typeof details.params.login_hint === 'string' ? details.params.login_hint : undefined;
+    if (accountId === undefined && req.method === 'POST') {
+      const email = new URLSearchParams(await readBody(req)).get('email')?.trim().toLowerCase() ?? '';
+      if (email !== '') {
+        accountId = `g-${createHash('sha256').update(email).digest('hex').slice(0, 20)}`;
+        emails.set(accountId, email);
+      }
+    }
+    if (accountId === undefined) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(signInPage(req.url ?? '/'));
+      return;
+    }
     const grant = new p.Grant({ accountId, clientId: String(details.params.client_id) });
     grant.addOIDCScope(String(details.params.scope));
     const grantId = await grant.save();
@@ -82,9 +116,23 @@ export async function startOidcIssuer(opts: OidcIssuerOptions): Promise<LocalOid
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   provider = new Provider(issuer, {
-    clients: [{ client_id: opts.clientId, client_secret: opts.clientSecret, redirect_uris: [opts.redirectUri], token_endpoint_auth_method: 'client_secret_basic' }],
+    clients: [
+      { client_id: opts.clientId, client_secret: opts.clientSecret, redirect_uris: [opts.redirectUri], token_endpoint_auth_method: 'client_secret_basic' },
+      ...(opts.browserClient
+        ? [
+            {
+              client_id: opts.browserClient.clientId,
+              redirect_uris: opts.browserClient.redirectUris,
+              application_type: 'native' as const,
+              response_types: ['id_token' as const],
+              grant_types: ['implicit'],
+              token_endpoint_auth_method: 'none' as const,
+            },
+          ]
+        : []),
+    ],
     jwks: { keys: [signingJwk] },
-    claims: { openid: ['sub'], email: ['email', 'email_verified'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     // Like Google: the id_token itself carries the email claims, not only /me.
     conformIdTokenClaims: false,
     ttl: { AuthorizationCode: 60, AccessToken: 600, IdToken: 3600, Interaction: 600, Grant: 600, Session: 600 },

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { OAuthCallback, useWalletKit, WalletPanel } from '@walletkit/react';
+import { OAUTH_CALLBACK_PATH } from './config';
+import { OutboxPanel } from './OutboxPanel';
+
+/**
+ * The demo as an integrator writes it: a landing page whose "Log in" opens the kit's auth
+ * modal, the wallet panel once signed in, the OAuth redirect page, and in dev mode the OTP
+ * outbox so a person can log in without a mail server.
+ */
+export function App({ devOutboxUrl }: { devOutboxUrl?: string | undefined }) {
+  const { status, user, login } = useWalletKit();
+  const [path, setPath] = useState(location.pathname);
+  const home = () => {
+    history.replaceState(null, '', '/');
+    setPath('/');
+  };
+
+  return (
+    <>
+      <header className="demo-header">
+        <span className="demo-logo">walletkit demo</span>
+        {status === 'authenticated' && user && <span className="demo-user">Signed in · {user.userId.slice(0, 8)}</span>}
+      </header>
+      <main className="demo">
+        {path === OAUTH_CALLBACK_PATH ? (
+          <OAuthCallback onComplete={home} />
+        ) : status === 'loading' ? (
+          <p role="status">Loading…</p>
+        ) : status === 'anonymous' ? (
+          <section className="demo-hero" aria-labelledby="hero-title">
+            <h1 id="hero-title">A wallet in one click</h1>
+            <p>Sign up with an email or phone code, a passkey, Google, X, Discord or your browser wallet. Your keys stay in the enclave.</p>
+            <button type="button" className="demo-primary" onClick={login}>
+              Log in
+            </button>
+          </section>
+        ) : (
+          <>
+            <h1>Your wallet</h1>
+            <WalletPanel />
+          </>
+        )}
+        {devOutboxUrl && <OutboxPanel url={devOutboxUrl} />}
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,44 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { handleOAuthCallback } from '@walletkit/client';
+import { WalletKitProvider } from '@walletkit/react';
+import { App } from './App';
+import { loadDemoConfig, OAUTH_CALLBACK_PATH } from './config';
+import './styles.css';
+
+const root = createRoot(document.getElementById('root')!);
+
+async function boot(): Promise<void> {
+  // In the sign-in popup: hand the provider's reply to the app that opened it, and close.
+  if (location.pathname === OAUTH_CALLBACK_PATH && window.opener) {
+    handleOAuthCallback();
+    return;
+  }
+  try {
+    const config = await loadDemoConfig();
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <WalletKitProvider
+            config={config.kit}
+            oauthRedirectUri={`${location.origin}${OAUTH_CALLBACK_PATH}`}
+            {...(config.oauthAuthorizeUrls ? { oauthAuthorizeUrls: config.oauthAuthorizeUrls } : {})}
+          >
+            <App devOutboxUrl={config.devOutboxUrl} />
+          </WalletKitProvider>
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  } catch (err) {
+    root.render(
+      <main className="demo">
+        <h1>walletkit demo</h1>
+        <p role="alert">{err instanceof Error ? err.message : String(err)}</p>
+      </main>,
+    );
+  }
+}
+
+void boot();

@@ -1,0 +1,129 @@
+/**
+ * The e2e suite's `test`: Playwright's, plus the stack's URLs, the inbox (codes read from the
+ * SMTP/SMS sink as a user reads their messages), and the steps every spec shares, written as
+ * a user does them (roles and labels, no test ids where a label exists).
+ */
+import { randomBytes } from 'node:crypto';
+import { expect, test as base, type CDPSession, type Page } from '@playwright/test';
+import { stackInfo, type StackInfo } from './stack-info';
+
+export { expect };
+
+export interface Inbox {
+  /** The code of the newest message to `to` received after `since` (ms), waiting up to 15 s. */
+  code(to: string, since: number): Promise<string>;
+}
+
+export interface VirtualAuthenticator {
+  cdp: CDPSession;
+  authenticatorId: string;
+  /** Credentials the authenticator holds (WebAuthn.getCredentials). */
+  credentials(): Promise<Array<{ credentialId: string; isResidentCredential: boolean; rpId?: string }>>;
+}
+
+export const test = base.extend<{ stack: StackInfo; inbox: Inbox; authenticator: VirtualAuthenticator }>({
+  stack: async ({}, use) => {
+    await use(stackInfo());
+  },
+  inbox: async ({ stack }, use) => {
+    await use({
+      async code(to, since) {
+        let last = '';
+        for (let i = 0; i < 60; i++) {
+          const res = await fetch(`${stack.mailboxUrl}/messages?to=${encodeURIComponent(to)}`);
+          const { messages } = (await res.json()) as { messages: Array<{ at: number; code?: string }> };
+          const fresh = messages.filter((m) => m.at >= since && m.code).at(-1);
+          if (fresh?.code) return fresh.code;
+          last = JSON.stringify(messages.length);
+          await new Promise((r) => setTimeout(r, 250));
+        }
+        throw new Error(`no code reached ${to} (messages: ${last})`);
+      },
+    });
+  },
+  // A platform authenticator with user verification, added before any passkey ceremony.
+  authenticator: async ({ page }, use) => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await use({
+      cdp,
+      authenticatorId,
+      credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+    });
+  },
+});
+
+/** A fresh address at the sink's domain. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${randomBytes(5).toString('hex')}@e2e.walletkit.test`;
+}
+
+/** A fresh E.164 number in the +1 555 01xx fiction range plus random digits. */
+export function uniquePhone(): string {
+  return `+1555${String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0')}`;
+}
+
+/** The open auth modal. */
+export function authDialog(page: Page) {
+  return page.getByRole('dialog', { name: /log in/i });
+}
+
+/** Open the demo and its auth modal from the landing page's "Log in" button. */
+export async function openLogin(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  await expect(authDialog(page)).toBeVisible();
+}
+
+/** Type a one-time code into the code cells (the kit submits it when complete). */
+export async function enterCode(page: Page, code: string): Promise<void> {
+  await authDialog(page).getByRole('textbox', { name: 'Character 1 of' + ` ${code.length}` }).click();
+  await page.keyboard.type(code);
+}
+
+/** Email OTP through the modal, from the landing page to the wallet panel. */
+export async function logInWithEmail(page: Page, inbox: Inbox, url: string, email: string): Promise<void> {
+  await openLogin(page, url);
+  const since = Date.now();
+  await authDialog(page).getByLabel('Email').fill(email);
+  await authDialog(page).getByRole('button', { name: 'Continue with email' }).click();
+  await enterCode(page, await inbox.code(email, since));
+  await expectWallet(page);
+}
+
+/** The wallet panel is shown (a session exists) and the modal is closed. */
+export async function expectWallet(page: Page): Promise<void> {
+  await expect(page.getByRole('region', { name: 'Wallet' })).toBeVisible({ timeout: 30_000 });
+  await expect(authDialog(page)).toBeHidden();
+}
+
+/** The addresses of the accounts listed in the wallet panel, waiting for at least `min`. */
+export async function accountAddresses(page: Page, min = 1): Promise<string[]> {
+  const radios = page.getByRole('region', { name: 'Wallet' }).getByRole('radio');
+  await expect(radios).not.toHaveCount(0, { timeout: 30_000 });
+  await expect.poll(() => radios.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(min);
+  return radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+}
+
+/** Select an account, sign `message` through the confirmation dialog, return the signature. */
+export async function signMessage(page: Page, address: string, message: string): Promise<`0x${string}`> {
+  const panel = page.getByRole('region', { name: 'Wallet' });
+  await panel.getByRole('radio', { name: address }).check();
+  await panel.getByLabel('Message', { exact: true }).fill(message);
+  await panel.getByRole('button', { name: 'Sign message' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Sign this message?' });
+  await expect(confirm.getByTestId('wk-confirm-content')).toHaveText(message);
+  await confirm.getByRole('button', { name: 'Sign', exact: true }).click();
+  const signature = panel.getByTestId('wk-signature');
+  await expect(signature).toHaveText(/^0x[0-9a-f]{130}$/, { timeout: 30_000 });
+  return (await signature.textContent()) as `0x${string}`;
+}
+
+/** Log out from the panel and land back on the landing page. */
+export async function logOut(page: Page): Promise<void> {
+  await page.getByRole('region', { name: 'Wallet' }).getByRole('button', { name: 'Log out' }).click();
+  await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
+}

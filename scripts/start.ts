@@ -1,0 +1,61 @@
+/**
+ * `npm start`: the walletkit server on the embedded database (./.walletkit/data) with the
+ * demo organization and its auth proxy (created on the first start, reused afterwards), and
+ * the demo app on Vite's dev server, whose host routes give the app the kit config and, in
+ * dev mode, the OTP outbox. Prints the URL to open.
+ *   PORT (8080) server port · DEMO_PORT (5173) demo port · --data-dir DIR
+ */
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { createServer, type Plugin } from 'vite';
+import { loadConfig, startDemo } from '@walletkit/server';
+import { handleDemoRoute, type DemoHostOptions } from '../apps/demo/host';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({ options: { 'data-dir': { type: 'string' } } });
+const demoPort = Number(process.env.DEMO_PORT ?? 5173);
+const demoOrigin = `http://localhost:${demoPort}`;
+
+const config = loadConfig(process.env, {
+  ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
+  webauthn: { rpId: 'localhost', origins: [demoOrigin] },
+  logLevel: (process.env.LOG_LEVEL as never) ?? 'warn',
+});
+const { server, kitConfig, created } = await startDemo(config, [demoOrigin]);
+
+const host: DemoHostOptions = { config: { kit: kitConfig }, ...(config.dev ? { outboxUpstream: `${server.url}/v1/dev/outbox` } : {}) };
+const hostRoutes: Plugin = {
+  name: 'walletkit-demo-host',
+  configureServer(vite) {
+    vite.middlewares.use((req, res, next) => {
+      handleDemoRoute(req, res, host).then((handled) => handled || next(), next);
+    });
+  },
+};
+const vite = await createServer({
+  configFile: `${root}apps/demo/vite.config.ts`,
+  plugins: [hostRoutes],
+  server: { port: demoPort, strictPort: true, host: 'localhost' },
+  clearScreen: false,
+});
+await vite.listen();
+
+process.stdout.write(
+  `\nwalletkit demo (${created ? 'organization created' : 'organization reused'}, data in ${config.dataDir})\n` +
+    `  open the demo   ${demoOrigin}\n` +
+    `  auth proxy      ${server.url}/v1\n` +
+    `  activity API    ${server.url}/public/v1\n` +
+    (config.dev ? `  dev outbox      ${server.url}/v1/dev/outbox\n` : '') +
+    `  kit config      ${JSON.stringify(kitConfig)}\n`,
+);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await vite.close();
+  await server.close();
+  process.exit(0);
+};
+process.once('SIGINT', () => void stop());
+process.once('SIGTERM', () => void stop());
