@@ -1,0 +1,43 @@
+/** Passkeys with Chromium's virtual authenticator (CDP WebAuthn domain, added before any ceremony). */
+import { verifyMessage } from 'viem';
+import { accountAddresses, authDialog, expect, expectWallet, logInWithEmail, logOut, openLogin, signMessage, test, uniqueEmail } from './support/fixtures';
+
+test('passkey: sign up creates a wallet, and logging in with the passkey after logout reaches the same address', async ({ page, stack, authenticator }) => {
+  await openLogin(page, stack.demo.main);
+  await authDialog(page).getByRole('button', { name: 'Sign up with a passkey' }).click();
+  await expectWallet(page);
+  const [address] = await accountAddresses(page);
+  const credentials = await authenticator.credentials();
+  expect(credentials).toHaveLength(1);
+  expect(credentials[0]).toMatchObject({ isResidentCredential: true, rpId: 'localhost' });
+
+  const signature = await signMessage(page, address!, 'signed after a passkey signup');
+  expect(await verifyMessage({ address: address as `0x${string}`, message: 'signed after a passkey signup', signature })).toBe(true);
+
+  await logOut(page);
+  await openLogin(page, stack.demo.main);
+  await authDialog(page).getByRole('button', { name: 'Log in with a passkey' }).click();
+  await expectWallet(page);
+  expect(await accountAddresses(page)).toEqual([address]);
+
+  await page.reload();
+  await expectWallet(page);
+  expect(await accountAddresses(page)).toEqual([address]);
+});
+
+test('passkey: a passkey added to an account made by email logs in to that account', async ({ page, inbox, stack, authenticator }) => {
+  await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('addkey'));
+  const [address] = await accountAddresses(page);
+
+  const panel = page.getByRole('region', { name: 'Wallet' });
+  await panel.getByLabel('New passkey name').fill('Laptop');
+  await panel.getByRole('button', { name: 'Add passkey' }).click();
+  await expect(panel.getByRole('status').filter({ hasText: 'Passkey added.' })).toBeVisible({ timeout: 30_000 });
+  expect(await authenticator.credentials()).toHaveLength(1);
+
+  await logOut(page);
+  await openLogin(page, stack.demo.main);
+  await authDialog(page).getByRole('button', { name: 'Log in with a passkey' }).click();
+  await expectWallet(page);
+  expect(await accountAddresses(page)).toEqual([address]);
+});
