@@ -29,7 +29,7 @@ test('passkey: a passkey added to an account made by email logs in to that accou
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('addkey'));
   const [address] = await accountAddresses(page);
 
-  const panel = page.getByRole('region', { name: 'Wallet' });
+  const panel = page.getByRole('region', { name: 'Wallet', exact: true });
   await panel.getByLabel('New passkey name').fill('Laptop');
   await panel.getByRole('button', { name: 'Add passkey' }).click();
   await expect(panel.getByRole('status').filter({ hasText: 'Passkey added.' })).toBeVisible({ timeout: 30_000 });

@@ -96,13 +96,13 @@ export async function logInWithEmail(page: Page, inbox: Inbox, url: string, emai
 
 /** The wallet panel is shown (a session exists) and the modal is closed. */
 export async function expectWallet(page: Page): Promise<void> {
-  await expect(page.getByRole('region', { name: 'Wallet' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('region', { name: 'Wallet', exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(authDialog(page)).toBeHidden();
 }
 
 /** The addresses of the accounts listed in the wallet panel, waiting for at least `min`. */
 export async function accountAddresses(page: Page, min = 1): Promise<string[]> {
-  const radios = page.getByRole('region', { name: 'Wallet' }).getByRole('radio');
+  const radios = page.getByRole('region', { name: 'Wallet', exact: true }).getByRole('radio');
   await expect(radios).not.toHaveCount(0, { timeout: 30_000 });
   await expect.poll(() => radios.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(min);
   return radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
@@ -110,7 +110,7 @@ export async function accountAddresses(page: Page, min = 1): Promise<string[]> {
 
 /** Select an account, sign `message` through the confirmation dialog, return the signature. */
 export async function signMessage(page: Page, address: string, message: string): Promise<`0x${string}`> {
-  const panel = page.getByRole('region', { name: 'Wallet' });
+  const panel = page.getByRole('region', { name: 'Wallet', exact: true });
   await panel.getByRole('radio', { name: address }).check();
   await panel.getByLabel('Message', { exact: true }).fill(message);
   await panel.getByRole('button', { name: 'Sign message' }).click();
@@ -124,6 +124,6 @@ export async function signMessage(page: Page, address: string, message: string):
 
 /** Log out from the panel and land back on the landing page. */
 export async function logOut(page: Page): Promise<void> {
-  await page.getByRole('region', { name: 'Wallet' }).getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('region', { name: 'Wallet', exact: true }).getByRole('button', { name: 'Log out' }).click();
   await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
 }

@@ -109,8 +109,15 @@ export function createAuthFlows(deps: {
   /** Where a login interrupted by the OAuth redirect waits (memory when absent). */
   pendingLogin?: RecordStore<PendingLogin>;
   now?: () => number;
+  /** The session lifetime to ask for at stamp_login (the proxy configuration's); server default when absent. */
+  sessionSeconds?: () => Promise<string | undefined>;
 }): AuthFlows {
   const { proxy, activity, session } = deps;
+  /** stamp_login's parameters: the new session key and the configured lifetime. */
+  const loginParams = async (publicKey: string) => {
+    const expirationSeconds = await deps.sessionSeconds?.();
+    return { publicKey, ...(expirationSeconds ? { expirationSeconds } : {}) };
+  };
   const pending = new Map<string, PendingOtp>();
 
   async function startOtp(otpType: OtpType, contact: string): Promise<PendingOtp> {
@@ -131,13 +138,13 @@ export function createAuthFlows(deps: {
     const apiKey = { apiKeyName: `signup ${new Date().toISOString()}`, publicKey: signupKey.publicKey, curveType: 'API_KEY_CURVE_P256' as const, expirationSeconds: String(deps.signupKeySeconds ?? 300) };
     const { organizationId } = await proxy.signup({ ...request, apiKeys: [...(request.apiKeys ?? []), apiKey] });
     const sessionKey = await generateSessionKey();
-    const { session: token } = await activity.submit('stamp_login', { publicKey: sessionKey.publicKey }, { stamper: createSessionKeyStamper(signupKey), organizationId });
+    const { session: token } = await activity.submit('stamp_login', await loginParams(sessionKey.publicKey), { stamper: createSessionKeyStamper(signupKey), organizationId });
     return session.establish(sessionKey, token);
   }
 
   async function passkeyLogin(stamperOpts: PasskeyStamperOptions, organizationId: string): Promise<Session> {
     const key = await generateSessionKey();
-    const { session: token } = await activity.submit('stamp_login', { publicKey: key.publicKey }, { stamper: createPasskeyStamper(stamperOpts), organizationId });
+    const { session: token } = await activity.submit('stamp_login', await loginParams(key.publicKey), { stamper: createPasskeyStamper(stamperOpts), organizationId });
     return session.establish(key, token);
   }
 
@@ -194,7 +201,7 @@ export function createAuthFlows(deps: {
         ({ organizationId } = await proxy.signup({ userName: userName ?? 'wallet user', apiKeys: [apiKey], ...walletOf({ wallet }) }));
       }
       const key = await generateSessionKey();
-      const { session: token } = await activity.submit('stamp_login', { publicKey: key.publicKey }, { stamper, organizationId });
+      const { session: token } = await activity.submit('stamp_login', await loginParams(key.publicKey), { stamper, organizationId });
       return session.establish(key, token);
     },
 

@@ -120,6 +120,17 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
   // activity, activities default to the session's key.
   const activity = createActivityClient({ apiUrl: config.apiUrl, fetch: fetchFn, auth: () => session.auth() });
   const store = config.storage ?? indexedDbSessionKeyStore();
+  // Every session the kit asks for lasts what the proxy configuration says (wallet_kit_config,
+  // fetched once; asked again after a failure), as the proxy's own OTP and OAuth logins do.
+  let lifetime: Promise<string | undefined> | undefined;
+  const sessionSeconds = () =>
+    (lifetime ??= proxy.walletKitConfig().then(
+      (c) => c.sessionExpirationSeconds,
+      () => {
+        lifetime = undefined;
+        return undefined;
+      },
+    ));
   const session: SessionManager = new SessionManager({
     store,
     enclavePublicKey: config.enclavePublicKey,
@@ -128,7 +139,9 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
     ...(config.channel !== undefined ? { channel: config.channel } : {}),
     ...(config.locks !== undefined ? { locks: config.locks } : {}),
     refresh: async (current, next) => {
-      const { session: token } = await activity.submit('stamp_login', { publicKey: next.publicKey }, { stamper: createSessionKeyStamper(current), organizationId: current.organizationId });
+      const expirationSeconds = await sessionSeconds();
+      const params = { publicKey: next.publicKey, ...(expirationSeconds ? { expirationSeconds } : {}) };
+      const { session: token } = await activity.submit('stamp_login', params, { stamper: createSessionKeyStamper(current), organizationId: current.organizationId });
       return token;
     },
   });
@@ -137,6 +150,7 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
     activity,
     session,
     enclavePublicKey: config.enclavePublicKey,
+    sessionSeconds,
     ...(store.pendingLogin ? { pendingLogin: store.pendingLogin } : {}),
     ...(config.now ? { now: config.now } : {}),
   });

@@ -1,11 +1,13 @@
 import type { ProxyEndpointName, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
 import { PROXY_CONFIG_ID_HEADER, proxyPath } from '@walletkit/protocol/wire';
+import { WalletKitError, isWalletKitError } from './errors';
 import { postJson, type FetchLike } from './transport';
 
 /**
  * The authentication proxy (`/v1`), one typed method per endpoint of `@walletkit/protocol`'s
  * `proxy.ts`. Requests carry `X-Auth-Proxy-Config-Id` and are never stamped: the proxy stamps
- * what it forwards with its own key.
+ * what it forwards with its own key. A call the browser blocks although the proxy is reachable
+ * (its CORS refusal of an origin no configuration allows) fails with `ERR_ORIGIN_NOT_ALLOWED`.
  *
  * @example
  * ```ts
@@ -27,6 +29,21 @@ export interface ProxyClient {
 }
 
 /**
+ * True when a no-cors request reaches `url` (any reply, even an opaque one). After a failed
+ * proxy call this tells a CORS refusal, which the proxy gives to origins no configuration
+ * allows (the browser hides that reply), from a server that cannot be reached at all.
+ * @internal
+ */
+async function reachable(fetchFn: FetchLike, url: string): Promise<boolean> {
+  try {
+    await fetchFn(url, { method: 'GET', mode: 'no-cors', cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Creates a {@link ProxyClient}.
  *
  * @example
@@ -37,10 +54,18 @@ export interface ProxyClient {
  */
 export function createProxyClient(opts: { proxyUrl: string; configId: string; fetch: FetchLike }): ProxyClient {
   const base = opts.proxyUrl.replace(/\/+$/, '');
-  const call = <N extends ProxyEndpointName>(name: N, request: ProxyRequestOf<N>) =>
-    postJson<ProxyResponseOf<N>>(opts.fetch, `${base}${proxyPath(name)}`, JSON.stringify(request), {
-      [PROXY_CONFIG_ID_HEADER]: opts.configId,
-    });
+  const call = async <N extends ProxyEndpointName>(name: N, request: ProxyRequestOf<N>) => {
+    try {
+      return await postJson<ProxyResponseOf<N>>(opts.fetch, `${base}${proxyPath(name)}`, JSON.stringify(request), {
+        [PROXY_CONFIG_ID_HEADER]: opts.configId,
+      });
+    } catch (err) {
+      if (isWalletKitError(err, 'ERR_NETWORK') && (await reachable(opts.fetch, `${base}${proxyPath(name)}`))) {
+        throw new WalletKitError('ERR_ORIGIN_NOT_ALLOWED', 'the proxy is reachable but the browser blocked its reply: this page\'s origin is not an allowed origin of the proxy configuration', { cause: err });
+      }
+      throw err;
+    }
+  };
   return {
     call,
     otpInit: (r) => call('otp_init_v2', r),

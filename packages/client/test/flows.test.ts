@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToAccount } from 'viem/accounts';
 import { verifyMessage, verifyTypedData } from 'viem';
+import { updateProxySettings } from '../../server/src/admin/proxy';
 import type { ProxyTestServer } from '../../server/test/support/proxy';
 import { isWalletKitError, type WalletKitClient } from '../src/index';
 import { freshEmail, kitFor, outboxCode, startServer } from './support/kit';
@@ -125,5 +126,25 @@ describe('client flows against the real server', () => {
     const error = await kit.wallet.listWallets().catch((e: unknown) => e);
     expect(isWalletKitError(error, 'ERR_NO_SESSION')).toBe(true);
     expect(await kit.session.restore()).toBeUndefined();
+  });
+
+  it('given a configured session lifetime, when an account signs up and later refreshes, then every session lasts that long', async () => {
+    await updateProxySettings(server.store, server.org.organizationId, { sessionExpirationSeconds: 120 });
+    try {
+      const short = kitFor(server);
+      const email = freshEmail('lifetime');
+      const { otpId } = await short.auth.startEmailOtp(email);
+      // A signup ends with stamp_login stamped by the signup key (not the proxy's otp_login).
+      const signedUp = await short.auth.completeOtp({ otpId, code: await outboxCode(server.url, email) });
+      expect(Math.round((signedUp.expiresAt - Date.now()) / 1000)).toBeLessThanOrEqual(120);
+      expect(Math.round((signedUp.expiresAt - Date.now()) / 1000)).toBeGreaterThan(100);
+      const refreshed = (await short.session.refresh())!;
+      expect(refreshed.publicKey).not.toBe(signedUp.publicKey);
+      expect(Math.round((refreshed.expiresAt - Date.now()) / 1000)).toBeGreaterThan(100);
+      expect(Math.round((refreshed.expiresAt - Date.now()) / 1000)).toBeLessThanOrEqual(120);
+      short.session.close();
+    } finally {
+      await updateProxySettings(server.store, server.org.organizationId, { sessionExpirationSeconds: 900 });
+    }
   });
 });

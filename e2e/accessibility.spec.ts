@@ -1,0 +1,54 @@
+/** Keyboard-only login through the modal, and an axe scan of the open modal. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Locator, Page } from '@playwright/test';
+import { accountAddresses, authDialog, expect, expectWallet, openLogin, test, uniqueEmail } from './support/fixtures';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Press Tab until `target` has focus (at most `max` presses). */
+async function tabTo(page: Page, target: Locator, max = 25): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+test('keyboard only: open the modal, enter the email and the code, reach the wallet', async ({ page, inbox, stack }) => {
+  const email = uniqueEmail('keyboard');
+  await page.goto(stack.demo.main);
+  await tabTo(page, page.getByRole('button', { name: 'Log in', exact: true }));
+  await page.keyboard.press('Enter');
+  const dialog = authDialog(page);
+  await expect(dialog).toBeVisible();
+
+  await tabTo(page, dialog.getByLabel('Email'));
+  const since = Date.now();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Enter');
+  const code = await inbox.code(email, since);
+  const firstCell = dialog.getByRole('textbox', { name: `Character 1 of ${code.length}` });
+  await tabTo(page, firstCell);
+  await page.keyboard.type(code);
+  await expectWallet(page);
+  await accountAddresses(page);
+});
+
+test('axe finds no violations in the open modal, on the method list and on the code step', async ({ page, stack }) => {
+  await openLogin(page, stack.demo.main);
+  await page.addScriptTag({ content: axeSource });
+  const scan = () =>
+    page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe;
+      const result = await axe.run(document.querySelector('dialog[open]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+      return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+    });
+  await expect(authDialog(page).getByLabel('Email')).toBeVisible();
+  expect(await scan()).toEqual([]);
+
+  await authDialog(page).getByLabel('Email').fill(uniqueEmail('axe'));
+  await authDialog(page).getByRole('button', { name: 'Continue with email' }).click();
+  await expect(authDialog(page).getByRole('group', { name: 'One-time code' })).toBeVisible();
+  expect(await scan()).toEqual([]);
+});
