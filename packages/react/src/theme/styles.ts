@@ -34,7 +34,7 @@ export const walletKitCss = `
 .wk-root .wk-otp-cell{font:inherit;font-size:20px;text-align:center;width:44px;height:52px;border:1px solid var(--wk-border);border-radius:calc(var(--wk-radius) / 2);background:var(--wk-bg);color:var(--wk-fg);text-transform:uppercase}
 .wk-root .wk-code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px;white-space:pre-wrap;word-break:break-all;background:var(--wk-surface);border-radius:calc(var(--wk-radius) / 2);padding:10px;margin:0;max-height:240px;overflow:auto}
 .wk-root .wk-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:6px}
-.wk-root .wk-card{border:1px solid var(--wk-border);border-radius:var(--wk-radius);padding:16px}
+.wk-root .wk-card,.wk-root.wk-card{border:1px solid var(--wk-border);border-radius:var(--wk-radius);padding:16px}
 .wk-root .wk-icon{width:20px;height:20px}
 .wk-root .wk-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
