@@ -15,7 +15,7 @@ async function tabTo(page: Page, target: Locator, max = 25): Promise<void> {
   throw new Error(`Tab never reached ${target.toString()}`);
 }
 
-test('keyboard only: open the modal, enter the email and the code, reach the wallet', async ({ page, inbox, stack }) => {
+test('given only a keyboard, when the user opens the modal and enters the email and the code, then the wallet is reached', async ({ page, inbox, stack }) => {
   const email = uniqueEmail('keyboard');
   await page.goto(stack.demo.main);
   await tabTo(page, page.getByRole('button', { name: 'Log in', exact: true }));
@@ -35,7 +35,7 @@ test('keyboard only: open the modal, enter the email and the code, reach the wal
   await accountAddresses(page);
 });
 
-test('axe finds no violations in the open modal, on the method list and on the code step', async ({ page, stack }) => {
+test('given the open modal, when axe scans the method list and the code step, then there are no violations', async ({ page, stack }) => {
   await openLogin(page, stack.demo.main);
   await page.addScriptTag({ content: axeSource });
   const scan = () =>

@@ -3,7 +3,7 @@ import { hexToString, verifyMessage } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { accountAddresses, authDialog, expect, expectWallet, logOut, openLogin, signMessage, test } from './support/fixtures';
 
-test('external wallet: the injected wallet signs the login, the session works, and the same wallet logs in again', async ({ page, stack }) => {
+test('given an injected EIP-1193 wallet, when the user continues with it twice, then it signs only the login, the session signs, and the same account comes back', async ({ page, stack }) => {
   const wallet = privateKeyToAccount(generatePrivateKey());
   const signed: string[] = [];
   // The wallet's key stays in the test: the page's provider asks it to sign.

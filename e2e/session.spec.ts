@@ -16,7 +16,7 @@ async function secondsLeft(page: Page): Promise<number> {
 
 const isRefresh = (url: string) => url.endsWith('/public/v1/submit/stamp_login');
 
-test('a session is refreshed before it expires, and the refreshed session survives a reload', async ({ page, inbox, stack }) => {
+test('given 60-second sessions, when four fifths have passed, then the kit refreshes the session and the new one survives a reload', async ({ page, inbox, stack }) => {
   test.setTimeout(150_000);
   await logInWithEmail(page, inbox, stack.demo.short, uniqueEmail('refresh'));
   const first = await secondsLeft(page);
@@ -32,7 +32,7 @@ test('a session is refreshed before it expires, and the refreshed session surviv
   expect(await secondsLeft(page)).toBeGreaterThan(40);
 });
 
-test('when the refresh cannot reach the server, the session expires and the page logs out', async ({ page, inbox, stack }) => {
+test('given 60-second sessions and a blocked refresh, when the session expires, then the page logs out and stays logged out after a reload', async ({ page, inbox, stack }) => {
   test.setTimeout(150_000);
   await logInWithEmail(page, inbox, stack.demo.short, uniqueEmail('expiry'));
   let blocked = 0;

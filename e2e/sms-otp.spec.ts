@@ -11,7 +11,7 @@ async function logInWithPhone(page: Page, inbox: Inbox, url: string, phone: stri
   await expectWallet(page);
 }
 
-test('SMS OTP: sign up by phone creates a wallet, and logging in again by phone reaches the same address', async ({ page, inbox, stack }) => {
+test('given a new phone number, when the user signs up with the SMS code and later logs in again, then a wallet exists and the same address comes back', async ({ page, inbox, stack }) => {
   const phone = uniquePhone();
   await logInWithPhone(page, inbox, stack.demo.main, phone);
   const [address] = await accountAddresses(page);

@@ -27,7 +27,7 @@ const consent = (username: string) => async (popup: Page) => {
   await popup.getByRole('button', { name: 'Authorize' }).click();
 };
 
-test('Google (OIDC) in a popup: sign up, sign, and a second login reaches the same address', async ({ page, stack }) => {
+test('given Google (local OIDC provider), when the user signs in through the popup twice, then a wallet is created, its signature verifies and the same address comes back', async ({ page, stack }) => {
   const email = uniqueEmail('google');
   await openLogin(page, stack.demo.main);
   await popupLogin(page, 'Google', googleSignIn(email));
@@ -42,7 +42,7 @@ test('Google (OIDC) in a popup: sign up, sign, and a second login reaches the sa
 });
 
 for (const provider of ['Discord', 'X'] as const) {
-  test(`${provider} (OAuth 2.0 code flow) in a popup: sign up, then the same account again`, async ({ page, stack }) => {
+  test(`given ${provider} (local OAuth 2.0 code flow), when the user consents in the popup twice, then the second login reaches the same address`, async ({ page, stack }) => {
     const username = `${provider.toLowerCase()}-${randomBytes(4).toString('hex')}`;
     await openLogin(page, stack.demo.main);
     await popupLogin(page, provider, consent(username));
@@ -57,7 +57,7 @@ for (const provider of ['Discord', 'X'] as const) {
   });
 }
 
-test('redirect fallback: with the popup blocked, the page goes to the provider and the callback page finishes the login', async ({ page, stack }) => {
+test('given a popup blocker, when the user picks Discord, then the page goes to the provider and the callback page finishes the login', async ({ page, stack }) => {
   // A popup blocker: window.open returns null, as browsers do when they block it.
   await page.addInitScript(() => {
     window.open = () => null;

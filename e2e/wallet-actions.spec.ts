@@ -8,7 +8,7 @@ import { accountAddresses, expect, expectWallet, logInWithEmail, test, uniqueEma
 const KNOWN_MNEMONIC = 'test test test test test test test test test test test junk';
 const KNOWN_ADDRESS = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
 
-test('EIP-712 typed data signed in the panel verifies with viem', async ({ page, inbox, stack }) => {
+test('given an account, when EIP-712 typed data is signed in the panel, then viem verifies the signature', async ({ page, inbox, stack }) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('typed'));
   const [address] = await accountAddresses(page);
   const panel = page.getByRole('region', { name: 'Wallet', exact: true });
@@ -24,7 +24,7 @@ test('EIP-712 typed data signed in the panel verifies with viem', async ({ page,
   expect(valid).toBe(true);
 });
 
-test('export shows a recovery phrase that reproduces the address; import of a known phrase lists its address', async ({ page, inbox, stack }) => {
+test('given an account, when its wallet is exported and a known phrase imported, then the phrase reproduces the address and the imported address is listed after a reload', async ({ page, inbox, stack }) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('export'));
   const [address] = await accountAddresses(page);
   const panel = page.getByRole('region', { name: 'Wallet', exact: true });
