@@ -84,14 +84,19 @@ export async function enterCode(page: Page, code: string): Promise<void> {
   await page.keyboard.type(code);
 }
 
-/** Email OTP through the modal, from the landing page to the wallet panel. */
-export async function logInWithEmail(page: Page, inbox: Inbox, url: string, email: string): Promise<void> {
+/** A one-time-code login through the modal (email or phone), from the landing page to the wallet panel. */
+export async function logInWithCode(page: Page, inbox: Inbox, url: string, kind: 'email' | 'phone', contact: string): Promise<void> {
   await openLogin(page, url);
   const since = Date.now();
-  await authDialog(page).getByLabel('Email').fill(email);
-  await authDialog(page).getByRole('button', { name: 'Continue with email' }).click();
-  await enterCode(page, await inbox.code(email, since));
+  await authDialog(page).getByLabel(kind === 'email' ? 'Email' : 'Phone number').fill(contact);
+  await authDialog(page).getByRole('button', { name: `Continue with ${kind}` }).click();
+  await enterCode(page, await inbox.code(contact, since));
   await expectWallet(page);
+}
+
+/** Email OTP through the modal, from the landing page to the wallet panel. */
+export function logInWithEmail(page: Page, inbox: Inbox, url: string, email: string): Promise<void> {
+  return logInWithCode(page, inbox, url, 'email', email);
 }
 
 /** The wallet panel is shown (a session exists) and the modal is closed. */
