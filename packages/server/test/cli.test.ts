@@ -29,20 +29,22 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; st
   });
 }
 
-async function start(args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [bin, 'start', '--port', '0', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+async function start(args: string[], env: NodeJS.ProcessEnv, command: 'start' | 'demo' = 'start'): Promise<{ url: string; output: () => string; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [bin, command, '--port', '0', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
   children.add(child);
+  let out = '';
   const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
+      // The demo's summary ends with the kit config: wait for the whole of it.
       const m = /activity API\s+(http:\/\/localhost:\d+)\/public\/v1/.exec(out);
-      if (m) resolve(m[1]!);
+      if (m && (command === 'start' || /kit config\s+\{.*\}\n/.test(out))) resolve(m[1]!);
     });
     child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
   });
   return {
     url,
+    output: () => out,
     child,
     stop: () =>
       new Promise((resolve) => {
@@ -75,6 +77,34 @@ afterAll(() => {
 describe('walletkit-server CLI on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'walletkit-cli-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('given demo twice, then the first creates and the second reuses the organization, and the printed kit config reaches the proxy', async () => {
+    const demoDir = mkdtempSync(join(tmpdir(), 'walletkit-cli-demo-'));
+    try {
+      const env = { WALLETKIT_DEMO_ORIGINS: 'http://localhost:5173' };
+      const configs: Array<Record<string, string>> = [];
+      for (const expected of ['created', 'reused']) {
+        const server = await start(['--data-dir', demoDir], env, 'demo');
+        expect(server.output()).toContain(`walletkit demo ${expected}`);
+        const kit = JSON.parse(/kit config\s+(\{.*\})/.exec(server.output())![1]!) as Record<string, string>;
+        configs.push(kit);
+        // The printed config is what WalletKitProvider takes: base URLs (the kit adds /v1).
+        expect(kit.proxyUrl).toBe(server.url);
+        const res = await fetch(`${kit.proxyUrl}/v1/wallet_kit_config`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-auth-proxy-config-id': kit.configId!, origin: 'http://localhost:5173' },
+          body: '{}',
+        });
+        expect(res.status).toBe(200);
+        expect(((await res.json()) as { organizationId: string }).organizationId).toBe(kit.organizationId);
+        await server.stop();
+      }
+      const ids = ({ configId, organizationId, enclavePublicKey }: Record<string, string>) => ({ configId, organizationId, enclavePublicKey });
+      expect(ids(configs[1]!)).toEqual(ids(configs[0]!));
+    } finally {
+      rmSync(demoDir, { recursive: true, force: true });
+    }
+  });
 
   it('given org create, start, an activity and a restart, then the activity and keys survive and the data dir is locked while running', async () => {
     const created = await cli(['org', 'create', '--name', 'Acme', '--data-dir', dataDir, '--json'], {});
