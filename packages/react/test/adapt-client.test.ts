@@ -59,6 +59,14 @@ describe('adaptClient', () => {
     await expect(adapted.auth.logInWithOAuth('apple')).rejects.toMatchObject({ code: 'ERR_AUTH_METHOD_DISABLED' });
   });
 
+  it('given a self-hosted authorization endpoint, when OAuth starts, then the client is sent to it', async () => {
+    const { kit, calls } = stubKit();
+    const adapted = adaptClient(kit, { oauthAuthorizeUrls: { google: 'http://127.0.0.1:9999/auth' } });
+    await adapted.proxy.walletKitConfig();
+    void adapted.auth.logInWithOAuth('google');
+    expect(calls).toEqual([['logInWithOAuth', { provider: 'google', clientId: 'g-client', redirectUri: 'https://app.example/cb', authorizeUrl: 'http://127.0.0.1:9999/auth' }]]);
+  });
+
   it('given positional wallet calls, when signing, then the client receives its options object', async () => {
     const { kit, calls } = stubKit();
     expect(await adaptClient(kit).wallet.signMessage('0xabc', 'hi')).toBe('0xsig');

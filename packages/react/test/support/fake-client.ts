@@ -99,6 +99,7 @@ export function createFakeClient(opts: { config?: Partial<WalletKitConfig>; now?
         return call('logInWithOAuth', [provider], login);
       },
       connectWallet: (provider) => call('connectWallet', [provider], login),
+      completeOAuthRedirect: () => call('completeOAuthRedirect', [], login),
     },
     wallet: {
       listWallets: () => call('listWallets', [], () => client.wallets.map(({ walletId, walletName }) => ({ walletId, walletName }))),
