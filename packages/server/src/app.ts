@@ -11,6 +11,7 @@ import type { HandlerTable, Services } from './activity/context';
 import type { QueryTable } from './activity/queries/context';
 import type { ServerConfig } from './config';
 import { createDelivery, type Delivery } from './delivery';
+import { startRetention } from './store/retention';
 import type { Enclave } from './enclave';
 import { ApiError } from './errors';
 import { proxyPlugin } from './proxy/plugin';
@@ -66,6 +67,13 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     fetch: deps.fetch ?? globalThis.fetch,
     delivery: deps.delivery ?? createDelivery(config, deps.store),
   };
+
+  // Expired OTP rows and outbox messages are swept while the server runs (store/retention.ts).
+  let stopRetention: (() => void) | undefined;
+  app.addHook('onReady', async () => {
+    stopRetention = startRetention(deps.store.db, config.otp, services.now, (err) => app.log.warn({ err }, 'OTP retention sweep failed'));
+  });
+  app.addHook('onClose', async () => stopRetention?.());
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const apiError = toApiError(err);
