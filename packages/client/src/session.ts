@@ -106,19 +106,31 @@ export class SessionManager {
   private timer: unknown;
   private readonly now: () => number;
   private readonly timers: Timers;
-  private readonly channel: SessionChannel | undefined;
+  private channel: SessionChannel | undefined;
+  /** 'idle' until the first restore, login or logout opens the channel; 'closed' after close(). */
+  private channelState: 'idle' | 'open' | 'closed' = 'idle';
   private refreshing: Promise<Session | undefined> | undefined;
   private readonly locks: LockManagerLike | undefined;
 
   constructor(private readonly opts: SessionManagerOptions) {
     this.now = opts.now ?? Date.now;
     this.timers = opts.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
-    const channel = opts.channel === undefined ? defaultChannel() : (opts.channel ?? undefined);
-    this.channel = channel;
     this.locks = opts.locks === undefined ? defaultLocks() : (opts.locks ?? undefined);
-    channel?.addEventListener('message', (event) => {
+  }
+
+  /**
+   * Opens the cross-tab channel on first use, not in the constructor: a manager that is built
+   * and dropped unused (React StrictMode's discarded render) then holds nothing to close.
+   */
+  private openChannel(): SessionChannel | undefined {
+    if (this.channelState === 'closed') return undefined;
+    if (this.channelState === 'open') return this.channel;
+    this.channelState = 'open';
+    this.channel = this.opts.channel === undefined ? defaultChannel() : (this.opts.channel ?? undefined);
+    this.channel?.addEventListener('message', (event) => {
       if ((event.data as { type?: string } | null)?.type === 'walletkit:session') void this.reload();
     });
+    return this.channel;
   }
 
   /** The current session, if any. */
@@ -131,6 +143,7 @@ export class SessionManager {
    * @example const s = await session.restore(); // undefined when logged out
    */
   async restore(): Promise<Session | undefined> {
+    this.openChannel();
     await this.reload();
     return this.current();
   }
@@ -184,6 +197,7 @@ export class SessionManager {
   close(): void {
     this.cancelTimer();
     this.channel?.close();
+    this.channelState = 'closed';
   }
 
   private async lockedRefresh(): Promise<Session | undefined> {
@@ -260,7 +274,7 @@ export class SessionManager {
   private set(record: (StoredSession & Session) | undefined, broadcast: boolean): void {
     this.record = record;
     this.schedule();
-    if (broadcast) this.channel?.postMessage({ type: 'walletkit:session' });
+    if (broadcast) this.openChannel()?.postMessage({ type: 'walletkit:session' });
     const session = this.current();
     for (const listener of this.listeners) listener(session);
   }

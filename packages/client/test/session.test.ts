@@ -177,6 +177,35 @@ describe('session manager', () => {
     expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();
   });
 
+  it('given a manager built and dropped unused (a discarded StrictMode render), then it opened no channel; the first restore opens it and close() closes it', async () => {
+    const opened: string[] = [];
+    const RealChannel = globalThis.BroadcastChannel;
+    class CountingChannel extends RealChannel {
+      constructor(name: string) {
+        super(name);
+        opened.push(name);
+      }
+      override close() {
+        opened.push('closed');
+        super.close();
+      }
+    }
+    globalThis.BroadcastChannel = CountingChannel;
+    try {
+      const unused = new SessionManager({ store: indexedDbSessionKeyStore({ dbName: `wk-${randomUUID()}` }), enclavePublicKey: server.enclave.signingPublicKey, locks: null });
+      expect(opened).toEqual([]);
+      const used = new SessionManager({ store: indexedDbSessionKeyStore({ dbName: `wk-${randomUUID()}` }), enclavePublicKey: server.enclave.signingPublicKey, locks: null });
+      await used.restore();
+      await used.restore();
+      expect(opened).toEqual(['walletkit-session']);
+      used.close();
+      unused.close();
+      expect(opened).toEqual(['walletkit-session', 'closed']);
+    } finally {
+      globalThis.BroadcastChannel = RealChannel;
+    }
+  });
+
   describe('refresh across tabs', () => {
     /** Two managers on one IndexedDB (two tabs), each refreshing through the real server; counts refreshes. */
     async function twoTabs(locks: LockManagerLike | null) {
