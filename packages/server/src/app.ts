@@ -5,9 +5,9 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { errorBody } from '@walletkit/protocol';
 import { activityPlugin } from './activity/plugin';
-import { handlers as defaultHandlers } from './activity/operations';
+import { handlers as defaultHandlers, prefetchers as defaultPrefetchers } from './activity/operations';
 import { queryHandlers as defaultQueries } from './activity/queries';
-import type { HandlerTable, Services } from './activity/context';
+import type { HandlerTable, PrefetchTable, Services } from './activity/context';
 import type { QueryTable } from './activity/queries/context';
 import type { ServerConfig } from './config';
 import { createDelivery, type Delivery } from './delivery';
@@ -27,6 +27,8 @@ export interface AppDeps {
   /** OTP delivery (default from config: SMTP, SMS webhook or dev outbox). */
   delivery?: Delivery;
   handlers?: HandlerTable;
+  /** Pre-transaction provider calls per operation (default: operations/index.ts). */
+  prefetchers?: PrefetchTable;
   queries?: QueryTable;
 }
 
@@ -99,6 +101,7 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     store: deps.store,
     services,
     handlers: deps.handlers ?? defaultHandlers,
+    prefetchers: deps.prefetchers ?? defaultPrefetchers,
     queries: deps.queries ?? defaultQueries,
   });
   await app.register(proxyPlugin, { prefix: '/v1', store: deps.store, services });

@@ -17,10 +17,12 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
   let server: TestServer;
   let discord: LocalOAuth2Provider;
   let x: LocalOAuth2Provider;
+  /** While set, the Discord provider's /token waits for it (a slow provider). */
+  let gate: Promise<void> | undefined;
   let credentialId: string;
 
   beforeAll(async () => {
-    discord = await startOAuth2Provider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, shape: 'discord' });
+    discord = await startOAuth2Provider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, shape: 'discord', tokenGate: () => gate ?? Promise.resolve() });
     x = await startOAuth2Provider({ clientId: CLIENT_ID, clientSecret: CLIENT_SECRET, shape: 'x' });
     server = await startTestServer(kind, {
       config: {
@@ -66,6 +68,27 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
     const elsewhere = await encryptSecret(CLIENT_SECRET, generateP256KeyPair().publicKeyUncompressed);
     for (const encryptedClientSecret of [elsewhere, 'not json', '{"encappedPublic":"04","ciphertext":"00"}']) {
       expectError(await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret }), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE', 'encryptedClientSecret');
+    }
+  });
+
+  it('given a provider that is slow to answer, when oauth2_authenticate waits on it, then other activities of the organization still complete meanwhile', async () => {
+    let release!: () => void;
+    gate = new Promise<void>((resolve) => (release = resolve));
+    try {
+      const grant = consent(discord, { id: '41771983423143937', username: 'slow' });
+      const sent = discord.tokenRequests.length;
+      const login = server.client.run('oauth2_authenticate', { oauth2CredentialId: credentialId, ...grant, nonce: sha256Hex(generateP256KeyPair().publicKey) });
+      await expect.poll(() => discord.tokenRequests.length).toBe(sent + 1);
+      // The exchange is in flight and the provider has not answered: no transaction is held
+      // (the embedded database runs one at a time), so another activity goes through.
+      const other = await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: 'other-client', encryptedClientSecret: await encryptSecret('s3cret') });
+      expect(other.status).toBe(200);
+      release();
+      const { oidcToken } = await login;
+      expect(claimsOf(oidcToken).sub).toBe(`${discord.url}|41771983423143937`);
+    } finally {
+      release();
+      gate = undefined;
     }
   });
 

@@ -2,7 +2,7 @@ import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
 import type { ServerConfig } from '../config';
 import type { Delivery } from '../delivery';
 import type { Enclave } from '../enclave';
-import type { Tx } from '../store/db';
+import type { Executor, Tx } from '../store/db';
 
 /** Who stamped the request: a user of the target organization or of its parent. */
 export interface Caller {
@@ -36,7 +36,25 @@ export interface OperationContext extends Services {
    * An error thrown by `fn` becomes the reply's error; the committed activity stays.
    */
   afterCommit(fn: () => Promise<void>): void;
+  /** What the operation's prefetcher fetched before the transaction; absent when it did not run (an approval). */
+  prefetched?: unknown;
 }
+
+/** What a prefetcher sees: services, the target organization and a database reader; no transaction. */
+export interface PrefetchContext extends Services {
+  db: Executor;
+  organizationId: string;
+}
+
+/**
+ * Network work an operation needs before its transaction (calls to an OAuth provider), so that
+ * a slow provider never holds a transaction (the embedded database runs one at a time). It
+ * runs after authentication and before the activity exists; a failure is the request's error
+ * and leaves no activity. The handler reads the result from `ctx.prefetched`.
+ */
+export type OperationPrefetch<N extends OperationName> = (params: ParamsOf<N>, ctx: PrefetchContext) => Promise<unknown>;
+
+export type PrefetchTable = { [N in OperationName]?: OperationPrefetch<N> };
 
 /** A handler: validated parameters in, the result object (under the descriptor's resultKey) out. */
 export type OperationHandler<N extends OperationName> = (params: ParamsOf<N>, ctx: OperationContext) => Promise<ResultOf<N>>;

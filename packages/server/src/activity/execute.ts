@@ -10,7 +10,7 @@ import { isUniqueViolation, type Store, type Tx } from '../store/db';
 import { newSortableId } from '../store/ids';
 import { activities, activityVotes, users } from '../store/schema';
 import { authorize } from './authorize';
-import type { Caller, HandlerTable, OperationContext, Services } from './context';
+import type { Caller, HandlerTable, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context';
 import { toReply } from './record';
 
 type ActivityRow = typeof activities.$inferSelect;
@@ -61,6 +61,7 @@ export class ActivityRunner {
     private readonly store: Store,
     private readonly services: Services,
     private readonly handlers: HandlerTable,
+    private readonly prefetchers: PrefetchTable = {},
   ) {}
 
   /** True when the descriptor has a handler (routes are registered only for those). */
@@ -81,9 +82,12 @@ export class ActivityRunner {
       return replyOf(this.store.db, existing);
     }
     const afterCommit: Array<() => Promise<void>> = [];
+    // Provider calls happen here, before the transaction: a slow provider holds no transaction.
+    const prefetch = this.prefetchers[input.descriptor.name as keyof PrefetchTable] as OperationPrefetch<never> | undefined;
+    const prefetched = prefetch ? await prefetch(input.parameters as never, { ...this.services, db: this.store.db, organizationId: input.organizationId }) : undefined;
     let reply: { reply: ActivityReply; failure?: ApiError };
     try {
-      reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit));
+      reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit, prefetched));
     } catch (err) {
       if (isUniqueViolation(err)) {
         const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
@@ -101,7 +105,7 @@ export class ActivityRunner {
     return reply.reply;
   }
 
-  private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>): Promise<{ reply: ActivityReply; failure?: ApiError }> {
+  private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>, prefetched: unknown): Promise<{ reply: ActivityReply; failure?: ApiError }> {
     const now = this.services.now();
     const id = newSortableId();
     const [row] = await tx
@@ -136,13 +140,13 @@ export class ActivityRunner {
         .returning();
       return { reply: await replyOf(tx, pending ?? row!) };
     }
-    const done = await this.complete(tx, row!, input.caller, afterCommit);
+    const done = await this.complete(tx, row!, input.caller, afterCommit, prefetched);
     const failure = failureOf(done);
     return failure ? { reply: await replyOf(tx, done), failure } : { reply: await replyOf(tx, done) };
   }
 
   /** Run the handler of a stored activity and record its result (and App Proofs). */
-  private async complete(tx: Tx, row: ActivityRow, caller: Caller, afterCommit: Array<() => Promise<void>>): Promise<ActivityRow> {
+  private async complete(tx: Tx, row: ActivityRow, caller: Caller, afterCommit: Array<() => Promise<void>>, prefetched?: unknown): Promise<ActivityRow> {
     const descriptor = operationByType(row.type);
     if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
     const handler = this.handlers[descriptor.name as keyof HandlerTable] as
@@ -156,6 +160,7 @@ export class ActivityRunner {
       caller,
       activityId: row.id,
       afterCommit: (fn) => afterCommit.push(fn),
+      ...(prefetched !== undefined ? { prefetched } : {}),
       runApproved: async (activityId) => {
         const [stored] = await tx.select().from(activities).where(eq(activities.id, activityId));
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');

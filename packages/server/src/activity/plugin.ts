@@ -11,7 +11,7 @@ import { ApiError } from '../errors';
 import type { Store } from '../store/db';
 import { authenticate } from './authenticate';
 import { authorizeQuery } from './authorize';
-import type { HandlerTable, Services } from './context';
+import type { HandlerTable, PrefetchTable, Services } from './context';
 import { ActivityRunner } from './execute';
 import type { QueryTable } from './queries/context';
 import { assertSchema } from './validate';
@@ -26,6 +26,8 @@ export interface ActivityPluginOptions {
   store: Store;
   services: Services;
   handlers: HandlerTable;
+  /** Pre-transaction provider calls (operations/index.ts `prefetchers`). */
+  prefetchers?: PrefetchTable;
   queries: QueryTable;
 }
 
@@ -64,7 +66,7 @@ function allowBrowsers(app: FastifyInstance): void {
 
 export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginOptions): Promise<void> {
   const { store, services } = opts;
-  const runner = new ActivityRunner(store, services, opts.handlers);
+  const runner = new ActivityRunner(store, services, opts.handlers, opts.prefetchers);
 
   // Only JSON is accepted (others get 415), and the exact bytes are kept:
   app.removeAllContentTypeParsers();

@@ -20,6 +20,8 @@ export interface OAuth2ProviderOptions {
   clientSecret: string;
   /** Reply shape of /userinfo: Discord `{id, username, email, verified}` or X `{data: {id, username}}`. */
   shape?: 'discord' | 'x';
+  /** Awaited by /token before it answers (a slow provider, released by the test). */
+  tokenGate?: () => Promise<void>;
 }
 
 export interface LocalOAuth2Provider {
@@ -62,6 +64,7 @@ export async function startOAuth2Provider(opts: OAuth2ProviderOptions): Promise<
   app.post('/token', async (req, reply) => {
     const body = (req.body ?? {}) as Record<string, string>;
     tokenRequests.push({ authorization: req.headers.authorization, body });
+    await opts.tokenGate?.();
     const basic = /^Basic (.+)$/.exec(req.headers.authorization ?? '');
     const [id, secret] = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').map(formDecode) : [];
     if (id !== opts.clientId || secret !== opts.clientSecret || body.client_id !== opts.clientId) {

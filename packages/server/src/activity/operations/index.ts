@@ -1,5 +1,5 @@
 /** Every activity handler, by operation name; the plugin registers a route for each. */
-import type { HandlerTable } from '../context';
+import type { HandlerTable, PrefetchTable } from '../context';
 import { walletHandlers } from './wallets';
 import { privateKeyHandlers } from './private-keys';
 import { signingHandlers } from './signing';
@@ -9,7 +9,7 @@ import { smartContractHandlers } from './smart-contracts';
 import { organizationHandlers } from './organization';
 import { userHandlers } from './users';
 import { sessionHandlers } from './sessions';
-import { oauth2Handlers } from './oauth2';
+import { oauth2Handlers, oauth2Prefetchers } from './oauth2';
 import { oauthLoginHandlers } from './oauth-login';
 import { tvcHandlers } from './tvc';
 import { consensusHandlers } from './consensus';
@@ -32,4 +32,9 @@ export const handlers: HandlerTable = {
   ...consensusHandlers,
   ...otpHandlers,
   ...authProxyHandlers,
+};
+
+/** Work done before an activity's transaction (provider calls), by operation name. */
+export const prefetchers: PrefetchTable = {
+  ...oauth2Prefetchers,
 };

@@ -11,7 +11,61 @@ import { exchangeAuthorizationCode, fetchProviderUser } from '../../oauth/code-e
 import { issueOidcToken } from '../../oauth/issued-token';
 import { newId } from '../../store/ids';
 import { oauth2Credentials } from '../../store/schema';
-import type { HandlerTable } from '../context';
+import type { ParamsOf } from '@walletkit/protocol';
+import type { Executor } from '../../store/db';
+import type { HandlerTable, PrefetchTable, Services } from '../context';
+
+type Credential = typeof oauth2Credentials.$inferSelect;
+type ProviderUser = Awaited<ReturnType<typeof fetchProviderUser>>;
+/** What the code exchange yields: the provider's user, for the credential it was made with. */
+interface ProviderLogin {
+  credentialId: string;
+  issuer: string;
+  user: ProviderUser;
+}
+
+/** A bad key is a 400, although the result has no field to carry an encrypted provider token yet. */
+function checkBearerTarget(key: string | undefined): void {
+  if (key === undefined) return;
+  try {
+    compressPublicKey('p256', key);
+  } catch (cause) {
+    throw new ApiError('ERR_INVALID_PUBLIC_KEY', 'bearerTokenTargetPublicKey is not a P-256 public key', 'bearerTokenTargetPublicKey', { cause });
+  }
+}
+
+/** The organization's credential. @throws ApiError ERR_OAUTH2_CREDENTIAL_NOT_FOUND */
+async function credentialOf(db: Executor, organizationId: string, oauth2CredentialId: string): Promise<Credential> {
+  const [credential] = await db
+    .select()
+    .from(oauth2Credentials)
+    .where(and(eq(oauth2Credentials.id, oauth2CredentialId), eq(oauth2Credentials.organizationId, organizationId)));
+  if (!credential) throw new ApiError('ERR_OAUTH2_CREDENTIAL_NOT_FOUND', `no OAuth 2.0 credential ${oauth2CredentialId} in this organization`, 'oauth2CredentialId');
+  return credential;
+}
+
+/** Exchange the code (PKCE, client secret revealed for this call only) and read the provider's user. */
+async function exchangeForUser(ctx: Services, credential: Credential, params: ParamsOf<'oauth2_authenticate'>): Promise<ProviderLogin> {
+  const endpoints = ctx.config.oauth2Providers[credential.provider as keyof typeof ctx.config.oauth2Providers];
+  if (!endpoints) throw new ApiError('ERR_INTERNAL', `no endpoints configured for ${credential.provider}`);
+  const clientSecret = await ctx.enclave.revealSecret(credential.clientSecretEncrypted);
+  const accessToken = await exchangeAuthorizationCode(ctx.fetch, endpoints, {
+    clientId: credential.clientId,
+    clientSecret,
+    code: params.authCode,
+    redirectUri: params.redirectUri,
+    codeVerifier: params.codeVerifier,
+  });
+  return { credentialId: credential.id, issuer: endpoints.issuer, user: await fetchProviderUser(ctx.fetch, endpoints, accessToken) };
+}
+
+/** The provider calls of oauth2_authenticate, made before its transaction (context.ts, OperationPrefetch). */
+export const oauth2Prefetchers = {
+  oauth2_authenticate: async (params, ctx) => {
+    checkBearerTarget(params.bearerTokenTargetPublicKey);
+    return exchangeForUser(ctx, await credentialOf(ctx.db, ctx.organizationId, params.oauth2CredentialId), params);
+  },
+} satisfies PrefetchTable;
 
 export const oauth2Handlers = {
   /** Store a client credential; the secret must decrypt with the enclave's encryption key. */
@@ -31,44 +85,22 @@ export const oauth2Handlers = {
     return { oauth2CredentialId: id };
   },
 
-  /** Exchange the code with the provider, read its user, issue an id token for that user. */
+  /** Issue an id token for the provider user the prefetcher found (the code exchange ran outside the transaction). */
   oauth2_authenticate: async (params, ctx) => {
-    if (params.bearerTokenTargetPublicKey !== undefined) {
-      // Validated so that a bad key is a 400, but the result schema has no field to carry
-      // the encrypted provider token yet (see the report of this change).
-      try {
-        compressPublicKey('p256', params.bearerTokenTargetPublicKey);
-      } catch (cause) {
-        throw new ApiError('ERR_INVALID_PUBLIC_KEY', 'bearerTokenTargetPublicKey is not a P-256 public key', 'bearerTokenTargetPublicKey', { cause });
-      }
-    }
-    const [credential] = await ctx.tx
-      .select()
-      .from(oauth2Credentials)
-      .where(and(eq(oauth2Credentials.id, params.oauth2CredentialId), eq(oauth2Credentials.organizationId, ctx.organizationId)));
-    if (!credential) {
-      throw new ApiError('ERR_OAUTH2_CREDENTIAL_NOT_FOUND', `no OAuth 2.0 credential ${params.oauth2CredentialId} in this organization`, 'oauth2CredentialId');
-    }
-    const endpoints = ctx.config.oauth2Providers[credential.provider as keyof typeof ctx.config.oauth2Providers];
-    if (!endpoints) throw new ApiError('ERR_INTERNAL', `no endpoints configured for ${credential.provider}`);
-    // The secret exists in plaintext only for this request.
-    const clientSecret = await ctx.enclave.revealSecret(credential.clientSecretEncrypted);
-    const accessToken = await exchangeAuthorizationCode(ctx.fetch, endpoints, {
-      clientId: credential.clientId,
-      clientSecret,
-      code: params.authCode,
-      redirectUri: params.redirectUri,
-      codeVerifier: params.codeVerifier,
-    });
-    const user = await fetchProviderUser(ctx.fetch, endpoints, accessToken);
+    checkBearerTarget(params.bearerTokenTargetPublicKey);
+    // Read again inside the transaction: the credential must still belong to this organization.
+    const credential = await credentialOf(ctx.tx, ctx.organizationId, params.oauth2CredentialId);
+    const fetched = ctx.prefetched as ProviderLogin | undefined;
+    // An activity approved later (consensus) has no prefetch: it exchanges the code now.
+    const login = fetched?.credentialId === credential.id ? fetched : await exchangeForUser(ctx, credential, params);
     const oidcToken = issueOidcToken(ctx.enclave, ctx.config, {
       // Stable per provider account: every provider shares our issuer, so prefix theirs.
-      sub: `${endpoints.issuer}|${user.id}`,
+      sub: `${login.issuer}|${login.user.id}`,
       aud: credential.clientId,
       nonce: params.nonce,
       now: ctx.now(),
-      ...(user.email !== undefined ? { email: user.email } : {}),
-      ...(user.emailVerified !== undefined ? { emailVerified: user.emailVerified } : {}),
+      ...(login.user.email !== undefined ? { email: login.user.email } : {}),
+      ...(login.user.emailVerified !== undefined ? { emailVerified: login.user.emailVerified } : {}),
     });
     return { oidcToken };
   },
