@@ -13,8 +13,10 @@ async function popupLogin(page: Page, provider: 'Google' | 'X' | 'Discord', fill
   const popupOpened = page.waitForEvent('popup');
   await authDialog(page).getByRole('button', { name: `Continue with ${provider}` }).click();
   const popup = await popupOpened;
+  // Listen before acting: the callback page may close the popup as soon as the form submits.
+  const closed = popup.isClosed() ? Promise.resolve() : popup.waitForEvent('close', { timeout: 30_000 });
   await fill(popup);
-  await popup.waitForEvent('close', { timeout: 30_000 });
+  await closed;
   await expectWallet(page);
 }
 
