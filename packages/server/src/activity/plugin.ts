@@ -5,6 +5,7 @@
  * the raw bytes, then the runner (idempotency + one transaction).
  */
 import { createHash } from 'node:crypto';
+import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor } from '@walletkit/protocol';
 import { ApiError } from '../errors';
@@ -42,26 +43,16 @@ function parseJson(req: FastifyRequest): unknown {
 }
 
 /** Headers a browser may send: the body's type and the two stamp headers. */
-export const ACTIVITY_CORS_HEADERS = 'content-type, x-stamp, x-stamp-webauthn';
+const ACTIVITY_CORS_HEADERS = 'content-type, x-stamp, x-stamp-webauthn';
 
 /**
- * CORS for the embedded wallet (docs/decisions/activity-api-cors.md): the kit calls the activity
- * API from the integrator's page with requests stamped by the user's session key or passkey.
- * The stamp is the only authority (no cookies, no ambient credentials), so every origin may
- * call, exactly as a server-side client may; nothing is readable without a valid stamp.
+ * CORS for the embedded wallet (docs/decisions/0010-activity-api-cors.md): the kit calls the
+ * activity API from the integrator's page with requests stamped by the user's session key or
+ * passkey. The stamp is the only authority (no cookies, no ambient credentials), so every
+ * origin may call, exactly as a server-side client may; nothing is readable without a valid stamp.
  */
-function allowBrowsers(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.headers.origin !== undefined) reply.header('access-control-allow-origin', '*');
-  });
-  app.options('/*', async (_req, reply) =>
-    reply
-      .code(204)
-      .header('access-control-allow-methods', 'GET, POST')
-      .header('access-control-allow-headers', ACTIVITY_CORS_HEADERS)
-      .header('access-control-max-age', '600')
-      .send(),
-  );
+async function allowBrowsers(app: FastifyInstance): Promise<void> {
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST'], allowedHeaders: ACTIVITY_CORS_HEADERS, maxAge: 600 });
 }
 
 export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginOptions): Promise<void> {
@@ -76,7 +67,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
     done(null, undefined);
   });
 
-  allowBrowsers(app);
+  await allowBrowsers(app);
 
   for (const descriptor of Object.values(operations) as OperationDescriptor[]) {
     if (!runner.has(descriptor)) continue;
