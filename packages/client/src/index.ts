@@ -115,22 +115,28 @@ export interface WalletKitClient {
  */
 export function createWalletKitClient(config: WalletKitConfig): WalletKitClient {
   const fetchFn = config.fetch ?? defaultFetch();
-  const proxy = createProxyClient({ proxyUrl: config.proxyUrl, configId: config.configId, fetch: fetchFn });
+  const rawProxy = createProxyClient({ proxyUrl: config.proxyUrl, configId: config.configId, fetch: fetchFn });
+  // Every session the kit asks for lasts what the proxy configuration says, as the proxy's own
+  // OTP and OAuth logins do. The latest wallet_kit_config anyone fetched (the auth modal does,
+  // before any login) is reused; without one it is fetched, and a failure is not kept.
+  let latestConfig: Promise<{ sessionExpirationSeconds: string } | undefined> | undefined;
+  const proxy: ProxyClient = {
+    ...rawProxy,
+    walletKitConfig: () => {
+      const reply = rawProxy.walletKitConfig();
+      const kept: typeof latestConfig = reply.catch(() => {
+        if (latestConfig === kept) latestConfig = undefined;
+        return undefined;
+      });
+      latestConfig = kept;
+      return reply;
+    },
+  };
+  const sessionSeconds = async () => (await (latestConfig ?? proxy.walletKitConfig().catch(() => undefined)))?.sessionExpirationSeconds;
   // The session and the activity client need each other: the session refreshes through an
   // activity, activities default to the session's key.
   const activity = createActivityClient({ apiUrl: config.apiUrl, fetch: fetchFn, auth: () => session.auth() });
   const store = config.storage ?? indexedDbSessionKeyStore();
-  // Every session the kit asks for lasts what the proxy configuration says (wallet_kit_config,
-  // fetched once; asked again after a failure), as the proxy's own OTP and OAuth logins do.
-  let lifetime: Promise<string | undefined> | undefined;
-  const sessionSeconds = () =>
-    (lifetime ??= proxy.walletKitConfig().then(
-      (c) => c.sessionExpirationSeconds,
-      () => {
-        lifetime = undefined;
-        return undefined;
-      },
-    ));
   const session: SessionManager = new SessionManager({
     store,
     enclavePublicKey: config.enclavePublicKey,
