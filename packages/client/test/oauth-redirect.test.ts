@@ -8,12 +8,11 @@
  */
 import 'fake-indexeddb/auto';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Window } from 'happy-dom';
 import { sha256Hex } from '@walletkit/crypto';
-import { indexedDbSessionKeyStore, isWalletKitError, type OAuthWindow, type WalletKitClient, type WalletKitConfig } from '../src/index';
-import { kitFor } from './support/kit';
-import { APP, DISCORD_CLIENT_ID, GOOGLE_CLIENT_ID, REDIRECT_URI, startSocialServer, type SocialServer } from './support/social';
+import { indexedDbSessionKeyStore, isWalletKitError, type OAuthWindow, type WalletKitConfig } from '../src/index';
+import { APP, DISCORD_CLIENT_ID, GOOGLE_CLIENT_ID, REDIRECT_URI, socialSuite } from './support/social';
 
 /** The app's login page in happy-dom, with popups blocked; `assign` records where it navigates. */
 function blockedWindow() {
@@ -38,23 +37,10 @@ function returnPage(url: string): string {
 }
 
 describe('OAuth redirect fallback', () => {
-  let social: SocialServer;
-  const kits: WalletKitClient[] = [];
-
-  beforeAll(async () => {
-    social = await startSocialServer();
-  });
-  afterAll(async () => {
-    for (const kit of kits) kit.session.close();
-    await social?.dispose();
-  });
+  const suite = socialSuite();
 
   /** One "page load" of the app in the browser profile whose IndexedDB is `dbName`. */
-  const page = (dbName: string, overrides: Partial<WalletKitConfig> = {}) => {
-    const kit = kitFor(social.server, { storage: indexedDbSessionKeyStore({ dbName }), ...overrides });
-    kits.push(kit);
-    return kit;
-  };
+  const page = (dbName: string, overrides: Partial<WalletKitConfig> = {}) => suite.kit({ storage: indexedDbSessionKeyStore({ dbName }), ...overrides });
 
   /** Clicks "log in" with a blocked popup; returns where the page navigated and the profile. */
   async function leaveForProvider(provider: 'google' | 'discord', overrides: Partial<WalletKitConfig> = {}) {
@@ -75,7 +61,7 @@ describe('OAuth redirect fallback', () => {
     expect(pending).toMatchObject({ provider: 'google', state: authorizeUrl.searchParams.get('state'), nonce: authorizeUrl.searchParams.get('nonce') });
     expect(pending!.keyPair.privateKey.extractable).toBe(false);
 
-    const idToken = await social.google.login({ sub: `google-${randomUUID()}`, nonce: authorizeUrl.searchParams.get('nonce')!, email: 'r@example.com' });
+    const idToken = await suite.social.google.login({ sub: `google-${randomUUID()}`, nonce: authorizeUrl.searchParams.get('nonce')!, email: 'r@example.com' });
     const callback = `${REDIRECT_URI}#id_token=${idToken}&state=${authorizeUrl.searchParams.get('state')}`;
     const back = page(dbName);
     const session = await back.auth.completeOAuthRedirect({ url: returnPage(callback) });
@@ -97,7 +83,7 @@ describe('OAuth redirect fallback', () => {
       const { dbName, authorizeUrl } = await leaveForProvider('discord');
       const pending = await indexedDbSessionKeyStore({ dbName }).pendingLogin.load();
       expect(pending?.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      const code = social.discord.authorize({ user, redirectUri: REDIRECT_URI, codeChallenge: authorizeUrl.searchParams.get('code_challenge')! });
+      const code = suite.social.discord.authorize({ user, redirectUri: REDIRECT_URI, codeChallenge: authorizeUrl.searchParams.get('code_challenge')! });
       const back = page(dbName);
       const session = await back.auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}?code=${code}&state=${authorizeUrl.searchParams.get('state')}`) });
       expect((await back.activity.query('whoami', {})).organizationId).toBe(session.organizationId);
@@ -108,7 +94,7 @@ describe('OAuth redirect fallback', () => {
 
   it('given a callback with another state, when the return page completes it, then it is ERR_OAUTH_STATE_MISMATCH and the genuine callback still works', async () => {
     const { dbName, authorizeUrl } = await leaveForProvider('google');
-    const idToken = await social.google.login({ sub: `google-${randomUUID()}`, nonce: authorizeUrl.searchParams.get('nonce')!, email: 's@example.com' });
+    const idToken = await suite.social.google.login({ sub: `google-${randomUUID()}`, nonce: authorizeUrl.searchParams.get('nonce')!, email: 's@example.com' });
     const forged = await page(dbName).auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}#id_token=${idToken}&state=attacker`) }).catch((e: unknown) => e);
     expect(isWalletKitError(forged, 'ERR_OAUTH_STATE_MISMATCH')).toBe(true);
     expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();

@@ -4,35 +4,23 @@
  * back, the server exchanges it (client secret from the enclave-held credential) for an
  * id token bound to the session key's nonce, then signup (first time) or login (again).
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { WalletKitClient } from '../src/index';
-import { kitFor } from './support/kit';
-import { DISCORD_CLIENT_ID, popupWindow, REDIRECT_URI, startSocialServer, type SocialServer } from './support/social';
+import { describe, expect, it, vi } from 'vitest';
+import { DISCORD_CLIENT_ID, popupWindow, REDIRECT_URI, socialSuite } from './support/social';
 
 
 describe('logInWithOAuth (Discord, code + PKCE)', () => {
-  let social: SocialServer;
-  const kits: WalletKitClient[] = [];
-
-  beforeAll(async () => {
-    social = await startSocialServer();
-  });
-  afterAll(async () => {
-    for (const kit of kits) kit.session.close();
-    await social?.dispose();
-  });
+  const suite = socialSuite();
 
   /** One login as the Discord user `user` in a fresh browser profile. */
   async function discordLogin(user: { id: string; username: string; email?: string }) {
-    const kit = kitFor(social.server);
-    kits.push(kit);
+    const kit = suite.kit();
     const { win, popup, post } = popupWindow();
     const login = kit.auth.logInWithOAuth({ provider: 'discord', clientId: DISCORD_CLIENT_ID, redirectUri: REDIRECT_URI, window: win, userName: user.username });
     expect(win.open).toHaveBeenCalledWith('about:blank', expect.any(String), expect.any(String));
     await vi.waitFor(() => expect(popup.location.href).toContain('code_challenge='));
     const url = new URL(popup.location.href);
     // The user consents at the provider, which redirects the popup to the callback with a code.
-    const code = social.discord.authorize({ user, redirectUri: url.searchParams.get('redirect_uri')!, codeChallenge: url.searchParams.get('code_challenge')! });
+    const code = suite.social.discord.authorize({ user, redirectUri: url.searchParams.get('redirect_uri')!, codeChallenge: url.searchParams.get('code_challenge')! });
     post({ type: 'walletkit:oauth', state: url.searchParams.get('state'), code });
     return { kit, session: await login };
   }
@@ -40,17 +28,17 @@ describe('logInWithOAuth (Discord, code + PKCE)', () => {
   let organizationId: string;
 
   it('given a new Discord user, when they log in, then an account with a wallet is created and the session key stamps', async () => {
-    const exchanges = social.discord.tokenRequests.length;
+    const exchanges = suite.social.discord.tokenRequests.length;
     const { kit, session } = await discordLogin({ id: '80351110224678912', username: 'nelly', email: 'nelly@example.com' });
-    expect(social.discord.tokenRequests.length).toBe(exchanges + 1);
-    expect(session.organizationId).not.toBe(social.server.org.organizationId);
+    expect(suite.social.discord.tokenRequests.length).toBe(exchanges + 1);
+    expect(session.organizationId).not.toBe(suite.social.server.org.organizationId);
     expect((await kit.activity.query('whoami', {})).organizationId).toBe(session.organizationId);
     expect((await kit.wallet.listAccounts()).map((a) => a.addressFormat)).toEqual(['ADDRESS_FORMAT_ETHEREUM']);
     organizationId = session.organizationId;
   });
 
   it('given the same Discord user in another browser, when they log in again, then it is the same organization with a new key and no second account', async () => {
-    const first = kits[0]!.session.current()!;
+    const first = suite.kits[0]!.session.current()!;
     const { kit, session } = await discordLogin({ id: '80351110224678912', username: 'nelly', email: 'nelly@example.com' });
     expect(session).toMatchObject({ organizationId, userId: first.userId });
     expect(session.publicKey).not.toBe(first.publicKey);

@@ -3,9 +3,10 @@
  * and Discord through a local OAuth 2.0 provider (code + PKCE, exchanged by the server with the
  * client secret held as an enclave-encrypted OAuth 2.0 credential).
  */
-import { vi } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { hpkeSeal, utf8ToBytes } from '@walletkit/crypto';
-import type { OAuthWindow } from '../../src/index';
+import type { OAuthWindow, WalletKitClient, WalletKitConfig } from '../../src/index';
+import { kitFor } from './kit';
 import { updateProxySettings } from '../../../server/src/admin/proxy';
 import { startOAuth2Provider, type LocalOAuth2Provider } from '../../../server/test/support/oauth2-provider';
 import { startOidcIssuer, type LocalOidcIssuer } from '../../../server/test/support/oidc-issuer';
@@ -64,4 +65,30 @@ export function popupWindow(origin: string = APP) {
   };
   const post = (data: unknown) => page.dispatchEvent(Object.assign(new Event('message'), { origin, data }));
   return { win, popup, post };
+}
+
+/**
+ * A suite on one social server: started in beforeAll; `kit()` gives a kit (one browser
+ * profile) that is closed with the server in afterAll.
+ * @example const suite = socialSuite(); ... const kit = suite.kit(); suite.social.discord.authorize(...)
+ */
+export function socialSuite() {
+  const kits: WalletKitClient[] = [];
+  const suite = {
+    social: undefined as unknown as SocialServer,
+    kits,
+    kit(overrides: Partial<WalletKitConfig> = {}): WalletKitClient {
+      const kit = kitFor(suite.social.server, overrides);
+      kits.push(kit);
+      return kit;
+    },
+  };
+  beforeAll(async () => {
+    suite.social = await startSocialServer();
+  });
+  afterAll(async () => {
+    for (const kit of kits) kit.session.close();
+    await suite.social?.dispose();
+  });
+  return suite;
 }
