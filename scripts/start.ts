@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin } from 'vite';
-import { loadConfig, startDemo } from '@walletkit/server';
+import { loadConfig, startDemo, startupWarnings } from '@walletkit/server';
 import { handleDemoRoute, type DemoHostOptions } from '../apps/demo/host';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,11 +19,13 @@ const demoOrigin = `http://localhost:${demoPort}`;
 const config = loadConfig(process.env, {
   ...(values['data-dir'] ? { dataDir: values['data-dir'] } : {}),
   webauthn: { rpId: 'localhost', origins: [demoOrigin] },
+  // The demo runs without SMTP: its codes go to the dev outbox, shown in the demo's panel.
+  devOutbox: true,
   logLevel: (process.env.LOG_LEVEL as never) ?? 'warn',
 });
 const { server, kitConfig, created } = await startDemo(config, [demoOrigin]);
 
-const host: DemoHostOptions = { config: { kit: kitConfig }, ...(config.dev ? { outboxUpstream: `${server.url}/v1/dev/outbox` } : {}) };
+const host: DemoHostOptions = { config: { kit: kitConfig }, ...(config.devOutbox ? { outboxUpstream: `${server.url}/v1/dev/outbox` } : {}) };
 const hostRoutes: Plugin = {
   name: 'walletkit-demo-host',
   configureServer(vite) {
@@ -45,9 +47,11 @@ process.stdout.write(
     `  open the demo   ${demoOrigin}\n` +
     `  auth proxy      ${server.url}/v1\n` +
     `  activity API    ${server.url}/public/v1\n` +
-    (config.dev ? `  dev outbox      ${server.url}/v1/dev/outbox\n` : '') +
+    (config.devOutbox ? `  dev outbox      ${server.url}/v1/dev/outbox\n` : '') +
     `  kit config      ${JSON.stringify(kitConfig)}\n`,
 );
+
+for (const line of startupWarnings(config)) process.stderr.write(`${line}\n`);
 
 let stopping = false;
 const stop = async () => {

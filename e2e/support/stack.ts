@@ -75,7 +75,6 @@ async function main(): Promise<void> {
         OAUTH2_PROVIDER_X: { tokenUrl: x.tokenUrl, userInfoUrl: x.userInfoUrl, issuer: x.url },
       },
       delivery: { smtpUrl: mailbox.smtpUrl, smsWebhookUrl: mailbox.smsWebhookUrl, emailFrom: 'walletkit demo <no-reply@localhost>' },
-      dev: false,
       logLevel: 'warn',
     },
   );

@@ -4,7 +4,8 @@ import { Obj } from './descriptor';
 /** Submit request envelope (spec "Submit request envelope"). `parameters` is checked per operation. */
 export const SubmitEnvelope = Obj({
   type: Type.String({ minLength: 1 }),
-  timestampMs: Type.String({ pattern: '^[0-9]{1,16}$' }),
+  // Canonical decimal only: no leading zeros, so one instant has one spelling (and one fingerprint).
+  timestampMs: Type.String({ pattern: '^(0|[1-9][0-9]{0,15})$' }),
   organizationId: Type.String({ minLength: 1, maxLength: 128 }),
   parameters: Type.Object({}, { additionalProperties: true }),
   generateAppProofs: Type.Optional(Type.Boolean()),

@@ -7,6 +7,8 @@
 export const errorTable = {
   // request shape
   ERR_MALFORMED_JSON: { status: 400, grpc: 3, message: 'The request body is not valid JSON.' },
+  ERR_DUPLICATE_KEY: { status: 400, grpc: 3, message: 'An object in the request body repeats a key.' },
+  ERR_INVALID_STRING: { status: 400, grpc: 3, message: 'A string in the request holds a NUL character or an unpaired surrogate.' },
   ERR_INVALID_REQUEST: { status: 400, grpc: 3, message: 'The request does not match the schema of the operation.' },
   ERR_ACTIVITY_TYPE_MISMATCH: { status: 400, grpc: 3, message: 'The activity type does not match the operation path.' },
   ERR_PAYLOAD_TOO_LARGE: { status: 413, grpc: 3, message: 'The request body is too large.' },
@@ -42,6 +44,7 @@ export const errorTable = {
   // conflicts and state
   ERR_ALREADY_EXISTS: { status: 409, grpc: 6, message: 'A resource with the same unique value already exists.' },
   ERR_ACTIVITY_NOT_PENDING: { status: 409, grpc: 9, message: 'The activity is not awaiting consensus.' },
+  ERR_TARGET_KEY_REUSED: { status: 409, grpc: 6, message: 'This target public key was already used for an export; generate a new one.' },
   ERR_ALREADY_VOTED: { status: 409, grpc: 6, message: 'This user has already voted on the activity.' },
   ERR_INVALID_QUORUM: { status: 400, grpc: 3, message: 'The quorum threshold must be between 1 and the number of members.' },
   // cryptographic inputs
@@ -67,6 +70,7 @@ export const errorTable = {
   ERR_VERIFICATION_TOKEN_REQUIRED: { status: 401, grpc: 16, message: 'A verification token is required for this request.' },
   ERR_CLIENT_SIGNATURE_INVALID: { status: 401, grpc: 16, message: 'The client signature does not verify.' },
   ERR_DELIVERY_FAILED: { status: 502, grpc: 14, message: 'The one-time code could not be delivered.' },
+  ERR_DELIVERY_NOT_CONFIGURED: { status: 400, grpc: 9, message: 'This server has no transport configured for this kind of one-time code.' },
   // server
   ERR_INTERNAL: { status: 500, grpc: 13, message: 'Internal error.' },
   ERR_UNAVAILABLE: { status: 503, grpc: 14, message: 'The service is temporarily unavailable.' },

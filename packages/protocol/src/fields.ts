@@ -28,7 +28,7 @@ export const PublicKeyHex = Type.String({ minLength: 2, maxLength: 256, pattern:
 export const SignatureHex = Type.String({ minLength: 2, maxLength: 512, pattern: '^[0-9a-fA-F]+$' });
 
 /** Lifetime in seconds as a decimal string (Turnkey sends uint64 as strings). */
-export const ExpirationSeconds = Type.String({ pattern: '^[0-9]{1,10}$' });
+export const ExpirationSeconds = Type.String({ pattern: '^(0|[1-9][0-9]{0,9})$' });
 
 /** A signed JWT (verification token, session, OIDC token). */
 export const Jwt = Type.String({ minLength: 1, maxLength: 16384 });

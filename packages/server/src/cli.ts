@@ -1,24 +1,31 @@
 /**
  * `walletkit-server` command line.
- *   walletkit-server start [--port 8080] [--data-dir DIR]
+ *   walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox]
  *   walletkit-server org create --name NAME [--data-dir DIR] [--json]
  *   walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
- * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR.
+ * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR, SMTP_URL, SMS_WEBHOOK_URL.
+ * `start` is production whatever NODE_ENV says; `demo` and `start --dev-outbox` turn the dev outbox on.
  */
 import { parseArgs } from 'node:util';
 import { startDemo } from './admin/demo';
 import { createOrganization } from './admin/organizations';
 import { enableProxy } from './admin/proxy';
 import { ApiError } from './errors';
-import { loadConfig } from './config';
+import { loadConfig, startupWarnings, type ServerConfig } from './config';
 import { openServices, startServer } from './main';
 
 const USAGE = `usage:
-  walletkit-server start [--port 8080] [--data-dir DIR]
+  walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox]   (production; --dev-outbox: codes readable by loopback clients)
   walletkit-server org create --name NAME [--data-dir DIR] [--json]
   walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
   walletkit-server demo [--port 8080] [--data-dir DIR]   (server + the demo organization and its proxy)
-environment: DATABASE_URL (PostgreSQL instead of the embedded database), PORT, WALLETKIT_MASTER_KEY`;
+environment: DATABASE_URL (PostgreSQL instead of the embedded database), PORT, WALLETKIT_MASTER_KEY,
+  SMTP_URL and WALLETKIT_EMAIL_FROM (email codes), SMS_WEBHOOK_URL (SMS codes)`;
+
+/** The operator's warnings (dev outbox on, a code channel without transport), one line each on stderr. */
+function printWarnings(config: ServerConfig): void {
+  for (const line of startupWarnings(config)) process.stderr.write(`${line}\n`);
+}
 
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -31,6 +38,7 @@ export async function main(argv: string[]): Promise<number> {
       org: { type: 'string' },
       origin: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
+      'dev-outbox': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -45,7 +53,10 @@ export async function main(argv: string[]): Promise<number> {
   };
 
   if (command === 'start') {
-    const server = await startServer(loadConfig(process.env, overrides));
+    // Production whatever NODE_ENV says: the dev outbox only when asked for by flag.
+    const config = loadConfig(process.env, { ...overrides, devOutbox: values['dev-outbox'] });
+    const server = await startServer(config);
+    printWarnings(config);
     process.stdout.write(
       `walletkit-server listening\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  discovery     ${server.url}/.well-known/walletkit.json\n  database      ${server.store.kind}\n`,
     );
@@ -109,7 +120,10 @@ export async function main(argv: string[]): Promise<number> {
     // The server on the embedded database plus the demo organization and its proxy
     // (`npm start` runs the same through scripts/start.ts, with the demo app beside it).
     const origins = process.env.WALLETKIT_DEMO_ORIGINS?.split(',').filter(Boolean);
-    const { server, kitConfig, created } = await startDemo(loadConfig(process.env, overrides), origins);
+    // The demo needs no mail server: its codes go to the dev outbox (loopback clients only).
+    const config = loadConfig(process.env, { ...overrides, devOutbox: true });
+    const { server, kitConfig, created } = await startDemo(config, origins);
+    printWarnings(config);
     process.stdout.write(
       `walletkit demo ${created ? 'created' : 'reused'}\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  dev outbox    ${server.url}/v1/dev/outbox\n  discovery     ${server.url}/.well-known/walletkit.json\n  kit config    ${JSON.stringify(kitConfig)}\n`,
     );

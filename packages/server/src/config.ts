@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 
-/** Typed server configuration; `loadConfig` fills it from the environment with embedded defaults. */
+/** Typed server configuration; `loadConfig` fills it from the environment with embedded, production defaults. */
 export interface ServerConfig {
   /** TCP port; 0 picks a free one (tests). */
   port: number;
@@ -19,16 +19,25 @@ export interface ServerConfig {
   webauthn: { rpId: string; origins: string[] };
   /** OAuth 2.0 provider endpoints for X and Discord (tests point them at a local server). */
   oauth2Providers: Record<'OAUTH2_PROVIDER_X' | 'OAUTH2_PROVIDER_DISCORD', { tokenUrl: string; userInfoUrl: string; issuer: string }>;
-  /** OTP delivery: SMTP URL (nodemailer) and SMS webhook; neither -> the dev outbox. */
+  /** OTP delivery: SMTP URL (nodemailer) and SMS webhook; a channel with neither is not configured (or the dev outbox when `devOutbox`). */
   delivery: { smtpUrl: string | undefined; smsWebhookUrl: string | undefined; emailFrom: string };
-  /** OTP lifetimes and limits (DESIGN section 3; issue 3). */
-  otp: { ttlSeconds: number; maxAttempts: number; maxPerContactPerWindow: number; windowSeconds: number };
+  /**
+   * OTP lifetimes and limits (DESIGN section 3; SECURITY.md "One-time codes"): a code lives
+   * `ttlSeconds` and allows `maxAttempts` tries; one contact gets at most
+   * `maxPerContactPerWindow` codes per `windowSeconds` and `maxPerContactPerDay` per 24 hours
+   * (no daily cap when absent). Only the newest code of a contact verifies.
+   */
+  otp: { ttlSeconds: number; maxAttempts: number; maxPerContactPerWindow: number; windowSeconds: number; maxPerContactPerDay?: number };
   /** Third-party OIDC issuers whose id_tokens are accepted (Google, Apple); tests point them at a local provider. */
   oidcProviders: Array<{ name: 'google' | 'apple'; issuer: string; jwksUri: string }>;
   /** Largest accepted request body. */
   bodyLimit: number;
-  /** Dev mode enables the OTP outbox endpoint. */
-  dev: boolean;
+  /**
+   * The dev outbox: codes of unconfigured channels are stored and served at GET /v1/dev/outbox
+   * to loopback clients. Off unless asked for (`walletkit-server demo`, `start --dev-outbox`,
+   * `npm start`); NODE_ENV never turns it on.
+   */
+  devOutbox: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
 }
 
@@ -75,13 +84,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
       emailFrom: env.WALLETKIT_EMAIL_FROM ?? 'walletkit <no-reply@localhost>',
     },
-    otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600 },
+    otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600, maxPerContactPerDay: 20 },
     oidcProviders: overrides.oidcProviders ?? [
       { name: 'google', issuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com', jwksUri: env.GOOGLE_JWKS_URL ?? 'https://www.googleapis.com/oauth2/v3/certs' },
       { name: 'apple', issuer: env.APPLE_ISSUER ?? 'https://appleid.apple.com', jwksUri: env.APPLE_JWKS_URL ?? 'https://appleid.apple.com/auth/keys' },
     ],
     bodyLimit: overrides.bodyLimit ?? 1024 * 1024,
-    dev: overrides.dev ?? env.NODE_ENV !== 'production',
+    // Production is the default whatever NODE_ENV says (issue 9): codes are never readable.
+    devOutbox: overrides.devOutbox ?? false,
     logLevel: overrides.logLevel ?? (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? 'info',
   };
+}
+
+/**
+ * What an operator must know at start: the dev outbox is on, or a code channel has no
+ * transport (its one-time codes are refused with ERR_DELIVERY_NOT_CONFIGURED).
+ * @example startupWarnings(loadConfig({})) // ['email one-time codes are disabled: no SMTP_URL ...', ...]
+ */
+export function startupWarnings(config: ServerConfig): string[] {
+  const lines: string[] = [];
+  if (config.devOutbox) {
+    lines.push('WARNING: the dev outbox is on: one-time codes are stored readable and served at GET /v1/dev/outbox to loopback clients. Never use it in production.');
+    return lines;
+  }
+  if (!config.delivery.smtpUrl) lines.push('email one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMTP_URL to deliver them');
+  if (!config.delivery.smsWebhookUrl) lines.push('SMS one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMS_WEBHOOK_URL to deliver them');
+  return lines;
 }

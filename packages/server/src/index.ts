@@ -1,5 +1,5 @@
 export { build, type AppDeps } from './app';
-export { loadConfig, type ServerConfig } from './config';
+export { loadConfig, startupWarnings, type ServerConfig } from './config';
 export { startServer, openServices, type RunningServer } from './main';
 export { createOrganization, type CreatedOrganization } from './admin/organizations';
 export { Enclave } from './enclave';

@@ -169,8 +169,17 @@ describe.each(storeKinds)('OTP delivery on %s', (kind) => {
     }
   });
 
-  it('given neither transport, when messages are sent, then the dev outbox keeps them and lists them by organization and recipient, newest first', async () => {
-    const outbox = createDelivery(loadConfig({}, { delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }), server.store);
+  it('given neither transport and no dev outbox (production), when messages are sent, then each channel refuses with ERR_DELIVERY_NOT_CONFIGURED and nothing is stored', async () => {
+    const none = createDelivery(loadConfig({ NODE_ENV: 'development' }, { delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }), server.store);
+    expect(none.kinds).toEqual({ email: 'none', sms: 'none' });
+    await expect(none.sendEmail(server.org.organizationId, otpEmail({ to: 'prod@example.com', code: '444444', expiresInSeconds: 300 }))).rejects.toMatchObject({ code: 'ERR_DELIVERY_NOT_CONFIGURED' });
+    await expect(none.sendSms(server.org.organizationId, otpSms({ to: '+15550008888', code: '555555', expiresInSeconds: 300 }))).rejects.toMatchObject({ code: 'ERR_DELIVERY_NOT_CONFIGURED' });
+    expect(await listOutbox(server.store.db, { recipient: 'prod@example.com' })).toEqual([]);
+    expect(await listOutbox(server.store.db, { recipient: '+15550008888' })).toEqual([]);
+  });
+
+  it('given neither transport and the dev outbox on, when messages are sent, then the dev outbox keeps them and lists them by organization and recipient, newest first', async () => {
+    const outbox = createDelivery(loadConfig({}, { devOutbox: true, delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }), server.store);
     expect(outbox.kinds).toEqual({ email: 'outbox', sms: 'outbox' });
     const other = await addOrganization(server, 'Outbox Org');
     await outbox.sendEmail(server.org.organizationId, otpEmail({ to: 'Dev@Example.com', code: '111111', expiresInSeconds: 300 }));

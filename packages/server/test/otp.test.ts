@@ -27,7 +27,8 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
   const replies: Reply[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { clock: () => now, config: { logLevel: 'debug', otp: OTP_LIMITS } });
+    // The dev outbox stands in for the user's mailbox.
+    server = await startTestServer(kind, { clock: () => now, config: { logLevel: 'debug', otp: OTP_LIMITS, devOutbox: true } });
     logs = captureLogs(server.app);
     const created = await server.client.run('create_sub_organization', {
       subOrganizationName: 'otp-user',

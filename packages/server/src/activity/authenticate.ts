@@ -4,7 +4,7 @@
  * of the target organization or of its parent organization.
  */
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, or } from 'drizzle-orm';
 import {
   checkWebAuthnStampChallenge,
   parseApiKeyStamp,
@@ -33,19 +33,21 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-/** Organizations whose users may act on `organizationId`: itself and its parent. */
-async function actingOrganizations(store: Store, organizationId: string): Promise<string[]> {
-  const [org] = await store.db
-    .select({ id: organizations.id, parent: organizations.parentOrganizationId })
-    .from(organizations)
-    .where(eq(organizations.id, organizationId));
-  if (!org) throw new ApiError('ERR_ORGANIZATION_NOT_FOUND', `organization ${organizationId} not found`, 'organizationId');
-  return org.parent ? [org.id, org.parent] : [org.id];
+/**
+ * Rows of `table` that belong to `organizationId` or to its parent (whose users may act on
+ * it), in one query: an unknown organization simply matches nothing, so it is refused exactly
+ * like an unknown key (ERR_STAMP_KEY_UNKNOWN) and the reply says nothing about which exists.
+ */
+function ofActingOrganizations(table: typeof apiKeys | typeof authenticators, organizationId: string) {
+  return and(
+    eq(organizations.id, organizationId),
+    or(eq(table.organizationId, organizations.id), eq(table.organizationId, organizations.parentOrganizationId)),
+  );
 }
 
 /**
  * Authenticate a stamped request for `organizationId`.
- * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN | ERR_API_KEY_EXPIRED | ERR_ORGANIZATION_NOT_FOUND
+ * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN (unknown key or organization) | ERR_API_KEY_EXPIRED
  */
 export async function authenticate(store: Store, services: Services, headers: Headers, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
   const apiStamp = header(headers, 'x-stamp');
@@ -64,11 +66,13 @@ async function authenticateApiKey(store: Store, services: Services, value: strin
   }
   // Verify the signature before touching the database: a bad stamp learns nothing.
   if (!verifyApiKeyStamp(rawBody, stamp, { verifyP256: verifyP256Node })) throw new ApiError('ERR_STAMP_INVALID');
-  const orgs = await actingOrganizations(store, organizationId);
-  const keys = await store.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.publicKey, stamp.publicKey.toLowerCase()), inArray(apiKeys.organizationId, orgs), eq(apiKeys.curve, CURVE_OF_SCHEME[stamp.scheme])));
+  const keys = (
+    await store.db
+      .select({ key: apiKeys })
+      .from(apiKeys)
+      .innerJoin(organizations, ofActingOrganizations(apiKeys, organizationId))
+      .where(and(eq(apiKeys.publicKey, stamp.publicKey.toLowerCase()), eq(apiKeys.curve, CURVE_OF_SCHEME[stamp.scheme])))
+  ).map((r) => r.key);
   if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const now = services.now().getTime();
   // Prefer a key of the target organization itself over its parent's.
@@ -86,11 +90,12 @@ async function authenticatePasskey(store: Store, services: Services, value: stri
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
   if (!checkWebAuthnStampChallenge(rawBody, stamp)) throw new ApiError('ERR_STAMP_INVALID', 'the WebAuthn challenge is not the SHA-256 of the body');
-  const orgs = await actingOrganizations(store, organizationId);
-  const [cred] = await store.db
-    .select()
+  const [row] = await store.db
+    .select({ cred: authenticators })
     .from(authenticators)
-    .where(and(eq(authenticators.credentialId, stamp.credentialId), inArray(authenticators.organizationId, orgs)));
+    .innerJoin(organizations, ofActingOrganizations(authenticators, organizationId))
+    .where(eq(authenticators.credentialId, stamp.credentialId));
+  const cred = row?.cred;
   if (!cred) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const challenge = Buffer.from(webAuthnChallengeForBody(rawBody), 'utf8').toString('base64url');
   // Passkeys created on the integrator's origin (allowed by its proxy config) sign there too.

@@ -1,6 +1,7 @@
 /**
  * The activity API, prefix /public/v1: `POST /submit/<op>` for every operation descriptor
- * with a handler, `POST /query/<name>` for the reads. Each request: raw body kept, envelope
+ * with a handler, `POST /query/<name>` for the reads. Each request: raw body kept and parsed
+ * strictly (request-body.ts, the same parser as the proxy's), envelope
  * and parameters checked against the protocol schemas, liveness window, stamp verified over
  * the raw bytes, then the runner (idempotency + one transaction).
  */
@@ -9,6 +10,7 @@ import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor } from '@walletkit/protocol';
 import { ApiError } from '../errors';
+import { useStrictJson } from '../request-body';
 import type { Store } from '../store/db';
 import { authenticate } from './authenticate';
 import { authorizeQuery } from './authorize';
@@ -16,12 +18,6 @@ import type { HandlerTable, PrefetchTable, Services } from './context';
 import { ActivityRunner } from './execute';
 import type { QueryTable } from './queries/context';
 import { assertSchema } from './validate';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: Buffer;
-  }
-}
 
 export interface ActivityPluginOptions {
   store: Store;
@@ -32,14 +28,10 @@ export interface ActivityPluginOptions {
   queries: QueryTable;
 }
 
-function parseJson(req: FastifyRequest): unknown {
-  const raw = req.rawBody;
-  if (!raw || raw.length === 0) throw new ApiError('ERR_MALFORMED_JSON', 'the request body is empty');
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new ApiError('ERR_MALFORMED_JSON');
-  }
+/** The body useStrictJson parsed; a request without one (no content type) is malformed. */
+function parsedBody(req: FastifyRequest): unknown {
+  if (!req.rawBody) throw new ApiError('ERR_MALFORMED_JSON', 'the request body is empty');
+  return req.body;
 }
 
 /** Headers a browser may send: the body's type and the two stamp headers. */
@@ -59,20 +51,16 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
   const { store, services } = opts;
   const runner = new ActivityRunner(store, services, opts.handlers, opts.prefetchers);
 
-  // Only JSON is accepted (others get 415), and the exact bytes are kept:
-  app.removeAllContentTypeParsers();
-  // Keep the exact bytes: stamps are verified over them, never over a re-serialization.
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    req.rawBody = body as Buffer;
-    done(null, undefined);
-  });
+  // Only strict JSON is accepted (others get 415), and the exact bytes are kept: stamps are
+  // verified over them, never over a re-serialization.
+  useStrictJson(app);
 
   await allowBrowsers(app);
 
   for (const descriptor of Object.values(operations) as OperationDescriptor[]) {
     if (!runner.has(descriptor)) continue;
     app.post(`/submit/${descriptor.name}`, async (req) => {
-      const body = parseJson(req);
+      const body = parsedBody(req);
       const envelope = assertSchema<SubmitEnvelope>(SubmitEnvelope, body, '');
       if (envelope.type !== descriptor.type) {
         throw new ApiError('ERR_ACTIVITY_TYPE_MISMATCH', `type must be ${descriptor.type} on ${descriptor.path}`, 'type');
@@ -99,7 +87,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
       | undefined;
     if (!handler) continue;
     app.post(`/query/${query.name}`, async (req) => {
-      const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parseJson(req), '');
+      const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parsedBody(req), '');
       const caller = await authenticate(store, services, req.headers, req.rawBody!, request.organizationId);
       await authorizeQuery(store.db, caller, query.name);
       return handler(request, { ...services, db: store.db, organizationId: request.organizationId, caller });

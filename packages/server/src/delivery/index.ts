@@ -1,8 +1,11 @@
 /**
  * OTP delivery (DESIGN section 3): SMTP when SMTP_URL is set, the SMS webhook when
- * SMS_WEBHOOK_URL is set, and the dev outbox (table `otp_outbox`) for whichever is not.
+ * SMS_WEBHOOK_URL is set. A channel with neither is `none` (init_otp refuses it with
+ * ERR_DELIVERY_NOT_CONFIGURED before anything is stored), unless the dev outbox was asked
+ * for (`config.devOutbox`): then its messages go to the table `otp_outbox`.
  */
 import type { ServerConfig } from '../config';
+import { ApiError } from '../errors';
 import type { Store } from '../store/db';
 import { insertOutbox } from './outbox';
 import { smsWebhookSender, smtpSender } from './transports';
@@ -13,21 +16,29 @@ export { listOutbox, type OutboxMessage } from './outbox';
 export { otpEmail, otpSms, DEFAULT_APP_NAME } from './message';
 export { DeliveryError } from './transports';
 
+/** The refusal of a code for a channel without a transport. */
+export const deliveryNotConfigured = (channel: 'email' | 'sms') =>
+  new ApiError('ERR_DELIVERY_NOT_CONFIGURED', `this server has no ${channel === 'email' ? 'email transport (SMTP_URL)' : 'SMS transport (SMS_WEBHOOK_URL)'} configured`, 'otpType');
+
 /**
- * Pick the transports from the configuration (SMTP_URL, SMS_WEBHOOK_URL; else the dev outbox).
+ * Pick the transports from the configuration (SMTP_URL, SMS_WEBHOOK_URL; else the dev outbox
+ * when it is on, else none).
  * @example const delivery = createDelivery(config, store); await delivery.sendSms(orgId, otpSms({ to, code, expiresInSeconds: 300 }));
  */
 export function createDelivery(config: ServerConfig, store: Store, opts: { fetch?: typeof fetch } = {}): Delivery {
   const smtp = config.delivery.smtpUrl ? smtpSender(config.delivery.smtpUrl, config.delivery.emailFrom) : undefined;
   const sms = config.delivery.smsWebhookUrl ? smsWebhookSender(config.delivery.smsWebhookUrl, opts.fetch ?? globalThis.fetch) : undefined;
+  const fallback = config.devOutbox ? 'outbox' : 'none';
   return {
-    kinds: { email: smtp ? 'smtp' : 'outbox', sms: sms ? 'webhook' : 'outbox' },
+    kinds: { email: smtp ? 'smtp' : fallback, sms: sms ? 'webhook' : fallback },
     async sendEmail(organizationId, message) {
       if (smtp) return smtp.send(message);
+      if (fallback === 'none') throw deliveryNotConfigured('email');
       await insertOutbox(store.db, { organizationId, channel: 'email', recipient: message.to, subject: message.subject, body: message.text });
     },
     async sendSms(organizationId, message) {
       if (sms) return sms(message);
+      if (fallback === 'none') throw deliveryNotConfigured('sms');
       await insertOutbox(store.db, { organizationId, channel: 'sms', recipient: message.to, body: message.text });
     },
   };

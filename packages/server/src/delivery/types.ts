@@ -15,8 +15,8 @@ export interface SmsMessage {
 }
 
 export interface Delivery {
-  /** Which transport carries email ('smtp' | 'outbox') and SMS ('webhook' | 'outbox'). */
-  readonly kinds: { email: 'smtp' | 'outbox'; sms: 'webhook' | 'outbox' };
+  /** Which transport carries email ('smtp' | 'outbox') and SMS ('webhook' | 'outbox'); 'none' when the channel has none. */
+  readonly kinds: { email: 'smtp' | 'outbox' | 'none'; sms: 'webhook' | 'outbox' | 'none' };
   sendEmail(organizationId: string, message: EmailMessage): Promise<void>;
   sendSms(organizationId: string, message: SmsMessage): Promise<void>;
 }

@@ -3,13 +3,14 @@
  * descriptor of `proxyEndpoints`, each guarded by the config-id and Origin checks (guard.ts),
  * its body validated against the descriptor's closed schema, then handled by its route file,
  * which reaches the activity API only through forward.ts. CORS preflights are answered for
- * allowed origins only. In dev mode, GET /v1/dev/outbox shows the OTP outbox.
+ * allowed origins only. With the dev outbox on, GET /v1/dev/outbox shows it to loopback clients.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { proxyEndpoints, type ProxyEndpointDescriptor, type ProxyEndpointName } from '@walletkit/protocol';
 import type { Services } from '../activity/context';
 import { assertSchema } from '../activity/validate';
 import { ApiError } from '../errors';
+import { useStrictJson } from '../request-body';
 import type { Store } from '../store/db';
 import type { ProxyContext, ProxyRoute } from './context';
 import { registerDevOutbox } from './dev-outbox';
@@ -56,9 +57,11 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions
   const { store, services } = opts;
   const guarded = new WeakMap<FastifyRequest, GuardedRequest>();
 
+  // The same strict JSON as the activity API (request-body.ts): one meaning per body.
+  useStrictJson(app);
   app.options('/*', async (req, reply) => answerPreflight(store, req, reply));
-  // Outbox rows hold codes: the route exists only in dev mode.
-  if (services.config.dev) registerDevOutbox(app, store);
+  // Outbox rows hold codes: the route exists only when the dev outbox was asked for.
+  if (services.config.devOutbox) registerDevOutbox(app, store);
 
   for (const [name, route] of Object.entries(routes) as Array<[ProxyEndpointName, ProxyRoute<unknown, unknown>]>) {
     const descriptor: ProxyEndpointDescriptor = proxyEndpoints[name];

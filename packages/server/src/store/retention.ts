@@ -9,6 +9,8 @@ import type { ServerConfig } from '../config';
 import type { Executor } from './db';
 import { otpOutbox, otps } from './schema';
 
+const DAY_SECONDS = 24 * 3600;
+
 /** How often the server sweeps (and once at start). */
 export const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -17,8 +19,10 @@ export const RETENTION_INTERVAL_MS = 10 * 60_000;
  * @example const { otps, outbox } = await purgeExpiredOtps(store.db, new Date(), config.otp);
  */
 export async function purgeExpiredOtps(db: Executor, now: Date, otp: ServerConfig['otp']): Promise<{ otps: number; outbox: number }> {
-  // expires_at >= created_at, so an expiry before (now - window) is also a creation outside the window.
-  const otpCutoff = new Date(now.getTime() - otp.windowSeconds * 1000);
+  // expires_at >= created_at, so an expiry before (now - window) is also a creation outside the
+  // window; with a daily cap the rows of the last 24 hours still count.
+  const window = Math.max(otp.windowSeconds, otp.maxPerContactPerDay !== undefined ? DAY_SECONDS : 0);
+  const otpCutoff = new Date(now.getTime() - window * 1000);
   const outboxCutoff = new Date(now.getTime() - otp.ttlSeconds * 1000);
   const gone = await db.delete(otps).where(lt(otps.expiresAt, otpCutoff)).returning({ id: otps.id });
   const sent = await db.delete(otpOutbox).where(lt(otpOutbox.createdAt, outboxCutoff)).returning({ id: otpOutbox.id });

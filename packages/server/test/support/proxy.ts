@@ -4,7 +4,7 @@
  * enables the proxy of its organization (admin/proxy.ts), and gives a tiny browser-like
  * client that sends the config id header and an Origin.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { stampApiKey } from '@walletkit/crypto';
 import { operations, type OperationName, type ProxyEndpointName, type ProxyRequestOf } from '@walletkit/protocol';
@@ -75,7 +75,8 @@ export async function startProxyServer(
   kind: StoreKind,
   opts: { config?: Partial<ServerConfig>; deps?: Partial<AppDeps>; proxy?: Omit<EnableProxyInput, 'organizationId'>; origin?: string } = {},
 ): Promise<ProxyTestServer> {
-  const server = await startTestServer(kind, { config: { masterKey: randomBytes(32).toString('hex'), ...opts.config }, ...(opts.deps ? { deps: opts.deps } : {}) });
+  // The dev outbox stands in for the user's mailbox (tests read codes from it); production tests turn it off.
+  const server = await startTestServer(kind, { config: { masterKey: randomBytes(32).toString('hex'), devOutbox: true, ...opts.config }, ...(opts.deps ? { deps: opts.deps } : {}) });
   try {
     const url = await listen(server.app, server.config);
     const proxy = await enableProxy(server.store, server.enclave, { organizationId: server.org.organizationId, ...opts.proxy });
@@ -109,6 +110,26 @@ export async function startSecondInstance(first: ProxyTestServer & { store: { lo
     await store.close();
     throw err;
   }
+}
+
+/**
+ * A verification token for `contact` as otp_verify_v2 issues it (signed by the server's
+ * enclave), without the code round trip: for tests whose subject is not the OTP flow itself.
+ * @example await s.browser.post('signup_v2', { userEmail: 'a@example.com', verificationToken: verificationTokenFor(s, 'a@example.com') })
+ */
+export function verificationTokenFor(
+  s: Pick<TestServer, 'enclave' | 'org'>,
+  contact: string,
+  opts: { type?: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; organizationId?: string; publicKey?: string; expiresInSeconds?: number } = {},
+): string {
+  return s.enclave.signJwt({
+    id: randomUUID(),
+    verification_type: opts.type ?? (contact.includes('@') ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS'),
+    contact,
+    organization_id: opts.organizationId ?? s.org.organizationId,
+    ...(opts.publicKey !== undefined ? { public_key: opts.publicKey } : {}),
+    exp: Math.floor(Date.now() / 1000) + (opts.expiresInSeconds ?? 600),
+  });
 }
 
 /** Assert an error reply: status, stable code and (optionally) the field. */

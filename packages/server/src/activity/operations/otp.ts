@@ -12,10 +12,10 @@
  * The code never appears in a result, an error, a stored row or a log line: only the
  * delivery closure holds it.
  */
-import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { OtpType } from '@walletkit/protocol';
-import { DeliveryError, otpEmail, otpSms } from '../../delivery';
+import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery';
 import { checkOtpAttempt, issueOtp, parseEncryptedOtpBundle } from '../../enclave/otp';
 import { ApiError } from '../../errors';
 import { newId } from '../../store/ids';
@@ -27,6 +27,7 @@ import { checkClientSignature, organizationAndParent, useVerificationToken, type
 
 /** Turnkey's default code length. */
 export const DEFAULT_OTP_LENGTH = 6;
+const DAY_SECONDS = 24 * 3600;
 /** Lifetime of a verification token when verify_otp names none. */
 export const DEFAULT_VERIFICATION_TOKEN_SECONDS = 3600;
 
@@ -54,22 +55,37 @@ function ttlOf(ctx: OperationContext, expirationSeconds: string | undefined): nu
 }
 
 /**
- * Refuse a code beyond `maxPerContactPerWindow` for (organization, contact). The advisory
- * lock is transaction-scoped and keyed by both, so concurrent requests for one contact
- * (on any instance sharing the PostgreSQL database) count one after another, each seeing
- * the rows committed before it.
+ * Refuse a code beyond `maxPerContactPerWindow` (or `maxPerContactPerDay`) for (organization,
+ * contact), then retire the contact's earlier codes: only the newest one verifies, so the
+ * guess budget is codes per window x tries per code (SECURITY.md). The advisory lock is
+ * transaction-scoped and keyed by both, so concurrent requests for one contact (on any
+ * instance sharing the PostgreSQL database) count one after another, each seeing the rows
+ * committed before it.
  */
-async function throttle(ctx: OperationContext, contact: string): Promise<void> {
-  const { maxPerContactPerWindow, windowSeconds } = ctx.config.otp;
+async function throttleAndRetire(ctx: OperationContext, contact: string): Promise<void> {
+  const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay } = ctx.config.otp;
   await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
-  const since = new Date(ctx.now().getTime() - windowSeconds * 1000);
+  const now = ctx.now();
+  const since = (seconds: number) => sql`${new Date(now.getTime() - seconds * 1000).toISOString()}::timestamptz`;
+  const ofContact = and(eq(otps.organizationId, ctx.organizationId), eq(otps.contact, contact));
   const [row] = await ctx.tx
-    .select({ n: count() })
+    .select({
+      window: sql<number>`count(*) filter (where ${otps.createdAt} > ${since(windowSeconds)})`.mapWith(Number),
+      day: sql<number>`count(*) filter (where ${otps.createdAt} > ${since(DAY_SECONDS)})`.mapWith(Number),
+    })
     .from(otps)
-    .where(and(eq(otps.organizationId, ctx.organizationId), eq(otps.contact, contact), gt(otps.createdAt, since)));
-  if ((row?.n ?? 0) >= maxPerContactPerWindow) {
+    .where(ofContact);
+  if ((row?.window ?? 0) >= maxPerContactPerWindow) {
     throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerWindow} codes per ${windowSeconds} s may be sent to one contact`, 'contact');
   }
+  if (maxPerContactPerDay !== undefined && (row?.day ?? 0) >= maxPerContactPerDay) {
+    throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerDay} codes per day may be sent to one contact`, 'contact');
+  }
+  // Expire the live ones (expires_at = now keeps expires_at >= created_at for retention).
+  await ctx.tx
+    .update(otps)
+    .set({ expiresAt: now })
+    .where(and(ofContact, isNull(otps.usedAt), gt(otps.expiresAt, now)));
 }
 
 /** Deliver after commit; any failure is ERR_DELIVERY_FAILED with a cause free of message text. */
@@ -86,21 +102,21 @@ function deliverAfterCommit(ctx: OperationContext, send: () => Promise<void>): v
 
 const otpInvalid = () => new ApiError('ERR_OTP_INVALID');
 
-/** The sub-organization user whose email or phone is the verified contact. */
+/**
+ * The user of this organization whose verified email or phone is the token's contact. An
+ * unverified contact (profile data someone typed, SECURITY.md "Identities") never matches:
+ * logging in by code must not land in an account somebody else created with your address.
+ */
 async function userWithContact(ctx: OperationContext, claims: VerificationClaims): Promise<{ id: string }> {
   const match =
     claims.verification_type === 'OTP_TYPE_EMAIL'
-      ? sql`lower(${users.userEmail}) = ${claims.contact.toLowerCase()}`
-      : eq(users.userPhoneNumber, claims.contact);
+      ? and(sql`lower(${users.userEmail}) = ${claims.contact.toLowerCase()}`, eq(users.emailVerified, true))
+      : and(eq(users.userPhoneNumber, claims.contact), eq(users.phoneVerified, true));
   const [user] = await ctx.tx
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.organizationId, ctx.organizationId), match));
   if (!user) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
-  await ctx.tx
-    .update(users)
-    .set(claims.verification_type === 'OTP_TYPE_EMAIL' ? { emailVerified: true, updatedAt: ctx.now() } : { phoneVerified: true, updatedAt: ctx.now() })
-    .where(eq(users.id, user.id));
   return user;
 }
 
@@ -108,8 +124,11 @@ export const otpHandlers = {
   /** Send a code to an email or phone; returns its id and the signed encryption target. */
   init_otp: async (params, ctx) => {
     const contact = normalizeContact(params.otpType, params.contact);
+    // Production without a transport: refuse before anything is stored (no readable code anywhere).
+    const channel = params.otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'sms';
+    if (ctx.delivery.kinds[channel] === 'none') throw deliveryNotConfigured(channel);
     const ttl = ttlOf(ctx, params.expirationSeconds);
-    await throttle(ctx, contact);
+    await throttleAndRetire(ctx, contact);
     const otpId = newId();
     const issued = await issueOtp(ctx.enclave, {
       otpId,
