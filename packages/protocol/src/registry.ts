@@ -31,6 +31,7 @@ import {
   deleteAuthenticators,
   deleteOauthProviders,
   recoverUser,
+  updateUserEmail,
   updateUserPhoneNumber,
 } from './operations/users';
 import {
@@ -78,6 +79,7 @@ export const operations = {
   oauth_login: oauthLogin,
   create_sub_organization: createSubOrganization,
   create_users: createUsers,
+  update_user_email: updateUserEmail,
   create_api_keys: createApiKeys,
   delete_api_keys: deleteApiKeys,
   create_authenticators: createAuthenticators,

@@ -106,8 +106,10 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
     expect(eth.address).toBe(addresses[0]);
     const ethKey = await openExport(eth.exportBundle, target.privateKey);
     expect(privateKeyToAccount(`0x${bytesToHex(ethKey)}`).address).toBe(addresses[0]);
-    const sol = await run('export_wallet_account', { address: addresses[1]!, targetPublicKey: target.publicKeyUncompressed });
-    const solKey = await openExport(sol.exportBundle, target.privateKey);
+    // Target keys are one-time keys: the second export takes a fresh one.
+    const solTarget = generateP256KeyPair();
+    const sol = await run('export_wallet_account', { address: addresses[1]!, targetPublicKey: solTarget.publicKeyUncompressed });
+    const solKey = await openExport(sol.exportBundle, solTarget.privateKey);
     expect(base58.encode(ed25519.getPublicKey(solKey))).toBe(addresses[1]);
     expect((await client.query('get_wallet', { walletId })).body.wallet.exported).toBe(true);
   });
@@ -214,11 +216,12 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
   it('given everything above, when every wallet, account, key and activity row and every reply is searched, then no plaintext secret appears', async () => {
     // The imported mnemonic, then every private key and the known account's key, opened from exports.
     const secrets = [ABANDON];
-    const target = generateP256KeyPair();
     for (const key of await server.store.db.select().from(privateKeys)) {
+      const target = generateP256KeyPair();
       const { exportBundle } = await run('export_private_key', { privateKeyId: key.id, targetPublicKey: target.publicKeyUncompressed });
       secrets.push(bytesToHex(await openExport(exportBundle, target.privateKey)));
     }
+    const target = generateP256KeyPair();
     const account = await run('export_wallet_account', { address: ABANDON_ETH_0, targetPublicKey: target.publicKeyUncompressed });
     secrets.push(bytesToHex(await openExport(account.exportBundle, target.privateKey)));
     expect(secrets.length).toBeGreaterThan(5);

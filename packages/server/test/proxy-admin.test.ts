@@ -126,9 +126,12 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
   it('given the proxy key, when it signs up a user and looks accounts up, then both are allowed', async () => {
     const created = await proxy.run('create_sub_organization', { subOrganizationName: 'proxy-signup', rootUsers: [rootUser('signup@example.com')], rootQuorumThreshold: 1 });
     expect(created.subOrganizationId).toEqual(expect.any(String));
+    // The proxy cannot vouch for the email it was handed (no verification token): profile data, no identity.
     const lookup = await proxy.query('list_suborgs', { filterType: 'EMAIL', filterValue: 'SIGNUP@example.com' });
     expect(lookup.status).toBe(200);
-    expect(lookup.body.organizationIds).toEqual([created.subOrganizationId]);
+    expect(lookup.body.organizationIds).toEqual([]);
+    const byName = await proxy.query('list_suborgs', { filterType: 'USERNAME', filterValue: rootUser('signup@example.com').userName });
+    expect(byName.body.organizationIds).toEqual([created.subOrganizationId]);
     // Authorization passes; the handler then reports the unknown credential (not a 403).
     const exchange = await proxy.submit('oauth2_authenticate', {
       oauth2CredentialId: '00000000-0000-4000-8000-000000000000', authCode: 'c', redirectUri: 'https://app.example.com/cb', codeVerifier: 'v'.repeat(43), nonce: 'n',

@@ -22,6 +22,7 @@ import {
   type ProxyClient,
   type ProxyReply,
   type ProxyTestServer,
+  verificationTokenFor,
 } from './support/proxy';
 import { storeKinds } from './support/stores';
 
@@ -63,14 +64,28 @@ function outcomes(replies: ProxyReply[]): Record<string, number> {
 
 /**
  * The proxy's outbound fetch, counting forwards to the activity API in flight at once, so
- * that a race test can show its requests really overlapped.
+ * that a race test can show its requests really overlapped. With `gate` set, a forward waits
+ * (up to a second) until that many are in flight, so the racers reach the activity API together
+ * instead of one finishing before the next has looked up its account.
  */
 function countingFetch() {
-  const forwards = { inFlight: 0, peak: 0 };
+  const forwards = { inFlight: 0, peak: 0, gate: 0 };
+  let waiting: Array<() => void> = [];
   const wrapped: typeof fetch = async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const counted = url.includes('/public/v1/submit/');
     if (counted) forwards.peak = Math.max(forwards.peak, ++forwards.inFlight);
+    if (counted && forwards.gate > 0) {
+      if (forwards.inFlight >= forwards.gate) {
+        for (const release of waiting) release();
+        waiting = [];
+      } else {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 1_000);
+          waiting.push(() => (clearTimeout(timer), resolve()));
+        });
+      }
+    }
     try {
       return await fetch(input, init);
     } finally {
@@ -85,9 +100,14 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
   /** Run a race and check that at least two of its forwards were in flight together. */
   async function race<T>(requests: Array<() => Promise<T>>): Promise<T[]> {
     forwards.peak = 0;
-    const replies = await Promise.all(requests.map((r) => r()));
-    expect(forwards.peak).toBeGreaterThan(1);
-    return replies;
+    forwards.gate = requests.length;
+    try {
+      const replies = await Promise.all(requests.map((r) => r()));
+      expect(forwards.peak).toBeGreaterThan(1);
+      return replies;
+    } finally {
+      forwards.gate = 0;
+    }
   }
 
   let a: ProxyTestServer;
@@ -226,14 +246,18 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
     });
   });
 
-  it('given one email, when 8 signups with differently cased spellings race (across both instances on PostgreSQL), then exactly one is 200, the rest 409 ERR_ALREADY_EXISTS, and nothing of the losers remains', async () => {
+  it('given one verified email, when 8 signups with differently cased spellings race (across both instances on PostgreSQL), then exactly one is 200, the rest 409 ERR_ALREADY_EXISTS, and nothing of the losers remains', async () => {
     const email = freshEmail('racer');
     const keys = Array.from({ length: 8 }, () => generateP256KeyPair());
     const spellings = keys.map((_, i) => spelling(email, i * 37 + 1));
     expect(new Set(spellings).size).toBe(8);
     const replies = await race(
       keys.map((key, i) => () =>
-        browserFor(i).post('signup_v2', { userEmail: spellings[i]!, apiKeys: [{ apiKeyName: `device ${i}`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] }),
+        browserFor(i).post('signup_v2', {
+          userEmail: spellings[i]!,
+          verificationToken: verificationTokenFor(a, email),
+          apiKeys: [{ apiKeyName: `device ${i}`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+        }),
       ),
     );
     expect(outcomes(replies)).toEqual({ OK: 1, '409 ERR_ALREADY_EXISTS': 7 });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair } from '@walletkit/crypto';
 import { disableProxy, enableProxy, updateProxySettings } from '../src/admin/proxy';
 import { createOrganization } from '../src/admin/organizations';
-import { expectProxyError, startProxyServer, submitOver, type ProxyTestServer } from './support/proxy';
+import { expectProxyError, startProxyServer, submitOver, verificationTokenFor, type ProxyTestServer } from './support/proxy';
 import { storeKinds } from './support/stores';
 
 const APP = 'https://app.example';
@@ -130,10 +130,11 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
     expect(reply.headers.get('access-control-allow-origin')).toBe('https://whatever.example');
   });
 
-  it('given a new email, when signup_v2 runs with an API key and a wallet, then a sub-organization exists whose key stamps activities and the wallet has the address', async () => {
+  it('given a new verified email, when signup_v2 runs with an API key and a wallet, then a sub-organization exists whose key stamps activities and the wallet has the address', async () => {
     const key = generateP256KeyPair();
     const reply = await s.browser.post('signup_v2', {
       userEmail: 'Alice@Example.com',
+      verificationToken: verificationTokenFor(s, 'alice@example.com'),
       apiKeys: [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
       wallet: { walletName: 'main', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] },
     });
@@ -160,9 +161,18 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
     }
   });
 
-  it('given an email already signed up, when signup_v2 runs again with it, then the activity refuses it with 409 ERR_ALREADY_EXISTS and no second sub-organization exists', async () => {
-    const reply = await s.browser.post('signup_v2', { userEmail: 'alice@example.com' });
+  it('given an email already signed up, when signup_v2 runs again with a verification token for it, then the activity refuses it with 409 ERR_ALREADY_EXISTS and no second sub-organization exists', async () => {
+    const reply = await s.browser.post('signup_v2', { userEmail: 'alice@example.com', verificationToken: verificationTokenFor(s, 'alice@example.com') });
     expectProxyError(reply, 409, 'ERR_ALREADY_EXISTS');
+  });
+
+  it('given a signup that gives a verified owner\'s email without a verification token, when it runs, then it is a separate account holding the address as unverified profile data, and the owner\'s lookups still find only their own', async () => {
+    const key = generateP256KeyPair();
+    const squatter = await s.browser.post('signup_v2', { userEmail: 'alice@example.com', apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+    expect(squatter.status).toBe(200);
+    const owner = await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com' });
+    expect(owner.body.organizationId).not.toBe(squatter.body.organizationId);
+    expect((await s.browser.post('account', { filterType: 'PUBLIC_KEY', filterValue: key.publicKey })).body.organizationId).toBe(squatter.body.organizationId);
   });
 
   it('given a signup with neither contact nor credential, when it arrives, then it is a 400 before anything is forwarded', async () => {

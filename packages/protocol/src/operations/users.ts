@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation, Obj } from '../descriptor';
-import { Id, Jwt, MAX_ITEMS } from '../fields';
+import { Email, Id, Jwt, MAX_ITEMS } from '../fields';
 import { ApiKeyParams, AuthenticatorParams, OauthProviderParams, UserParams } from '../params';
 
 const NonEmptyIds = Type.Array(Id, { minItems: 1, maxItems: MAX_ITEMS });
@@ -28,6 +28,23 @@ export const updateUserPhoneNumber = defineOperation({
   parameters: Obj({
     userId: Id,
     userPhoneNumber: Type.String({ pattern: '^(\\+[1-9][0-9]{1,14})?$' }),
+    verificationToken: Type.Optional(Jwt),
+  }),
+  result: Obj({ userId: Type.String() }),
+});
+
+/**
+ * Extra (Turnkey ACTIVITY_TYPE_UPDATE_USER_EMAIL): set or clear (empty string) a user's email.
+ * With `verificationToken` (an email OTP proof for exactly this address) the email is stored
+ * as verified and becomes a login identity; otherwise it is profile data (SECURITY.md).
+ * @example { userId, userEmail: 'a@example.com', verificationToken }
+ */
+export const updateUserEmail = defineOperation({
+  name: 'update_user_email',
+  spec: false,
+  parameters: Obj({
+    userId: Id,
+    userEmail: Type.Union([Email, Type.Literal('')]),
     verificationToken: Type.Optional(Jwt),
   }),
   result: Obj({ userId: Type.String() }),

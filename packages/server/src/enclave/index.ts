@@ -68,8 +68,11 @@ function parseEncryptedBundle(value: string, field: string): Sealed {
   throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} must be JSON {encappedPublic, ciphertext}`, field);
 }
 
-/** A caller's export target as uncompressed P-256 hex; checked before any secret is opened. */
-function exportTarget(targetPublicKey: string): string {
+/**
+ * A caller's export target as uncompressed P-256 hex (one spelling per key); checked before
+ * any secret is opened. @throws ApiError ERR_INVALID_PUBLIC_KEY
+ */
+export function exportTarget(targetPublicKey: string): string {
   try {
     return uncompressPublicKey('p256', targetPublicKey);
   } catch (cause) {

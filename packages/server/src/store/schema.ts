@@ -363,6 +363,22 @@ export const usedVerificationTokens = pgTable('used_verification_tokens', {
   usedAt: ts('used_at').notNull().defaultNow(),
 });
 
+/**
+ * HPKE target keys already used by an export of the organization (export_wallet,
+ * export_wallet_account, export_private_key): a target key is a one-time key, so a second
+ * export to it is refused (ERR_TARGET_KEY_REUSED).
+ */
+export const usedExportTargets = pgTable(
+  'used_export_targets',
+  {
+    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    /** Uncompressed P-256 hex, lowercase (one spelling per key). */
+    targetPublicKey: text('target_public_key').notNull(),
+    usedAt: ts('used_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.targetPublicKey] })],
+);
+
 /** Enclave key material, encrypted under the master key (embedded mode keeps it here). */
 export const enclaveKeys = pgTable('enclave_keys', {
   name: text('name').primaryKey(),

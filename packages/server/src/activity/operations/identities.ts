@@ -1,6 +1,6 @@
 /**
- * Sub-organization identities (store table sub_org_identities): every email (lowercased),
- * phone number, OIDC identity (`iss|sub|aud`), passkey credential id and non-session API public
+ * Sub-organization identities (store table sub_org_identities): every verified email
+ * (lowercased), verified phone number, OIDC identity (`iss|sub|aud`), passkey credential id and non-session API public
  * key of a sub-organization's users, indexed under its parent. The primary key (parent, kind,
  * value) is what makes "one sub-organization per contact or identity" hold when signups race;
  * list_suborgs (the proxy's account lookup) reads it.
@@ -54,7 +54,10 @@ const keyOf = (kind: string, value: string) => `${kind}\u0000${value}`;
 /** Every identity the sub-organization's tables hold now. */
 async function currentIdentities(tx: Executor, organizationId: string): Promise<Array<{ kind: IdentityKind; value: string }>> {
   // One after another: a transaction is one connection, so parallel queries would only queue.
-  const people = await tx.select({ email: users.userEmail, phone: users.userPhoneNumber }).from(users).where(and(eq(users.organizationId, organizationId), eq(users.isProxy, false)));
+  const people = await tx
+    .select({ email: users.userEmail, phone: users.userPhoneNumber, emailVerified: users.emailVerified, phoneVerified: users.phoneVerified })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.isProxy, false)));
   const keys = await tx.select({ publicKey: apiKeys.publicKey }).from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.isSession, false)));
   const passkeys = await tx.select({ credentialId: authenticators.credentialId }).from(authenticators).where(eq(authenticators.organizationId, organizationId));
   const providers = await tx
@@ -62,9 +65,11 @@ async function currentIdentities(tx: Executor, organizationId: string): Promise<
     .from(oauthProviders)
     .where(eq(oauthProviders.organizationId, organizationId));
   const out: Array<{ kind: IdentityKind; value: string }> = [];
+  // A contact is an identity only once proven (or vouched for by the integrator): unverified
+  // ones are profile data and route nobody's login here (SECURITY.md, "Identities").
   for (const p of people) {
-    if (p.email) out.push({ kind: 'EMAIL', value: normalizeEmail(p.email) });
-    if (p.phone) out.push({ kind: 'PHONE_NUMBER', value: p.phone });
+    if (p.email && p.emailVerified) out.push({ kind: 'EMAIL', value: normalizeEmail(p.email) });
+    if (p.phone && p.phoneVerified) out.push({ kind: 'PHONE_NUMBER', value: p.phone });
   }
   // Session keys (stamp_login, otp_login) are short-lived and re-registered: not identities.
   for (const k of keys) out.push({ kind: 'PUBLIC_KEY', value: k.publicKey });

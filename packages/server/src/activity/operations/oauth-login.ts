@@ -4,14 +4,14 @@
  * nonce must be the hash of the session key (DESIGN section 2, "OAuth nonce"), so a token
  * captured in transit cannot open a session for another key.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { sha256Hex } from '@walletkit/crypto';
 import { ApiError } from '../../errors';
-import { verifyOidcToken } from '../../oauth/oidc';
-import { oauthProviders } from '../../store/schema';
-import type { HandlerTable } from '../context';
+import { verifyOidcToken, type VerifiedOidcToken } from '../../oauth/oidc';
+import { organizations, oauthProviders, proxyConfigs, users } from '../../store/schema';
+import type { HandlerTable, OperationContext } from '../context';
 import { openSession } from './sessions';
-import { normalizeApiPublicKey } from './users-credentials';
+import { insertOauthProviders, normalizeApiPublicKey } from './users-credentials';
 
 /**
  * The nonces that bind a token to `publicKey`: the hash of the key as sent and of its
@@ -23,11 +23,45 @@ export function oauthNonces(publicKey: string): string[] {
   return [...new Set([sha256Hex(publicKey), sha256Hex(normalized)])];
 }
 
+/** The name a linked provider gets: the social login whose client ids hold the token's audience. */
+function providerNameOf(social: Record<string, { clientIds: string[] }> | undefined, aud: string): string {
+  return Object.entries(social ?? {}).find(([, s]) => s.clientIds.includes(aud))?.[0] ?? 'oidc';
+}
+
+/**
+ * Social linking (spec A, "Social linking"): the organization's parent lists the token's
+ * audience in `socialLinkingClientIds`, the provider says the email is verified
+ * (`email_verified`), and a user of this organization has that email verified too. Then the
+ * identity is linked to that user, once. An unverified email on either side links nothing:
+ * otherwise whoever typed your address first, or a provider that does not check addresses,
+ * would own your login (SECURITY.md, "Identities").
+ * @returns the linked user's id, or undefined when linking does not apply
+ */
+async function linkByVerifiedEmail(ctx: OperationContext, identity: VerifiedOidcToken): Promise<string | undefined> {
+  if (identity.email === undefined || identity.emailVerified !== true) return undefined;
+  const [config] = await ctx.tx
+    .select({ settings: proxyConfigs.settings })
+    .from(organizations)
+    .innerJoin(proxyConfigs, eq(proxyConfigs.organizationId, organizations.parentOrganizationId))
+    .where(eq(organizations.id, ctx.organizationId));
+  if (!config?.settings.socialLinkingClientIds?.includes(identity.aud)) return undefined;
+  const [user] = await ctx.tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, ctx.organizationId), eq(users.emailVerified, true), sql`lower(${users.userEmail}) = ${identity.email.trim().toLowerCase()}`));
+  if (!user) return undefined;
+  const owner = { organizationId: ctx.organizationId, userId: user.id };
+  const providerName = providerNameOf(config.settings.social, identity.aud);
+  await insertOauthProviders(ctx, owner, [{ providerName, oidcClaims: { iss: identity.iss, sub: identity.sub, aud: identity.aud } }], () => 'oidcToken');
+  return user.id;
+}
+
 export const oauthLoginHandlers = {
   /**
    * Verify the token (any audience: the proxy checks it against its client ids before
    * forwarding; here the linked provider row pins it), check its nonce, find the linked
-   * provider in ctx.organizationId and open a session for its user.
+   * provider in ctx.organizationId (or link it by verified email, see linkByVerifiedEmail)
+   * and open a session for its user.
    * @throws ApiError ERR_OIDC_TOKEN_INVALID | ERR_INVALID_PUBLIC_KEY | ERR_OAUTH_PROVIDER_NOT_FOUND
    */
   oauth_login: async (params, ctx) => {
@@ -47,12 +81,13 @@ export const oauthLoginHandlers = {
           eq(oauthProviders.audience, identity.aud),
         ),
       );
-    if (!provider) {
+    const userId = provider?.userId ?? (await linkByVerifiedEmail(ctx, identity));
+    if (userId === undefined) {
       // The token is genuine (verified above), so saying it is not linked here leaks nothing
       // its holder does not already know; the proxy maps this to "sign up first".
       throw new ApiError('ERR_OAUTH_PROVIDER_NOT_FOUND', 'no user of this organization has linked this OIDC identity', 'oidcToken');
     }
-    const session = await openSession(ctx, { organizationId: ctx.organizationId, userId: provider.userId }, {
+    const session = await openSession(ctx, { organizationId: ctx.organizationId, userId }, {
       publicKey: params.publicKey,
       ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
       ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),

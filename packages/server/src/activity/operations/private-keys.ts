@@ -9,6 +9,7 @@ import { ApiError } from '../../errors';
 import type { Tx } from '../../store/db';
 import { newSortableId } from '../../store/ids';
 import { privateKeyTagMembers, privateKeyTags, privateKeys } from '../../store/schema';
+import { claimExportTarget } from './export-targets';
 import type { HandlerTable, OperationContext } from '../context';
 import { assertAddressFormat, assertUserOf } from './wallet-records';
 
@@ -101,6 +102,7 @@ export const privateKeyHandlers = {
   /** Spec B: the raw key, HPKE-encrypted to `targetPublicKey`; marks the key exported. */
   export_private_key: async (params, ctx) => {
     const key = await requirePrivateKey(ctx.tx, ctx.organizationId, params.privateKeyId);
+    await claimExportTarget(ctx, params.targetPublicKey);
     const exportBundle = await ctx.enclave.exportPrivateKey(key.privateKeyEncrypted, params.targetPublicKey, ctx.organizationId);
     await ctx.tx.update(privateKeys).set({ exported: true, updatedAt: ctx.now() }).where(eq(privateKeys.id, key.id));
     return { privateKeyId: key.id, exportBundle };

@@ -9,7 +9,7 @@ import { compressPublicKey, verifyClientSignature } from '@walletkit/crypto';
 import type { OtpType, ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors';
 import type { Tx } from '../../store/db';
-import { organizations, usedVerificationTokens } from '../../store/schema';
+import { organizations, usedVerificationTokens, users } from '../../store/schema';
 import type { OperationContext } from '../context';
 
 /** Claims of a verification token. */
@@ -33,6 +33,20 @@ function invalid(message: string, field: string, cause?: unknown): ApiError {
 export async function organizationAndParent(tx: Tx, organizationId: string): Promise<string[]> {
   const [org] = await tx.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
   return org?.parent ? [organizationId, org.parent] : [organizationId];
+}
+
+/**
+ * Whether the caller may vouch for the contacts it writes on users of an organization whose
+ * parent is `parentOrganizationId` (SECURITY.md, "Identities"): a user of that parent (the
+ * integrator, which controls its sub-organizations anyway) other than the authentication
+ * proxy's user. End users and the anonymous proxy cannot: their contacts are profile data
+ * until a verification token proves them.
+ * @example const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId))[1]);
+ */
+export async function callerVouchesForContacts(ctx: OperationContext, parentOrganizationId: string | undefined): Promise<boolean> {
+  if (parentOrganizationId === undefined || parentOrganizationId !== ctx.caller.organizationId) return false;
+  const [caller] = await ctx.tx.select({ isProxy: users.isProxy }).from(users).where(eq(users.id, ctx.caller.userId));
+  return caller !== undefined && !caller.isProxy;
 }
 
 /**

@@ -12,7 +12,7 @@ import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembe
 import type { HandlerTable, OperationContext } from '../context';
 import { syncSubOrganizationIdentities } from './identities';
 import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials';
-import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
+import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
 import { createWalletRecord } from './wallet-store';
 
 type UserInput = ParamsOf<'create_users'>['users'][number];
@@ -95,9 +95,12 @@ function assertDistinctContacts(list: Array<{ userEmail?: string; userPhoneNumbe
   });
 }
 
-/** Which root user's contact a verification token proves; that contact becomes verified. */
-function verifiedContacts(rootUsers: RootUserInput[], claims: VerificationClaims | undefined): Array<{ email: boolean; phone: boolean }> {
-  const flags = rootUsers.map(() => ({ email: false, phone: false }));
+/**
+ * Which root users' contacts are verified: every given one when the caller vouches (the
+ * integrator), else only the one a verification token proves.
+ */
+function verifiedContacts(rootUsers: RootUserInput[], claims: VerificationClaims | undefined, vouched: boolean): Array<{ email: boolean; phone: boolean }> {
+  const flags = rootUsers.map((u) => ({ email: vouched && u.userEmail !== undefined, phone: vouched && u.userPhoneNumber !== undefined }));
   if (!claims) return flags;
   const index = rootUsers.findIndex((u) =>
     claims.verification_type === 'OTP_TYPE_EMAIL' ? u.userEmail?.toLowerCase() === claims.contact.toLowerCase() : u.userPhoneNumber === claims.contact,
@@ -108,13 +111,48 @@ function verifiedContacts(rootUsers: RootUserInput[], claims: VerificationClaims
   return flags;
 }
 
+/**
+ * Set or clear one contact of a user. Verified when a verification token proves exactly this
+ * value (single use) or the caller vouches for it (the integrator); unverified otherwise, so a
+ * contact typed by anybody else never becomes a login identity. A verified value another
+ * sub-organization already holds is refused (ERR_ALREADY_EXISTS) by the identity index.
+ */
+async function updateContact(
+  ctx: OperationContext,
+  userId: string,
+  change: { kind: 'email' | 'phone'; value: string | undefined; verificationToken: string | undefined },
+): Promise<{ userId: string }> {
+  const user = await requireUser(ctx.tx, ctx.organizationId, userId);
+  const { kind, value } = change;
+  const organizationIds = await organizationAndParent(ctx.tx, ctx.organizationId);
+  let verified = value !== undefined && (await callerVouchesForContacts(ctx, organizationIds[1]));
+  if (change.verificationToken !== undefined) {
+    if (value === undefined) throw new ApiError('ERR_INVALID_PARAMETER', `a verification token cannot verify an empty ${kind === 'email' ? 'email' : 'phone number'}`, 'verificationToken');
+    await useVerificationToken(ctx, change.verificationToken, {
+      organizationIds,
+      type: kind === 'email' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS',
+      contact: value,
+    });
+    verified = true;
+  }
+  if (value !== undefined) await assertContactsFree(ctx, ctx.organizationId, { [kind]: value, exceptUserId: user.id }, '');
+  const set =
+    kind === 'email'
+      ? { userEmail: value ?? null, emailVerified: verified, updatedAt: ctx.now() }
+      : { userPhoneNumber: value ?? null, phoneVerified: verified, updatedAt: ctx.now() };
+  await ctx.tx.update(users).set(set).where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
+  await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
+  return { userId: user.id };
+}
+
 export const userHandlers = {
   /** Create users with their API keys, passkeys, OAuth providers and tags. */
   create_users: async (params, ctx) => {
     assertDistinctContacts(params.users, 'users');
+    const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId))[1]);
     const userIds: string[] = [];
     for (const [i, user] of params.users.entries()) {
-      const userId = await insertUser(ctx, ctx.organizationId, user, `users.${i}.`);
+      const userId = await insertUser(ctx, ctx.organizationId, user, `users.${i}.`, { email: vouched && user.userEmail !== undefined, phone: vouched && user.userPhoneNumber !== undefined });
       await tagUser(ctx, userId, user.userTags, `users.${i}.userTags`);
       userIds.push(userId);
     }
@@ -123,28 +161,18 @@ export const userHandlers = {
 
   /**
    * Spec B: set (or clear with '') a user's phone number. With a verification token (an SMS
-   * OTP proof for exactly this number, single use) the number is stored as verified.
+   * OTP proof for exactly this number, single use), or set by the integrator, the number is
+   * stored as verified (and becomes a login identity); otherwise it is profile data.
    */
   update_user_phone_number: async (params, ctx) => {
-    const user = await requireUser(ctx.tx, ctx.organizationId, params.userId);
     const phone = params.userPhoneNumber === '' ? undefined : params.userPhoneNumber;
-    let verified = false;
-    if (params.verificationToken !== undefined) {
-      if (phone === undefined) throw new ApiError('ERR_INVALID_PARAMETER', 'a verification token cannot verify an empty phone number', 'verificationToken');
-      await useVerificationToken(ctx, params.verificationToken, {
-        organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId),
-        type: 'OTP_TYPE_SMS',
-        contact: phone,
-      });
-      verified = true;
-    }
-    if (phone !== undefined) await assertContactsFree(ctx, ctx.organizationId, { phone, exceptUserId: user.id }, '');
-    await ctx.tx
-      .update(users)
-      .set({ userPhoneNumber: phone ?? null, phoneVerified: verified, updatedAt: ctx.now() })
-      .where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
-    await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
-    return { userId: user.id };
+    return updateContact(ctx, params.userId, { kind: 'phone', value: phone, verificationToken: params.verificationToken });
+  },
+
+  /** Turnkey's update_user_email: the same rules for the email (an email OTP proof). */
+  update_user_email: async (params, ctx) => {
+    const email = params.userEmail === '' ? undefined : params.userEmail;
+    return updateContact(ctx, params.userId, { kind: 'email', value: email, verificationToken: params.verificationToken });
   },
 
   create_api_keys: async (params, ctx) => {
@@ -223,7 +251,8 @@ export const userHandlers = {
       if (!claims) throw new ApiError('ERR_INVALID_PARAMETER', 'clientSignature binds a verificationToken, which is missing', 'clientSignature');
       checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_SIGNUP');
     }
-    const verified = verifiedContacts(params.rootUsers, claims);
+    // The new sub-organization's parent is the target: the integrator calling vouches.
+    const verified = verifiedContacts(params.rootUsers, claims, await callerVouchesForContacts(ctx, ctx.organizationId));
     const subOrganizationId = newId();
     const now = ctx.now();
     await ctx.tx.insert(organizations).values({

@@ -8,6 +8,7 @@ import { ApiError } from '../../errors';
 import type { Tx } from '../../store/db';
 import { walletAccounts, wallets } from '../../store/schema';
 import type { HandlerTable, OperationContext } from '../context';
+import { claimExportTarget } from './export-targets';
 import { assertUserOf, createWalletRecord, deriveAndStoreAccounts } from './wallet-records';
 
 type WalletRow = typeof wallets.$inferSelect;
@@ -66,6 +67,7 @@ export const walletHandlers = {
       throw new ApiError('ERR_INVALID_PARAMETER', 'only MNEMONIC_LANGUAGE_ENGLISH is supported', 'language');
     }
     const wallet = await requireWallet(ctx.tx, ctx.organizationId, params.walletId);
+    await claimExportTarget(ctx, params.targetPublicKey);
     const exportBundle = await ctx.enclave.exportWallet(wallet.mnemonicEncrypted, params.targetPublicKey, ctx.organizationId);
     await markWalletExported(ctx, wallet.id);
     return { walletId: wallet.id, exportBundle };
@@ -81,6 +83,7 @@ export const walletHandlers = {
       .limit(1);
     if (!row) throw new ApiError('ERR_WALLET_ACCOUNT_NOT_FOUND', `no wallet account ${params.address} in this organization`, 'address');
     const { account } = row;
+    await claimExportTarget(ctx, params.targetPublicKey);
     const exportBundle = await ctx.enclave.exportWalletAccount(
       row.sealedMnemonic,
       { curve: account.curve as Curve, path: account.path },

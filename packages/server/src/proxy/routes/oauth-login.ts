@@ -5,7 +5,7 @@
  */
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors';
-import { verifyOidcToken } from '../../oauth/oidc';
+import { verifyOidcToken, type VerifiedOidcToken } from '../../oauth/oidc';
 import { findSubOrganization, oidcIdentityValue } from '../accounts';
 import type { ProxyContext, ProxyRoute } from '../context';
 import { enabledOidcAudiences } from './methods';
@@ -18,9 +18,22 @@ export async function verifyConfiguredOidcToken(ctx: ProxyContext, token: string
   return verifyOidcToken(token, { config, enclave, fetch, now, audiences, field });
 }
 
+/**
+ * Where the token's identity logs in: the sub-organization that linked it, else (social
+ * linking) the one whose verified email is the token's verified email, when the token's client
+ * id is listed in `socialLinkingClientIds`. The activity checks every condition again.
+ */
+async function subOrganizationOf(ctx: ProxyContext, identity: VerifiedOidcToken): Promise<string | undefined> {
+  const parent = ctx.config.organizationId;
+  const linked = await findSubOrganization(ctx.store.db, parent, 'OIDC', oidcIdentityValue(identity));
+  if (linked !== undefined) return linked;
+  const linkable = identity.email !== undefined && identity.emailVerified === true && ctx.settings.socialLinkingClientIds.includes(identity.aud);
+  return linkable ? findSubOrganization(ctx.store.db, parent, 'EMAIL', identity.email!) : undefined;
+}
+
 export const oauthLogin: ProxyRoute<ProxyRequestOf<'oauth_login'>, ProxyResponseOf<'oauth_login'>> = async (body, ctx) => {
   const identity = await verifyConfiguredOidcToken(ctx, body.oidcToken);
-  const subOrganizationId = await findSubOrganization(ctx.store.db, ctx.config.organizationId, 'OIDC', oidcIdentityValue(identity));
+  const subOrganizationId = await subOrganizationOf(ctx, identity);
   if (subOrganizationId === undefined) throw new ApiError('ERR_USER_NOT_FOUND', 'no account has this OAuth identity; sign up first', 'oidcToken');
   const result = await ctx.forward('oauth_login', subOrganizationId, {
     oidcToken: body.oidcToken,
