@@ -3,7 +3,6 @@
  * survives a restart (PGlite and PostgreSQL), the embedded data-dir lock, and two server
  * instances on one PostgreSQL sharing enclave keys and activities.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,48 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
 import { operations, type OperationName } from '@walletkit/protocol';
 import { hashMessage, recoverAddress, type Hex } from 'viem';
+import { cli, killChildren, startCli as start } from './support/cli';
 import { createTestDatabase } from './support/stores';
-
-const root = join(import.meta.dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'server', 'bin', 'walletkit-server.js');
-const children = new Set<ChildProcess>();
-
-function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
-
-async function start(args: string[], env: NodeJS.ProcessEnv, command: 'start' | 'demo' = 'start'): Promise<{ url: string; output: () => string; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [bin, command, '--port', '0', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
-  children.add(child);
-  let out = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      // The demo's summary ends with the kit config: wait for the whole of it.
-      const m = /activity API\s+(http:\/\/localhost:\d+)\/public\/v1/.exec(out);
-      if (m && (command === 'start' || /kit config\s+\{.*\}\n/.test(out))) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-  return {
-    url,
-    output: () => out,
-    child,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        children.delete(child);
-      }),
-  };
-}
 
 function envelope(op: OperationName, organizationId: string, parameters: unknown): string {
   return JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId, parameters });
@@ -70,9 +29,7 @@ async function post(url: string, op: OperationName, body: string, key: { publicK
 
 const policy = (name: string) => ({ policyName: name, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'", consensus: "approvers.any(user, user.id == 'x')", notes: 'cli' });
 
-afterAll(() => {
-  for (const c of children) c.kill('SIGKILL');
-});
+afterAll(killChildren);
 
 describe('walletkit-server CLI on the embedded database', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'walletkit-cli-'));
