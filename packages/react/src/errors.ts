@@ -15,6 +15,8 @@ const messages: Partial<Record<WalletKitErrorCode, string>> = {
   ERR_OTP_ATTEMPTS_EXCEEDED: 'Too many wrong codes. Send a new code and try again.',
   ERR_RATE_LIMITED: 'Too many attempts. Wait a minute, then try again.',
   ERR_DELIVERY_FAILED: 'We could not send the code. Check the address or number and try again.',
+  ERR_DELIVERY_NOT_CONFIGURED: 'This site cannot send codes this way yet. Choose another login method, or ask the site owner to set up delivery.',
+  ERR_TARGET_KEY_REUSED: 'This export was already started. Start it again.',
   ERR_VERIFICATION_TOKEN_INVALID: 'Your verification expired. Start again.',
   ERR_OIDC_TOKEN_INVALID: 'The sign-in with that provider could not be verified. Try again.',
   ERR_OAUTH_EXCHANGE_FAILED: 'The provider refused the sign-in. Try again, or choose another method.',
