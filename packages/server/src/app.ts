@@ -52,6 +52,33 @@ function toApiError(err: FastifyError | ApiError): ApiError {
   return new ApiError('ERR_INTERNAL', undefined, undefined, { cause: err });
 }
 
+/** Properties of an error (and of its causes) that the log keeps: codes and names, no values. */
+const LOGGED_FIELDS = ['code', 'errorCode', 'statusCode', 'severity', 'constraint', 'table', 'column', 'routine'] as const;
+
+/**
+ * The error as the log may keep it. A database error carries the statement's parameters (a
+ * drizzle DrizzleQueryError puts them in its message: an activity's intent and result, with
+ * verification tokens and sessions) and the driver's detail quotes values: both are dropped,
+ * the SQL text and the SQLSTATE stay. Other properties (an HTTP client's request) are dropped
+ * too; messages and stacks stay, along the whole cause chain.
+ * @example req.log.error({ err: loggable(err) }, 'request failed')
+ */
+export function loggable(err: unknown, depth = 0): unknown {
+  if (!(err instanceof Error) || depth > 8) return err;
+  const e = err as Error & Record<string, unknown>;
+  // drizzle: "Failed query: <sql>\nparams: <values>"; the driver's own error keeps its message, not its params.
+  const cut = 'params' in e ? e.message.indexOf('\nparams:') : -1;
+  const message = cut >= 0 ? e.message.slice(0, cut) : e.message;
+  const cause = e.cause === undefined ? undefined : loggable(e.cause, depth + 1);
+  const copy = new Error(message, cause === undefined ? undefined : { cause }) as Error & Record<string, unknown>;
+  copy.name = e.name;
+  // The stack starts with the message (parameters included): rebuilt from its frames.
+  const frames = (e.stack ?? '').indexOf('\n    at ');
+  copy.stack = `${e.name}: ${message}${frames >= 0 ? (e.stack ?? '').slice(frames) : ''}`;
+  for (const field of LOGGED_FIELDS) if (e[field] !== undefined) copy[field] = e[field];
+  return copy;
+}
+
 export function publicUrlOf(config: ServerConfig): string {
   return config.publicUrl ?? `http://localhost:${config.port}`;
 }
@@ -73,13 +100,13 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
   // Expired OTP rows and outbox messages are swept while the server runs (store/retention.ts).
   let stopRetention: (() => void) | undefined;
   app.addHook('onReady', async () => {
-    stopRetention = startRetention(deps.store.db, config.otp, services.now, (err) => app.log.warn({ err }, 'OTP retention sweep failed'));
+    stopRetention = startRetention(deps.store.db, config.otp, services.now, (err) => app.log.warn({ err: loggable(err) }, 'OTP retention sweep failed'));
   });
   app.addHook('onClose', async () => stopRetention?.());
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const apiError = toApiError(err);
-    if (apiError.status >= 500) req.log.error({ err }, 'request failed');
+    if (apiError.status >= 500) req.log.error({ err: loggable(err) }, 'request failed');
     void reply.status(apiError.status).send(apiError.toBody());
   });
   app.setNotFoundHandler((req, reply) => {

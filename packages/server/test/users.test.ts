@@ -5,6 +5,7 @@ import { organizations, rootQuorumMembers, userTags, users, walletAccounts, wall
 import { newId } from '../src/store/ids';
 import { startTestServer, type TestServer } from './support/harness';
 import { addOrganization, expectError } from './support/members';
+import { loginSignature } from './support/otp';
 import { storeKinds } from './support/stores';
 
 const ETH_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
@@ -19,13 +20,13 @@ describe.each(storeKinds)('users on %s', (kind) => {
   afterAll(() => server?.dispose());
 
   /** A verification token exactly as the OTP flow issues it (DESIGN section 2). */
-  const verificationToken = (claims: { contact: string; type?: string; organizationId?: string; exp?: number; id?: string }) =>
+  const verificationToken = (claims: { contact: string; type?: string; organizationId?: string; exp?: number; id?: string; publicKey?: string }) =>
     server.enclave.signJwt({
       id: claims.id ?? newId(),
       verification_type: claims.type ?? 'OTP_TYPE_SMS',
       contact: claims.contact,
       organization_id: claims.organizationId ?? server.org.organizationId,
-      public_key: generateP256KeyPair().publicKey,
+      public_key: claims.publicKey ?? generateP256KeyPair().publicKey,
       exp: claims.exp ?? Math.floor(Date.now() / 1000) + 600,
     });
 
@@ -176,7 +177,7 @@ describe.each(storeKinds)('users on %s', (kind) => {
 
   it('given root users and a wallet, when create_sub_organization runs, then the sub-organization, its quorum and its wallet exist and its root key stamps', async () => {
     const rootKey = generateP256KeyPair();
-    const token = verificationToken({ contact: 'root@example.com', type: 'OTP_TYPE_EMAIL' });
+    const token = verificationToken({ contact: 'root@example.com', type: 'OTP_TYPE_EMAIL', publicKey: rootKey.publicKey });
     const result = await server.client.run('create_sub_organization', {
       subOrganizationName: 'end-user-1',
       rootUsers: [
@@ -186,6 +187,8 @@ describe.each(storeKinds)('users on %s', (kind) => {
       rootQuorumThreshold: 1,
       wallet: { walletName: 'Main', accounts: [ETH_ACCOUNT] },
       verificationToken: token,
+      // The token is bound to the root key: its use is signed by it.
+      clientSignature: loginSignature(rootKey.privateKey, token, 'USAGE_TYPE_SIGNUP'),
     });
     const subOrgId = result.subOrganizationId;
     expect(result.rootUserIds).toHaveLength(2);

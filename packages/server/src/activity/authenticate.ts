@@ -4,8 +4,9 @@
  * of the target organization or of its parent organization.
  */
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
-import { and, eq, or } from 'drizzle-orm';
+import { and, eq, lt, or } from 'drizzle-orm';
 import {
+  base64urlDecode,
   checkWebAuthnStampChallenge,
   parseApiKeyStamp,
   parseWebAuthnStamp,
@@ -14,11 +15,12 @@ import {
   type StampScheme,
 } from '@walletkit/crypto';
 import { ApiError } from '../errors';
+import { parseStrictJson } from '../request-body';
 import type { Store } from '../store/db';
 import { apiKeys, authenticators, organizations } from '../store/schema';
 import type { Caller, Services } from './context';
 import { verifyP256Node } from './p256-node';
-import { relyingPartyFor } from './webauthn';
+import { relyingPartyFor, rpIdFitsOrigin } from './webauthn';
 
 const CURVE_OF_SCHEME: Record<StampScheme, string> = {
   SIGNATURE_SCHEME_TK_API_P256: 'API_KEY_CURVE_P256',
@@ -47,12 +49,15 @@ function ofActingOrganizations(table: typeof apiKeys | typeof authenticators, or
 
 /**
  * Authenticate a stamped request for `organizationId`.
- * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN (unknown key or organization) | ERR_API_KEY_EXPIRED
+ * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED (also both headers at once) | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN (unknown key or organization) | ERR_API_KEY_EXPIRED
  */
 export async function authenticate(store: Store, services: Services, headers: Headers, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
   const apiStamp = header(headers, 'x-stamp');
-  if (apiStamp !== undefined) return authenticateApiKey(store, services, apiStamp, rawBody, organizationId);
   const webauthnStamp = header(headers, 'x-stamp-webauthn');
+  // One request, one credential: with both headers, whatever reads one of them (a gateway, an
+  // audit log) and this server reading the other would disagree on who acted.
+  if (apiStamp !== undefined && webauthnStamp !== undefined) throw new ApiError('ERR_STAMP_MALFORMED', 'send exactly one of X-Stamp and X-Stamp-WebAuthn');
+  if (apiStamp !== undefined) return authenticateApiKey(store, services, apiStamp, rawBody, organizationId);
   if (webauthnStamp !== undefined) return authenticatePasskey(store, services, webauthnStamp, rawBody, organizationId);
   throw new ApiError('ERR_STAMP_MISSING');
 }
@@ -61,6 +66,9 @@ async function authenticateApiKey(store: Store, services: Services, value: strin
   let stamp;
   try {
     stamp = parseApiKeyStamp(value);
+    // The header is JSON too, held to the body's rules (decision 0012): a key given twice would
+    // name one signer to a reader keeping the first (a gateway, a log) and another to this one.
+    parseStrictJson(base64urlDecode(value));
   } catch (cause) {
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
@@ -86,6 +94,7 @@ async function authenticatePasskey(store: Store, services: Services, value: stri
   let stamp;
   try {
     stamp = parseWebAuthnStamp(value);
+    parseStrictJson(Buffer.from(value, 'utf8')); // as for X-Stamp: no repeated keys
   } catch (cause) {
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
@@ -117,14 +126,21 @@ async function authenticatePasskey(store: Store, services: Services, value: stri
       credential: { id: cred.credentialId, publicKey: Buffer.from(cred.credentialPublicKey, 'base64url'), counter: cred.counter },
       requireUserVerification: false,
     });
-    verified = result.verified;
+    verified = result.verified && rpIdFitsOrigin(result.authenticationInfo.rpID, result.authenticationInfo.origin);
     newCounter = result.authenticationInfo.newCounter;
   } catch (cause) {
     throw new ApiError('ERR_STAMP_INVALID', 'the passkey assertion does not verify', undefined, { cause });
   }
   if (!verified) throw new ApiError('ERR_STAMP_INVALID', 'the passkey assertion does not verify');
-  if (newCounter > cred.counter) {
-    await store.db.update(authenticators).set({ counter: newCounter }).where(eq(authenticators.id, cred.id));
+  if (newCounter > 0) {
+    // The counter check above read a snapshot: advance it only from below, so that of two
+    // assertions racing with one counter value (a cloned authenticator, a replay) one wins.
+    const advanced = await store.db
+      .update(authenticators)
+      .set({ counter: newCounter })
+      .where(and(eq(authenticators.id, cred.id), lt(authenticators.counter, newCounter)))
+      .returning({ id: authenticators.id });
+    if (advanced.length === 0) throw new ApiError('ERR_STAMP_INVALID', 'the passkey signature counter did not advance');
   }
   return { userId: cred.userId, organizationId: cred.organizationId, credential: { kind: 'authenticator', id: cred.id } };
 }

@@ -30,7 +30,12 @@ export class CommittedFailure extends Error {
 
 function failureOf(row: ActivityRow): ApiError | undefined {
   if (row.status !== 'ACTIVITY_STATUS_FAILED' || !row.failure) return undefined;
-  return new ApiError(row.failure.code as ApiError['code'], row.failure.message);
+  return new ApiError(row.failure.code as ApiError['code'], row.failure.message, row.failure.field);
+}
+
+/** The stored form of a failure: a replay answers exactly the same body. */
+function failureRecord(error: ApiError): NonNullable<ActivityRow['failure']> {
+  return { code: error.code, message: error.message, ...(error.field !== undefined ? { field: error.field } : {}) };
 }
 
 export interface SubmitInput {
@@ -43,9 +48,10 @@ export interface SubmitInput {
   caller: Caller;
 }
 
-async function replyOf(db: Store['db'] | Tx, row: ActivityRow): Promise<ActivityReply> {
+/** The reply to `caller` (an identical body replayed by another key gets no secret fields: record.ts). */
+async function replyOf(db: Store['db'] | Tx, row: ActivityRow, caller: Caller): Promise<ActivityReply> {
   const votes = await db.select().from(activityVotes).where(eq(activityVotes.activityId, row.id)).orderBy(asc(activityVotes.createdAt));
-  return toReply(row, votes);
+  return toReply(row, votes, caller.userId);
 }
 
 async function findByFingerprint(db: Store['db'] | Tx, organizationId: string, fingerprint: string) {
@@ -79,7 +85,7 @@ export class ActivityRunner {
     if (existing) {
       const failed = failureOf(existing);
       if (failed) throw failed;
-      return replyOf(this.store.db, existing);
+      return replyOf(this.store.db, existing, input.caller);
     }
     const afterCommit: Array<() => Promise<void>> = [];
     // Provider calls happen here, before the transaction: a slow provider holds no transaction.
@@ -94,15 +100,59 @@ export class ActivityRunner {
         if (winner) {
           const failed = failureOf(winner);
           if (failed) throw failed;
-          return replyOf(this.store.db, winner);
+          return replyOf(this.store.db, winner, input.caller);
         }
-        throw new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err });
+        return this.refuse(input, new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
       }
+      if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
       throw err;
     }
     if (reply.failure) throw reply.failure;
     for (const fn of afterCommit) await fn();
     return reply.reply;
+  }
+
+  /**
+   * Store a refusal raised while the activity ran (a 4xx; its transaction rolled back) as a
+   * FAILED activity, so that a replay of the exact body answers the same refusal instead of
+   * running later against changed state: a refused create_api_keys replayed after the key's
+   * revocation would otherwise bring the key back. 5xx are not stored (a retry may succeed).
+   * When a racing copy stored its outcome first, that outcome is the answer.
+   */
+  private async refuse(input: SubmitInput, error: ApiError): Promise<ActivityReply> {
+    const now = this.services.now();
+    let stored: unknown[];
+    try {
+      stored = await this.store.db
+        .insert(activities)
+        .values({
+          id: newSortableId(),
+          organizationId: input.organizationId,
+          type: input.descriptor.type,
+          status: 'ACTIVITY_STATUS_FAILED',
+          fingerprint: input.fingerprint,
+          timestampMs: input.timestampMs,
+          userId: input.caller.userId,
+          // Refused parameters are not kept: they were never accepted, and a bundle refused
+          // for not being ciphertext may be the mnemonic, key, code or client secret in clear.
+          intent: { [input.descriptor.intentKey]: {} },
+          result: {},
+          generateAppProofs: input.generateAppProofs,
+          failure: failureRecord(error),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing()
+        .returning({ id: activities.id });
+    } catch {
+      // The store failed after the refusal was decided: the refusal is still the answer.
+      throw error;
+    }
+    if (stored.length > 0) throw error;
+    const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
+    const failed = winner ? failureOf(winner) : error;
+    if (failed) throw failed;
+    return replyOf(this.store.db, winner!, input.caller);
   }
 
   private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>, prefetched: unknown): Promise<{ reply: ActivityReply; failure?: ApiError }> {
@@ -138,11 +188,11 @@ export class ActivityRunner {
         .set({ status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', updatedAt: now })
         .where(eq(activities.id, id))
         .returning();
-      return { reply: await replyOf(tx, pending ?? row!) };
+      return { reply: await replyOf(tx, pending ?? row!, input.caller) };
     }
     const done = await this.complete(tx, row!, input.caller, afterCommit, prefetched);
     const failure = failureOf(done);
-    return failure ? { reply: await replyOf(tx, done), failure } : { reply: await replyOf(tx, done) };
+    return failure ? { reply: await replyOf(tx, done, input.caller), failure } : { reply: await replyOf(tx, done, input.caller) };
   }
 
   /** Run the handler of a stored activity and record its result (and App Proofs). */
@@ -181,7 +231,7 @@ export class ActivityRunner {
       if (!(err instanceof CommittedFailure)) throw err;
       const [failedRow] = await tx
         .update(activities)
-        .set({ status: 'ACTIVITY_STATUS_FAILED', failure: { code: err.error.code, message: err.error.message }, updatedAt: this.services.now() })
+        .set({ status: 'ACTIVITY_STATUS_FAILED', failure: failureRecord(err.error), updatedAt: this.services.now() })
         .where(eq(activities.id, row.id))
         .returning();
       return failedRow!;

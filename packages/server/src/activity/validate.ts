@@ -16,7 +16,9 @@ export function assertSchema<T>(schema: TSchema, value: unknown, prefix: string)
   }
   if (check.Check(value)) return value as T;
   const first = check.Errors(value).First();
-  const path = first ? `${prefix}${first.path.replaceAll('/', '.')}` : prefix;
+  // `timestampMs` at the root, `parameters.userIds.0` below a prefix: never a leading dot.
+  const dotted = first ? first.path.replaceAll('/', '.') : '';
+  const path = prefix ? `${prefix}${dotted}` : dotted.replace(/^\./, '');
   const message = first ? `${path || 'body'}: ${first.message}` : 'invalid request';
   throw new ApiError('ERR_INVALID_REQUEST', message, path || undefined);
 }

@@ -5,6 +5,7 @@
  * library's reason as the message; the stored key is later used by authenticate.ts to verify
  * X-Stamp-WebAuthn assertions.
  */
+import { createPublicKey } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
@@ -70,6 +71,53 @@ export async function relyingPartyFor(db: Executor, organizationId: string, conf
 }
 
 /**
+ * Whether a ceremony's RP ID fits its origin by the browser's own rule (WebAuthn section 5.1.3:
+ * the RP ID is the origin's host or a registrable suffix of it). A relying party's origins and
+ * RP IDs are separate lists, so without this a ceremony could pair the server's RP ID with an
+ * integrator's origin (or the reverse): no browser produces that, only a forged client.
+ * @example rpIdFitsOrigin('app.example', 'https://login.app.example') // true
+ */
+export function rpIdFitsOrigin(rpId: string | undefined, origin: string): boolean {
+  if (rpId === undefined || rpId === '') return false;
+  let host: string;
+  try {
+    host = new URL(origin).hostname;
+  } catch {
+    return false;
+  }
+  return host === rpId || host.endsWith(`.${rpId}`);
+}
+
+/** EC2 curves of COSE (RFC 9053 section 7.1) with the one signature algorithm each is used with and its coordinate size. */
+const EC2_CURVES: Record<number, { crv: string; alg: number; size: number }> = {
+  1: { crv: 'P-256', alg: -7, size: 32 },
+  2: { crv: 'P-384', alg: -35, size: 48 },
+  3: { crv: 'P-521', alg: -36, size: 66 },
+};
+
+/**
+ * Why an attested EC2 credential key is unusable, or undefined. With 'none' attestation nothing
+ * was signed by the key at registration, so SimpleWebAuthn stores whatever bytes arrive: a point
+ * off its curve (or an ES256 key on another curve) would be kept as a passkey that can never
+ * verify, and shown as one. Other key types (RS256, EdDSA) are left to SimpleWebAuthn.
+ */
+function unusableEc2Key(cosePublicKey: Uint8Array<ArrayBuffer>): string | undefined {
+  const key = decodeCredentialPublicKey(cosePublicKey);
+  if (!cose.isCOSEPublicKeyEC2(key)) return undefined;
+  const curve = EC2_CURVES[Number(key.get(cose.COSEKEYS.crv))];
+  if (!curve || key.get(cose.COSEKEYS.alg) !== curve.alg) return 'the credential key algorithm does not match its curve';
+  const x = key.get(cose.COSEKEYS.x);
+  const y = key.get(cose.COSEKEYS.y);
+  if (!x || !y || x.length !== curve.size || y.length !== curve.size) return 'the credential key coordinates have the wrong length';
+  try {
+    createPublicKey({ key: { kty: 'EC', crv: curve.crv, x: Buffer.from(x).toString('base64url'), y: Buffer.from(y).toString('base64url') }, format: 'jwk' });
+  } catch {
+    return 'the credential key is not a point of its curve';
+  }
+  return undefined;
+}
+
+/**
  * Verify a registration attestation against the configured relying party. The challenge is
  * the one the client says it used (Turnkey's contract: the caller, already authenticated by
  * its stamp, vouches for it); origin and RP ID must match `config.webauthn`.
@@ -109,6 +157,9 @@ export async function verifyPasskeyAttestation(
   }
   if (!result.verified) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: attestation does not verify`, field);
   const info = result.registrationInfo;
+  if (!rpIdFitsOrigin(info.rpID, info.origin)) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: the RP ID is not the origin's host or a parent of it`, field);
+  const badKey = unusableEc2Key(info.credential.publicKey);
+  if (badKey !== undefined) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: ${badKey}`, field);
   // SimpleWebAuthn trusts the JSON id; the stored id must be the one inside authData.
   if (info.credential.id !== attestation.credentialId) {
     throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: credentialId is not the attested credential id`, field);

@@ -26,8 +26,19 @@ function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, '+');
 }
 
+/**
+ * What the log may keep of a failed provider call: the error's name and code, never its text
+ * or properties, which an HTTP client can fill with the request (the Basic credentials with
+ * the client secret, the bearer access token).
+ */
+function redactedCause(err: unknown): Error {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as { name?: unknown; code?: unknown; cause?: { code?: unknown } };
+  const code = typeof e.code === 'string' ? e.code : typeof e.cause?.code === 'string' ? e.cause.code : undefined;
+  return new Error(`${typeof e.name === 'string' ? e.name : 'Error'}${code ? ` (${code})` : ''}`);
+}
+
 function failed(message: string, cause?: unknown): ApiError {
-  return new ApiError('ERR_OAUTH_EXCHANGE_FAILED', message, undefined, cause === undefined ? undefined : { cause });
+  return new ApiError('ERR_OAUTH_EXCHANGE_FAILED', message, undefined, cause === undefined ? undefined : { cause: redactedCause(cause) });
 }
 
 async function readJson(res: Response): Promise<Record<string, unknown> | undefined> {

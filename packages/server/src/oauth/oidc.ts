@@ -112,8 +112,14 @@ async function verifyWith(
       clockTolerance: check.skewSeconds,
       requiredClaims: ['exp', 'sub', 'aud'],
     });
+    // jose checks a future iat only with maxTokenAge; a token "issued" beyond the skew ahead
+    // of our clock is not one a provider issued for this login (OIDC Core 3.1.3.7, item 10).
+    if (typeof payload.iat === 'number' && payload.iat > opts.now().getTime() / 1000 + OIDC_CLOCK_SKEW_SECONDS) {
+      throw invalid(field, "the OIDC token's iat claim is in the future");
+    }
     return payload;
   } catch (cause) {
+    if (cause instanceof ApiError) throw cause;
     throw invalid(field, reasonOf(cause), cause);
   }
 }
@@ -155,14 +161,13 @@ export async function verifyOidcToken(token: string, opts: VerifyOidcOptions): P
   }
 
   const auds = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-  let aud: string | undefined;
-  if (opts.audiences !== undefined) {
-    aud = auds.find((a) => opts.audiences!.includes(a));
-    if (aud === undefined) throw invalid(field, 'the OIDC token was issued for another client (aud)');
-  } else {
-    // Without an expected audience the identity must name exactly one client.
-    if (auds.length !== 1) throw invalid(field, 'the OIDC token must have a single aud');
-    aud = auds[0];
+  // The identity names exactly one client, and the proxy's check must see the same one the
+  // activity links: a token also issued to other clients is refused (OIDC Core 3.1.3.7, item 3:
+  // "additional audiences not trusted by the Client"), whatever their order.
+  if (auds.length !== 1) throw invalid(field, 'the OIDC token must have a single aud');
+  const aud: unknown = auds[0];
+  if (opts.audiences !== undefined && (typeof aud !== 'string' || !opts.audiences.includes(aud))) {
+    throw invalid(field, 'the OIDC token was issued for another client (aud)');
   }
   if (typeof payload.sub !== 'string' || payload.sub === '' || typeof aud !== 'string' || aud === '') {
     throw invalid(field, 'the OIDC token lacks sub or aud');

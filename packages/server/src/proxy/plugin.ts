@@ -74,8 +74,9 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions
       },
       handler: async (req) => {
         const { config, settings } = guarded.get(req)!;
-        // wallet_kit_config carries nothing: a body-less POST is the empty object.
-        const body = validateBody(descriptor, req.body ?? {});
+        // wallet_kit_config carries nothing: a body-less POST is the empty object (a JSON
+        // `null` body is not body-less: it is refused like any non-object, as on /public/v1).
+        const body = validateBody(descriptor, req.rawBody === undefined ? {} : req.body);
         const ctx: ProxyContext = {
           services,
           store,

@@ -335,7 +335,7 @@ export const activities = pgTable(
     appProofs: jsonb('app_proofs').$type<unknown[] | null>(),
     generateAppProofs: boolean('generate_app_proofs').notNull().default(false),
     /** Error code when the activity failed after being accepted (consensus path). */
-    failure: jsonb('failure').$type<{ code: string; message: string } | null>(),
+    failure: jsonb('failure').$type<{ code: string; message: string; field?: string } | null>(),
     createdAt: created(),
     updatedAt: updated(),
   },

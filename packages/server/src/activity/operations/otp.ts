@@ -81,11 +81,19 @@ async function throttleAndRetire(ctx: OperationContext, contact: string): Promis
   if (maxPerContactPerDay !== undefined && (row?.day ?? 0) >= maxPerContactPerDay) {
     throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerDay} codes per day may be sent to one contact`, 'contact');
   }
-  // Expire the live ones (expires_at = now keeps expires_at >= created_at for retention).
+  // Retire every unused one by setting expires_at = created_at (which keeps expires_at >=
+  // created_at for retention). A retired code is recognized by that equality, not by a clock:
+  // retiring at this instance's `now` left the code live on an instance whose clock is behind.
   await ctx.tx
     .update(otps)
-    .set({ expiresAt: now })
-    .where(and(ofContact, isNull(otps.usedAt), gt(otps.expiresAt, now)));
+    .set({ expiresAt: sql`${otps.createdAt}` })
+    .where(and(ofContact, isNull(otps.usedAt), gt(otps.expiresAt, otps.createdAt)));
+}
+
+/** Whether a code can still verify: unused, not retired by a newer one, not expired. */
+function isLive(otp: { usedAt: Date | null; createdAt: Date; expiresAt: Date }, now: Date): boolean {
+  const retired = otp.expiresAt.getTime() <= otp.createdAt.getTime();
+  return otp.usedAt === null && !retired && otp.expiresAt.getTime() > now.getTime();
 }
 
 /** Deliver after commit; any failure is ERR_DELIVERY_FAILED with a cause free of message text. */
@@ -182,7 +190,7 @@ export const otpHandlers = {
       throw exists ? new ApiError('ERR_OTP_ATTEMPTS_EXCEEDED') : otpInvalid();
     }
     const now = ctx.now();
-    const live = otp.usedAt === null && otp.expiresAt.getTime() > now.getTime();
+    const live = isLive(otp, now);
     const clientKey = live
       ? await checkOtpAttempt(ctx.enclave, { otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
       : undefined;

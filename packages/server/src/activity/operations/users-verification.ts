@@ -67,9 +67,10 @@ export async function useVerificationToken(
     const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
     throw invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
   }
-  const { id, verification_type: type, contact, organization_id: org } = claims;
+  const { id, verification_type: type, contact, organization_id: org, exp } = claims;
   // Sessions are signed by the same key: only tokens with these claims are verification tokens.
-  if (typeof id !== 'string' || typeof contact !== 'string' || typeof org !== 'string' || (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')) {
+  // verifyJwt checks exp only when present; a verification token without one would never expire.
+  if (typeof id !== 'string' || typeof contact !== 'string' || typeof org !== 'string' || typeof exp !== 'number' || (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')) {
     throw invalid('the token is not a verification token', field);
   }
   if (!expect.organizationIds.includes(org)) throw invalid('the verification token was issued for another organization', field);

@@ -250,6 +250,10 @@ export const userHandlers = {
     if (params.clientSignature !== undefined) {
       if (!claims) throw new ApiError('ERR_INVALID_PARAMETER', 'clientSignature binds a verificationToken, which is missing', 'clientSignature');
       checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_SIGNUP');
+    } else if (claims?.public_key !== undefined) {
+      // A token bound to a key at verify (every otp_verify_v2 token) is spent only by that key:
+      // whoever merely saw the token cannot sign up with the contact it proves.
+      throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'this verification token is bound to a key: sign its use with it (clientSignature)', 'clientSignature');
     }
     // The new sub-organization's parent is the target: the integrator calling vouches.
     const verified = verifiedContacts(params.rootUsers, claims, await callerVouchesForContacts(ctx, ctx.organizationId));

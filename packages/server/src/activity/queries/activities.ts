@@ -13,15 +13,15 @@ import type { QueryTable } from './context';
 type ActivityRow = typeof activities.$inferSelect;
 const DEFAULT_LIMIT = 10;
 
-/** The wire records of rows, with their votes in the order cast. */
-async function withVotes(db: Executor, rows: ActivityRow[]): Promise<Activity[]> {
+/** The wire records of rows as `viewerUserId` may see them (record.ts), with their votes in the order cast. */
+async function withVotes(db: Executor, rows: ActivityRow[], viewerUserId: string): Promise<Activity[]> {
   if (rows.length === 0) return [];
   const votes = await db
     .select()
     .from(activityVotes)
     .where(inArray(activityVotes.activityId, rows.map((r) => r.id)))
     .orderBy(asc(activityVotes.createdAt), asc(activityVotes.id));
-  return rows.map((row) => toActivity(row, votes.filter((v) => v.activityId === row.id)));
+  return rows.map((row) => toActivity(row, votes.filter((v) => v.activityId === row.id), viewerUserId));
 }
 
 async function cursorRow(db: Executor, organizationId: string, id: string, field: string): Promise<ActivityRow> {
@@ -44,7 +44,7 @@ export const activityQueries = {
       .from(activities)
       .where(and(eq(activities.id, request.activityId), eq(activities.organizationId, ctx.organizationId)));
     if (!row) throw new ApiError('ERR_ACTIVITY_NOT_FOUND', `activity ${request.activityId} not found`, 'activityId');
-    const [activity] = await withVotes(ctx.db, [row]);
+    const [activity] = await withVotes(ctx.db, [row], ctx.caller.userId);
     return { activity: activity! };
   },
 
@@ -70,6 +70,6 @@ export const activityQueries = {
       .orderBy(...order)
       .limit(limit);
     if (ascending) rows.reverse();
-    return { activities: await withVotes(ctx.db, rows) };
+    return { activities: await withVotes(ctx.db, rows, ctx.caller.userId) };
   },
 } satisfies QueryTable;

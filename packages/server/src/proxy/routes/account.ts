@@ -1,14 +1,16 @@
 /**
  * POST /v1/account: which sub-organization holds a contact or credential, so the client can
  * choose signup or login. Same reply shape either way (`organizationId` null when none).
- * With requireVerificationTokenForAccountLookup, EMAIL and PHONE_NUMBER lookups need a valid
- * verification token of this organization for that very contact, and other filter types
+ * With requireVerificationTokenForAccountLookup, EMAIL and PHONE_NUMBER lookups need a valid,
+ * unused verification token of this organization for that very contact, and other filter types
  * need one too (any contact): the lookup then reveals nothing to someone who proved nothing.
  * With the wallet method disabled, PUBLIC_KEY lookups of a secp256k1 key (an external
  * wallet's) are refused (ERR_AUTH_METHOD_DISABLED), as its signup would be.
  */
+import { eq } from 'drizzle-orm';
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors';
+import { usedVerificationTokens } from '../../store/schema';
 import { findSubOrganization, isSecp256k1LookupKey, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts';
 import type { ProxyContext, ProxyRoute } from '../context';
 import { requireWalletMethod } from './methods';
@@ -16,8 +18,12 @@ import { verifyConfiguredOidcToken } from './oauth-login';
 
 type Body = ProxyRequestOf<'account'>;
 
-/** Verify (not consume) the token: signature, expiry, organization, and contact when given. */
-function checkLookupToken(ctx: ProxyContext, body: Body): void {
+/**
+ * Verify (not consume) the token: signature, expiry, organization, contact when given, and
+ * that no login or signup has used it yet. The client looks up before it uses the token; a
+ * used one proves nothing any more (single use), so it must not keep answering lookups.
+ */
+async function checkLookupToken(ctx: ProxyContext, body: Body): Promise<void> {
   const field = 'verificationToken';
   if (body.verificationToken === undefined) throw new ApiError('ERR_VERIFICATION_TOKEN_REQUIRED', undefined, field);
   let claims: Record<string, unknown>;
@@ -26,20 +32,22 @@ function checkLookupToken(ctx: ProxyContext, body: Body): void {
   } catch (cause) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token does not verify or has expired', field, { cause });
   }
-  const type = claims.verification_type;
-  if ((type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS') || typeof claims.contact !== 'string' || claims.organization_id !== ctx.config.organizationId) {
+  const { verification_type: type, id, exp, contact } = claims;
+  if ((type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS') || typeof id !== 'string' || typeof exp !== 'number' || typeof contact !== 'string' || claims.organization_id !== ctx.config.organizationId) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the token is not a verification token of this organization', field);
   }
+  const [used] = await ctx.store.db.select({ id: usedVerificationTokens.tokenId }).from(usedVerificationTokens).where(eq(usedVerificationTokens.tokenId, id));
+  if (used) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
   const wanted = body.filterType === 'EMAIL' ? 'OTP_TYPE_EMAIL' : body.filterType === 'PHONE_NUMBER' ? 'OTP_TYPE_SMS' : undefined;
   if (wanted === undefined) return;
   const kind = body.filterType as IdentityKind;
-  if (type !== wanted || normalizeIdentity(kind, claims.contact) !== normalizeIdentity(kind, body.filterValue)) {
+  if (type !== wanted || normalizeIdentity(kind, contact) !== normalizeIdentity(kind, body.filterValue)) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another contact', field);
   }
 }
 
 export const account: ProxyRoute<Body, ProxyResponseOf<'account'>> = async (body, ctx) => {
-  if (ctx.settings.requireVerificationTokenForAccountLookup) checkLookupToken(ctx, body);
+  if (ctx.settings.requireVerificationTokenForAccountLookup) await checkLookupToken(ctx, body);
   const parent = ctx.config.organizationId;
   if (body.filterType === 'PUBLIC_KEY' && !ctx.settings.methods.wallet && (await isSecp256k1LookupKey(ctx.store.db, parent, body.filterValue))) {
     requireWalletMethod(ctx.settings, 'filterValue');
