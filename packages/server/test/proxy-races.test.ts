@@ -20,9 +20,10 @@ import {
   startSecondInstance,
   submitOver,
   type ProxyClient,
-  type ProxyReply,
   type ProxyTestServer,
   verificationTokenFor,
+  outcomes,
+  spelling,
 } from './support/proxy';
 import { storeKinds } from './support/stores';
 
@@ -34,33 +35,11 @@ const REDIRECT_URI = 'https://app.example/oauth/callback';
 /** A fresh lowercase email, so that no two tests (or runs) share a contact or its throttle. */
 const freshEmail = (who: string) => `${who}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** The `n`-th spelling of an email with letter case flipped by the bits of `n` (distinct bodies, one contact). */
-function spelling(email: string, n: number): string {
-  let bit = 0;
-  return [...email]
-    .map((ch) => {
-      if (!/[a-z]/.test(ch)) return ch;
-      const upper = ((n >> bit++) & 1) === 1;
-      return upper ? ch.toUpperCase() : ch;
-    })
-    .join('');
-}
-
 /** Codes of the same charset and length as `code`, none equal to it. */
 const wrongCode = (code: string, i: number) => String((Number(code) + 1 + i) % 10 ** code.length).padStart(code.length, '0');
 
 const usage = (type: 'USAGE_TYPE_SIGNUP' | 'USAGE_TYPE_LOGIN', token: string, key: EcKeyPair) =>
   createClientSignature({ privateKey: key.privateKey, message: JSON.stringify({ type, tokenId: decodeJwt<{ id: string }>(token).id }) });
-
-/** Count replies by outcome: 'OK' for a 200, else the error code. */
-function outcomes(replies: ProxyReply[]): Record<string, number> {
-  const tally: Record<string, number> = {};
-  for (const r of replies) {
-    const key = r.status === 200 ? 'OK' : `${r.status} ${r.body?.details?.[0]?.errorCode ?? 'no code'}`;
-    tally[key] = (tally[key] ?? 0) + 1;
-  }
-  return tally;
-}
 
 /**
  * The proxy's outbound fetch, counting forwards to the activity API in flight at once, so

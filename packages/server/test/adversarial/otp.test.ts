@@ -16,7 +16,7 @@ import { enableProxy } from '../../src/admin/proxy';
 import { listOutbox } from '../../src/delivery';
 import { otps, users } from '../../src/store/schema';
 import { encryptOtpAttempt, otpTargetOf } from '../support/otp';
-import { outboxCode, ProxyClient, startProxyServer, startSecondInstance, submitOver, type ProxyReply, type ProxyTestServer } from '../support/proxy';
+import { outboxCode, outcomes, ProxyClient, spelling, startProxyServer, startSecondInstance, submitOver, type ProxyReply, type ProxyTestServer } from '../support/proxy';
 import { storeKinds } from '../support/stores';
 import { ETH_WALLET, freshEmail, freshPhone, loginByCode, requestCode, signupByCode, verifiedToken, verifyCode } from './support/flows';
 import { adversarialTally } from './support/tally';
@@ -26,22 +26,6 @@ const APP = 'https://app.example';
 
 /** A code of the same length and charset as `code`, never equal to it. */
 const wrongCode = (code: string, i = 0) => String((Number(code) + 1 + i) % 10 ** code.length).padStart(code.length, '0');
-
-/** The `n`-th spelling of an email, letter case flipped by the bits of `n`: one contact, distinct request bodies. */
-function spelling(email: string, n: number): string {
-  let bit = 0;
-  return [...email].map((ch) => (/[a-z]/.test(ch) && ((n >> bit++) & 1) === 1 ? ch.toUpperCase() : ch)).join('');
-}
-
-/** Replies counted by outcome: 'OK' for a 200, else `<status> <code>`. */
-function outcomes(replies: ProxyReply[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of replies) {
-    const key = r.status === 200 ? 'OK' : `${r.status} ${r.body?.details?.[0]?.errorCode ?? 'no code'}`;
-    out[key] = (out[key] ?? 0) + 1;
-  }
-  return out;
-}
 
 /** `hex` with the hex digit at `at` changed. */
 const flipHex = (hex: string, at: number) => hex.slice(0, at) + (parseInt(hex[at]!, 16) ^ 1).toString(16) + hex.slice(at + 1);

@@ -13,7 +13,7 @@ import { decodeJwt, generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
 import { operations, type OperationName } from '@walletkit/protocol';
 import { activities, apiKeys, organizations, otps, usedExportTargets, usedVerificationTokens, userTags, users, walletAccounts, wallets } from '../../src/store/schema';
 import { encryptOtpAttempt, loginSignature } from '../support/otp';
-import { startProxyServer, startSecondInstance, type ProxyReply, type ProxyTestServer } from '../support/proxy';
+import { outcomes, startProxyServer, startSecondInstance, type ProxyReply, type ProxyTestServer } from '../support/proxy';
 import { storeKinds } from '../support/stores';
 import { ETH_WALLET, freshEmail, requestCode, verifiedToken, verifyCode } from './support/flows';
 import { envelopeText, sendRaw, type RawReply } from './support/http';
@@ -24,16 +24,6 @@ const APP = 'https://app.example';
 const COPIES = 20;
 
 const fingerprintOf = (body: string) => createHash('sha256').update(body).digest('hex');
-
-/** Count replies by outcome: 'OK' for a 2xx, else "<status> <code>". */
-function outcomes(replies: Array<{ status: number; body?: unknown }>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const r of replies) {
-    const key = r.status >= 200 && r.status < 300 ? 'OK' : `${r.status} ${errorCodeOf(r) ?? 'no code'}`;
-    out[key] = (out[key] ?? 0) + 1;
-  }
-  return out;
-}
 
 describe.each(storeKinds)('replays on %s', (kind) => {
   let s: ProxyTestServer;

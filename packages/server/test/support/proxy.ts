@@ -132,6 +132,29 @@ export function verificationTokenFor(
   });
 }
 
+/**
+ * Replies counted by outcome: 'OK' for a 2xx, else `<status> <code>`, to assert what a race gave.
+ * @example expect(outcomes(replies)).toEqual({ OK: 1, '409 ERR_ALREADY_EXISTS': 7 });
+ */
+export function outcomes(replies: Array<{ status: number; body?: any }>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of replies) {
+    const key = r.status >= 200 && r.status < 300 ? 'OK' : `${r.status} ${r.body?.details?.[0]?.errorCode ?? 'no code'}`;
+    out[key] = (out[key] ?? 0) + 1;
+  }
+  return out;
+}
+
+/**
+ * The `n`-th spelling of an email, letters upper-cased by the bits of `n`: one contact, distinct
+ * request bodies (so racing copies are not one idempotent activity).
+ * @example spelling('ab@example.com', 1) // 'Ab@example.com'
+ */
+export function spelling(email: string, n: number): string {
+  let bit = 0;
+  return [...email].map((ch) => (/[a-z]/.test(ch) && ((n >> bit++) & 1) === 1 ? ch.toUpperCase() : ch)).join('');
+}
+
 /** Assert an error reply: status, stable code and (optionally) the field. */
 export function expectProxyError(reply: ProxyReply, status: number, code: string, field?: string): void {
   expect({ status: reply.status, code: reply.body?.details?.[0]?.errorCode }).toEqual({ status, code });

@@ -11,6 +11,7 @@ import { ApiError } from '../../errors';
 import type { Tx } from '../../store/db';
 import { organizations, usedVerificationTokens, users } from '../../store/schema';
 import type { OperationContext } from '../context';
+import type { Enclave } from '../../enclave';
 
 /** Claims of a verification token. */
 export interface VerificationClaims {
@@ -50,6 +51,30 @@ export async function callerVouchesForContacts(ctx: OperationContext, parentOrga
 }
 
 /**
+ * The claims of a verification token this server issued: signature and expiry checked against
+ * the enclave key, and the claims a verification token must have (sessions and issued id
+ * tokens are signed by the same key, so the shape tells them apart). The one parser of these
+ * claims: the proxy's routes and the activities read them through it.
+ * @example const { contact, verification_type } = verificationClaimsOf(enclave, token, () => now.getTime());
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
+ */
+export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token: string, now: () => number, field = 'verificationToken'): VerificationClaims {
+  let claims: Partial<VerificationClaims>;
+  try {
+    claims = enclave.verifyJwt<Partial<VerificationClaims>>(token, now);
+  } catch (cause) {
+    const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
+    throw invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
+  }
+  const { id, verification_type: type, contact, organization_id: org, exp } = claims;
+  // verifyJwt checks exp only when present; a verification token without one would never expire.
+  if (typeof id !== 'string' || typeof contact !== 'string' || typeof org !== 'string' || typeof exp !== 'number' || (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')) {
+    throw invalid('the token is not a verification token', field);
+  }
+  return claims as VerificationClaims;
+}
+
+/**
  * Verify a verification token, check what it proves, and mark it used.
  * @example const claims = await useVerificationToken(ctx, token, { organizationIds: [ctx.organizationId], type: 'OTP_TYPE_SMS', contact: '+15551234567' });
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID (bad signature, expired, other organization, other contact, already used)
@@ -60,19 +85,8 @@ export async function useVerificationToken(
   expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string },
 ): Promise<VerificationClaims> {
   const field = expect.field ?? 'verificationToken';
-  let claims: Partial<VerificationClaims>;
-  try {
-    claims = ctx.enclave.verifyJwt<Partial<VerificationClaims>>(token, () => ctx.now().getTime());
-  } catch (cause) {
-    const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
-  }
-  const { id, verification_type: type, contact, organization_id: org, exp } = claims;
-  // Sessions are signed by the same key: only tokens with these claims are verification tokens.
-  // verifyJwt checks exp only when present; a verification token without one would never expire.
-  if (typeof id !== 'string' || typeof contact !== 'string' || typeof org !== 'string' || typeof exp !== 'number' || (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')) {
-    throw invalid('the token is not a verification token', field);
-  }
+  const claims = verificationClaimsOf(ctx.enclave, token, () => ctx.now().getTime(), field);
+  const { id, verification_type: type, contact, organization_id: org } = claims;
   if (!expect.organizationIds.includes(org)) throw invalid('the verification token was issued for another organization', field);
   if (expect.type !== undefined && type !== expect.type) throw invalid(`the verification token is not for ${expect.type}`, field);
   if (expect.contact !== undefined && contact.toLowerCase() !== expect.contact.toLowerCase()) {
@@ -84,7 +98,7 @@ export async function useVerificationToken(
     .onConflictDoNothing()
     .returning({ tokenId: usedVerificationTokens.tokenId });
   if (inserted.length === 0) throw invalid('the verification token has already been used', field);
-  return claims as VerificationClaims;
+  return claims;
 }
 
 /**

@@ -9,6 +9,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { verificationClaimsOf } from '../../activity/operations/users-verification';
 import { ApiError } from '../../errors';
 import { usedVerificationTokens } from '../../store/schema';
 import { findSubOrganization, isSecp256k1LookupKey, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts';
@@ -26,22 +27,16 @@ type Body = ProxyRequestOf<'account'>;
 async function checkLookupToken(ctx: ProxyContext, body: Body): Promise<void> {
   const field = 'verificationToken';
   if (body.verificationToken === undefined) throw new ApiError('ERR_VERIFICATION_TOKEN_REQUIRED', undefined, field);
-  let claims: Record<string, unknown>;
-  try {
-    claims = ctx.services.enclave.verifyJwt<Record<string, unknown>>(body.verificationToken, () => ctx.services.now().getTime());
-  } catch (cause) {
-    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token does not verify or has expired', field, { cause });
-  }
-  const { verification_type: type, id, exp, contact } = claims;
-  if ((type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS') || typeof id !== 'string' || typeof exp !== 'number' || typeof contact !== 'string' || claims.organization_id !== ctx.config.organizationId) {
+  const claims = verificationClaimsOf(ctx.services.enclave, body.verificationToken, () => ctx.services.now().getTime(), field);
+  if (claims.organization_id !== ctx.config.organizationId) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the token is not a verification token of this organization', field);
   }
-  const [used] = await ctx.store.db.select({ id: usedVerificationTokens.tokenId }).from(usedVerificationTokens).where(eq(usedVerificationTokens.tokenId, id));
+  const [used] = await ctx.store.db.select({ id: usedVerificationTokens.tokenId }).from(usedVerificationTokens).where(eq(usedVerificationTokens.tokenId, claims.id));
   if (used) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
   const wanted = body.filterType === 'EMAIL' ? 'OTP_TYPE_EMAIL' : body.filterType === 'PHONE_NUMBER' ? 'OTP_TYPE_SMS' : undefined;
   if (wanted === undefined) return;
   const kind = body.filterType as IdentityKind;
-  if (type !== wanted || normalizeIdentity(kind, contact) !== normalizeIdentity(kind, body.filterValue)) {
+  if (claims.verification_type !== wanted || normalizeIdentity(kind, claims.contact) !== normalizeIdentity(kind, body.filterValue)) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another contact', field);
   }
 }

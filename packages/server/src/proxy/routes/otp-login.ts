@@ -6,46 +6,24 @@
  * token-guarded account lookup). otp_login verifies it again, its single use and the client
  * signature inside the activity.
  */
-import { decodeJwt } from '@walletkit/crypto';
-import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import type { OtpType, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { verificationClaimsOf } from '../../activity/operations/users-verification';
 import { ApiError } from '../../errors';
 import { findSubOrganization } from '../accounts';
 import type { ProxyContext, ProxyRoute } from '../context';
 import { requireOtpMethod } from './methods';
 
-/** The contact a verification token names, without verifying it. @throws ApiError ERR_VERIFICATION_TOKEN_INVALID */
-export function tokenContact(token: string, field = 'verificationToken'): { type: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; contact: string; organizationId: string } {
-  let claims: Record<string, unknown>;
-  try {
-    claims = decodeJwt<Record<string, unknown>>(token);
-  } catch (cause) {
-    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token cannot be decoded', field, { cause });
-  }
-  const type = claims.verification_type;
-  if ((type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS') || typeof claims.contact !== 'string' || typeof claims.organization_id !== 'string') {
-    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the token is not a verification token', field);
-  }
-  return { type, contact: claims.contact, organizationId: claims.organization_id };
-}
-
 /**
- * The contact of a verification token this server issued (signature and expiry checked).
+ * The contact of a verification token this server issued (signature, expiry and shape checked).
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
  */
-function verifiedTokenContact(ctx: ProxyContext, token: string, field = 'verificationToken'): ReturnType<typeof tokenContact> {
-  let exp: unknown;
-  try {
-    ({ exp } = ctx.services.enclave.verifyJwt<{ exp?: unknown }>(token, () => ctx.services.now().getTime()));
-  } catch (cause) {
-    throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token does not verify or has expired', field, { cause });
-  }
-  // verifyJwt checks exp only when present; a verification token always has one.
-  if (typeof exp !== 'number') throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the token is not a verification token', field);
-  return tokenContact(token, field);
+export function tokenContact(ctx: ProxyContext, token: string, field = 'verificationToken'): { type: OtpType; contact: string; organizationId: string } {
+  const claims = verificationClaimsOf(ctx.services.enclave, token, () => ctx.services.now().getTime(), field);
+  return { type: claims.verification_type, contact: claims.contact, organizationId: claims.organization_id };
 }
 
 export const otpLogin: ProxyRoute<ProxyRequestOf<'otp_login_v2'>, ProxyResponseOf<'otp_login_v2'>> = async (body, ctx) => {
-  const token = verifiedTokenContact(ctx, body.verificationToken);
+  const token = tokenContact(ctx, body.verificationToken);
   requireOtpMethod(ctx.settings, token.type);
   const subOrganizationId = await findSubOrganization(ctx.store.db, ctx.config.organizationId, token.type === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER', token.contact);
   // Issued by this configuration's organization (otp_init_v2) or by the sub-organization itself.

@@ -39,7 +39,7 @@ export const signup: ProxyRoute<Body, ProxyResponseOf<'signup_v2'>> = async (bod
   if (body.userEmail === undefined && body.userPhoneNumber === undefined && !body.apiKeys?.length && !body.authenticators?.length && !body.oauthProviders?.length) {
     throw new ApiError('ERR_INVALID_REQUEST', 'a signup needs a contact or a credential', 'userEmail');
   }
-  if (body.verificationToken !== undefined) requireOtpMethod(ctx.settings, tokenContact(body.verificationToken).type);
+  if (body.verificationToken !== undefined) requireOtpMethod(ctx.settings, tokenContact(ctx, body.verificationToken).type);
   if (body.authenticators?.length && !ctx.settings.methods.passkey) throw new ApiError('ERR_AUTH_METHOD_DISABLED', 'passkeys are disabled', 'authenticators');
   // A secp256k1 API key is an external wallet's key (Ethereum signatures): the wallet method.
   if (body.apiKeys?.some((k) => k.curveType === 'API_KEY_CURVE_SECP256K1')) requireWalletMethod(ctx.settings, 'apiKeys');
