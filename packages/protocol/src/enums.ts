@@ -16,6 +16,10 @@ export const HASH_FUNCTIONS = [
 ] as const;
 export type HashFunction = (typeof HASH_FUNCTIONS)[number];
 
+/** What sign_transaction's `unsignedTransaction` is (Turnkey's TransactionType). */
+export const TRANSACTION_TYPES = ['TRANSACTION_TYPE_ETHEREUM', 'TRANSACTION_TYPE_SOLANA'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
 export const CURVES = ['CURVE_SECP256K1', 'CURVE_ED25519'] as const;
 export type Curve = (typeof CURVES)[number];
 

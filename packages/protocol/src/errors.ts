@@ -51,6 +51,7 @@ export const errorTable = {
   ERR_INVALID_PARAMETER: { status: 400, grpc: 3, message: 'A parameter has an invalid value.' },
   ERR_UNSUPPORTED_CURVE_FORMAT: { status: 400, grpc: 3, message: 'The curve, path format and address format do not combine.' },
   ERR_INVALID_PAYLOAD: { status: 400, grpc: 3, message: 'The payload cannot be decoded or hashed as requested.' },
+  ERR_INVALID_TRANSACTION: { status: 400, grpc: 3, message: 'The unsigned transaction cannot be parsed, or cannot be signed by this account.' },
   ERR_INVALID_PUBLIC_KEY: { status: 400, grpc: 3, message: 'The public key is not a valid key for its curve.' },
   ERR_INVALID_SIGNATURE: { status: 400, grpc: 3, message: 'A signature in the parameters does not verify.' },
   ERR_INVALID_ATTESTATION: { status: 400, grpc: 3, message: 'The passkey attestation does not verify.' },

@@ -12,7 +12,7 @@ import {
   updateRootQuorum,
 } from './operations/organization';
 import { createPolicy, updatePolicy } from './operations/policies';
-import { signRawPayloads } from './operations/signing';
+import { signRawPayload, signRawPayloads, signTransaction } from './operations/signing';
 import { createSmartContractInterface, deleteSmartContractInterface } from './operations/smart-contracts';
 import {
   createPrivateKeyTag,
@@ -80,6 +80,8 @@ export const operations = {
   create_sub_organization: createSubOrganization,
   create_users: createUsers,
   update_user_email: updateUserEmail,
+  sign_raw_payload: signRawPayload,
+  sign_transaction: signTransaction,
   create_api_keys: createApiKeys,
   delete_api_keys: deleteApiKeys,
   create_authenticators: createAuthenticators,

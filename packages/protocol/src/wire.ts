@@ -63,6 +63,8 @@ export const wireOperations = {
   create_sub_organization: { type: 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', intentKey: 'createSubOrganizationIntentV8', resultKey: 'createSubOrganizationResultV8' },
   create_users: { type: 'ACTIVITY_TYPE_CREATE_USERS_V4', intentKey: 'createUsersIntentV4', resultKey: 'createUsersResult' },
   update_user_email: { type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', intentKey: 'updateUserEmailIntent', resultKey: 'updateUserEmailResult' },
+  sign_raw_payload: { type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', intentKey: 'signRawPayloadIntentV2', resultKey: 'signRawPayloadResult' },
+  sign_transaction: { type: 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', intentKey: 'signTransactionIntentV2', resultKey: 'signTransactionResult' },
   create_api_keys: { type: 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', intentKey: 'createApiKeysIntentV2', resultKey: 'createApiKeysResult' },
   delete_api_keys: { type: 'ACTIVITY_TYPE_DELETE_API_KEYS', intentKey: 'deleteApiKeysIntent', resultKey: 'deleteApiKeysResult' },
   create_authenticators: { type: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', intentKey: 'createAuthenticatorsIntentV2', resultKey: 'createAuthenticatorsResult' },

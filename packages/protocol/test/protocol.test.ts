@@ -60,6 +60,8 @@ const EXTRAS_TABLE = [
   ['create_sub_organization', 'ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8', 'createSubOrganizationIntentV8', 'createSubOrganizationResultV8'],
   ['create_users', 'ACTIVITY_TYPE_CREATE_USERS_V4', 'createUsersIntentV4', 'createUsersResult'],
   ['update_user_email', 'ACTIVITY_TYPE_UPDATE_USER_EMAIL', 'updateUserEmailIntent', 'updateUserEmailResult'],
+  ['sign_raw_payload', 'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', 'signRawPayloadIntentV2', 'signRawPayloadResult'],
+  ['sign_transaction', 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2', 'signTransactionIntentV2', 'signTransactionResult'],
   ['create_api_keys', 'ACTIVITY_TYPE_CREATE_API_KEYS_V2', 'createApiKeysIntentV2', 'createApiKeysResult'],
   ['delete_api_keys', 'ACTIVITY_TYPE_DELETE_API_KEYS', 'deleteApiKeysIntent', 'deleteApiKeysResult'],
   ['create_authenticators', 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2', 'createAuthenticatorsIntentV2', 'createAuthenticatorsResult'],
