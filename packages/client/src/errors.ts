@@ -26,6 +26,11 @@ export const clientErrorTable = {
   ERR_WALLET_REJECTED: { message: 'The wallet refused the signature request.' },
   ERR_WALLET_UNAVAILABLE: { message: 'No wallet account is available to sign.' },
   ERR_ACTIVITY_NOT_COMPLETED: { message: 'The activity did not complete (it needs approval or failed).' },
+  ERR_USER_REJECTED: { message: 'The request was declined.' },
+  ERR_UNSUPPORTED_ACCOUNT: { message: 'This account cannot sign this kind of request (an Ethereum request with a Solana account, or the reverse).' },
+  ERR_CHAIN_NOT_CONFIGURED: { message: 'The kit has no RPC endpoint for this chain.' },
+  ERR_CHAIN_MISMATCH: { message: 'The transaction is for another chain than the one selected.' },
+  ERR_RPC: { message: "The chain's RPC endpoint refused or failed the request." },
 } as const satisfies Record<string, { message: string }>;
 
 /** A code only the client raises, e.g. `ERR_POPUP_BLOCKED`. */

@@ -52,6 +52,7 @@ export {
 export { PENDING_LOGIN_MAX_AGE_MS, type OAuthLoginParams } from './oauth-login';
 export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
 export { createWalletActions, ethereumAccount, type WalletActions } from './wallet';
+export { confirmWith, currentOrigin, userRejected, type ChainConfig, type Confirmer, type EthereumTransactionFields, type SignatureRequest, type SignOptions } from './confirm';
 
 /**
  * Configuration of {@link createWalletKitClient} (DESIGN section 4).

@@ -64,3 +64,14 @@ export { signRawPayload, verifyRawSignature, type RawSignature } from './sign';
 export { decodeJwt, signJwt, verifyJwt, type VerifyJwtOptions } from './jwt';
 export { createClientSignature, verifyClientSignature, type ClientSignature } from './clientSignature';
 export { signAppProof, verifyAppProof, type AppProof } from './appProof';
+export {
+  ethereumTransactionHash,
+  parseUnsignedEthereumTransaction,
+  serializeEthereumTransaction,
+  type AccessListEntry,
+  type EthereumTransaction,
+  type EthereumTransactionType,
+  type SignedAuthorization,
+  type TransactionSignature,
+} from './ethereum-transaction';
+export { parseSolanaTransaction, solanaSignerIndex, withSolanaSignature, type SolanaTransaction } from './solana-transaction';

@@ -43,6 +43,12 @@ const messages: Partial<Record<WalletKitErrorCode, string>> = {
   ERR_WALLET_REJECTED: 'The request was rejected in your wallet. Approve it to continue.',
   ERR_WALLET_UNAVAILABLE: 'Your wallet has no account to sign with. Unlock it and try again.',
   ERR_ACTIVITY_NOT_COMPLETED: 'The request needs approval before it can finish.',
+  ERR_USER_REJECTED: 'You declined the request.',
+  ERR_UNSUPPORTED_ACCOUNT: 'This account cannot sign this request. Choose an account of the right network.',
+  ERR_CHAIN_NOT_CONFIGURED: 'This network is not available in this app. Choose another network.',
+  ERR_CHAIN_MISMATCH: 'The request is for another network than the one selected. Switch networks and try again.',
+  ERR_RPC: 'The network did not accept the request. Check your balance and try again.',
+  ERR_INVALID_TRANSACTION: 'This transaction cannot be signed. Ask the app to check it.',
 };
 
 const fallback = 'Something went wrong. Try again.';
