@@ -75,11 +75,17 @@ function parseJson(payload: string, what: string): unknown {
   }
 }
 
-/** Structured encodings carry their own hash (EIP-712 / EIP-7702 digests). */
+/**
+ * Structured encodings carry their own hash (EIP-712 / EIP-7702 digests). The payload is
+ * always the JSON document, never a digest: KECCAK256 names the hash they use, NOT_APPLICABLE
+ * and NO_OP say "nothing on top of it". NO_OP is what @turnkey/viem sends for signTypedData
+ * and signAuthorization (docs/decisions/0014-transactions-server.md). SHA256 would be a
+ * different digest than the one the standard defines, so it is refused.
+ */
 function structuredDigest(encoding: PayloadEncoding, payload: string, hashFunction: HashFunction): Uint8Array<ArrayBuffer> | undefined {
   if (encoding !== 'PAYLOAD_ENCODING_EIP712' && encoding !== 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') return undefined;
-  if (hashFunction !== 'HASH_FUNCTION_KECCAK256' && hashFunction !== 'HASH_FUNCTION_NOT_APPLICABLE') {
-    throw invalid(`${encoding} requires HASH_FUNCTION_KECCAK256 or HASH_FUNCTION_NOT_APPLICABLE`);
+  if (hashFunction === 'HASH_FUNCTION_SHA256') {
+    throw invalid(`${encoding} is hashed as its standard defines (keccak256): use HASH_FUNCTION_KECCAK256, HASH_FUNCTION_NOT_APPLICABLE or HASH_FUNCTION_NO_OP`);
   }
   if (encoding === 'PAYLOAD_ENCODING_EIP712') {
     return hashTypedData(parseJson(payload, 'EIP-712 typed-data') as TypedData);
@@ -103,7 +109,8 @@ function decodeBytes(encoding: PayloadEncoding, payload: string): Uint8Array<Arr
 /**
  * The bytes a key signs for a raw-payload request. secp256k1: a 32-byte digest —
  * NO_OP requires the decoded payload to already be 32 bytes, SHA256 / KECCAK256 hash it,
- * NOT_APPLICABLE is only valid with EIP712 / EIP7702 (which hash themselves). ed25519: the
+ * NOT_APPLICABLE is only valid with EIP712 / EIP7702. Those two hash themselves (the payload
+ * is their JSON document) with KECCAK256, NOT_APPLICABLE or NO_OP alike. ed25519: the
  * decoded message as-is, with NOT_APPLICABLE or NO_OP only. Throws `ERR_INVALID_PAYLOAD`
  * for undecodable payloads and invalid combinations.
  *

@@ -99,12 +99,15 @@ export function parseSolanaTransaction(serialized: string | Uint8Array): SolanaT
     r.at += 1;
   }
   const required = r.u8('header');
-  r.u8('header');
-  r.u8('header');
+  const readonlySigned = r.u8('header');
+  const readonlyUnsigned = r.u8('header');
   const accountCount = r.shortVec('account keys');
   const accounts = Array.from({ length: accountCount }, () => r.take(32, 'account key'));
   if (required === 0) throw invalid('a transaction needs a fee payer (one required signer at least)');
   if (required > accountCount) throw invalid('more required signers than account keys');
+  // The runtime's own sanitization: the fee payer is writable, the counts fit the keys.
+  if (readonlySigned >= required) throw invalid('the fee payer must be writable');
+  if (readonlyUnsigned > accountCount - required) throw invalid('more read-only unsigned accounts than unsigned accounts');
   if (slots !== required) throw invalid(`${slots} signature slots for ${required} required signers`);
   skipMessageBody(r, version, accountCount);
   if (r.at !== bytes.length) throw invalid('trailing bytes');

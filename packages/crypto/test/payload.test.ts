@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { hashAuthorization, hashMessage, keccak256 as viemKeccak } from 'viem/utils';
+import { hashAuthorization, hashMessage, hashTypedData as viemHashTypedData, keccak256 as viemKeccak } from 'viem/utils';
 import { describe, expect, it } from 'vitest';
 import {
   bytesToHex,
@@ -95,6 +95,33 @@ describe('payloadDigest', () => {
     expect(`0x${bytesToHex(k1(JSON.stringify(viemShaped), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256'))}`).toBe(expected);
   });
 
+  it('given EIP712 / EIP7702 JSON payloads with NO_OP (what @turnkey/viem sends), then the same structured digest as KECCAK256', () => {
+    const typed = {
+      domain: { name: 'Mail', chainId: 1, verifyingContract: `0x${'33'.repeat(20)}` },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        Note: [{ name: 'body', type: 'string' }],
+      },
+      primaryType: 'Note',
+      message: { body: 'hi' },
+    } as const;
+    const td = JSON.stringify(typed);
+    expect(`0x${bytesToHex(k1(td, 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'))}`).toBe(viemHashTypedData(typed as unknown as Parameters<typeof viemHashTypedData>[0]));
+    // @turnkey/viem's signAuthorization: JSON.stringify({ address, chainId, nonce }) with numbers.
+    const auth = { address: `0x${'44'.repeat(20)}`, chainId: 31337, nonce: 3 };
+    const expected = hashAuthorization({ chainId: 31337, address: auth.address as `0x${string}`, nonce: 3 });
+    expect(`0x${bytesToHex(k1(JSON.stringify(auth), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NO_OP'))}`).toBe(expected);
+  });
+
+  it('given a precomputed digest as an EIP712 payload with NO_OP, then ERR_INVALID_PAYLOAD (NO_OP never means "already hashed" there)', () => {
+    expect(codeOf(() => k1(`0x${digest32}`, 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'))).toBe('ERR_INVALID_PAYLOAD');
+    expect(codeOf(() => k1(`0x${digest32}`, 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NO_OP'))).toBe('ERR_INVALID_PAYLOAD');
+  });
+
   it('given ed25519 payloads, then the decoded message is returned as-is with NOT_APPLICABLE or NO_OP', () => {
     expect(bytesToHex(ed('0x0102', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE'))).toBe('0102');
     expect(ed('a Solana message', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_NO_OP')).toEqual(utf8ToBytes('a Solana message'));
@@ -105,7 +132,8 @@ describe('payloadDigest', () => {
     ['secp256k1 NO_OP with text', () => k1('hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_NO_OP')],
     ['secp256k1 NOT_APPLICABLE with hex', () => k1(digest32, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE')],
     ['EIP712 with SHA256', () => k1('{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_SHA256')],
-    ['EIP7702 with NO_OP', () => k1('{}', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NO_OP')],
+    ['EIP7702 with SHA256', () => k1(JSON.stringify({ chainId: 1, address: `0x${'22'.repeat(20)}`, nonce: 0 }), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_SHA256')],
+    ['EIP7702 with NO_OP and an empty tuple', () => k1('{}', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NO_OP')],
     ['EIP712 that is not JSON', () => k1('{', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_KECCAK256')],
     ['EIP7702 that is a JSON array', () => k1('[]', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256')],
     ['undecodable hex', () => k1('0xzz', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256')],

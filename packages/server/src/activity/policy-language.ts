@@ -8,7 +8,11 @@
  * (`list.any(x, pred)`, `.all`, `.filter`, `.count()`, `.contains(v)`). Anything that parses
  * is accepted at create time, so policies written for Turnkey can be stored.
  *
- * Evaluation: a field this server does not supply (e.g. `eth.tx.value`, `wallet.id`) or an
+ * Integers are exact at any size (a literal beyond 2^53 is a bigint, so `eth.tx.value <
+ * 1000000000000000001` compares wei exactly), and two `0x` hex strings compare without regard
+ * to case (an address in EIP-55 checksum form equals its lowercase spelling).
+ *
+ * Evaluation: a field this server does not supply (e.g. `wallet.id`) or an
  * ill-typed comparison is UNKNOWN, and UNKNOWN propagates by Kleene logic
  * (`false && UNKNOWN` is false, `true && UNKNOWN` is UNKNOWN). Callers decide how UNKNOWN
  * counts (policy.ts: an ALLOW needs true, a DENY applies unless false), so the engine fails
@@ -16,7 +20,7 @@
  */
 
 /** A value an expression can produce. */
-export type Value = string | number | boolean | Value[] | { readonly [field: string]: Value };
+export type Value = string | number | bigint | boolean | Value[] | { readonly [field: string]: Value };
 /** The value of what the evaluator cannot know. */
 export const UNKNOWN: unique symbol = Symbol('unknown');
 type Result = Value | typeof UNKNOWN;
@@ -48,7 +52,7 @@ export class PolicySyntaxError extends Error {
   }
 }
 
-type Token = { t: 'str'; v: string; p: number } | { t: 'num'; v: number; p: number } | { t: 'id'; v: string; p: number } | { t: 'op'; v: string; p: number };
+type Token = { t: 'str'; v: string; p: number } | { t: 'num'; v: number | bigint; p: number } | { t: 'id'; v: string; p: number } | { t: 'op'; v: string; p: number };
 
 const OPERATORS = ['&&', '||', '==', '!=', '<=', '>=', '..', '<', '>', '!', '(', ')', '[', ']', ',', '.'];
 // Nesting beyond this is refused rather than risking the stack on hostile input.
@@ -81,7 +85,9 @@ function tokenize(src: string): Token[] {
     NUMBER.lastIndex = i;
     const num = NUMBER.exec(src);
     if (num) {
-      out.push({ t: 'num', v: Number(num[0]), p: i });
+      // Integers too large for a double stay exact (wei amounts are up to 2^256).
+      const exact = !num[1] && !Number.isSafeInteger(Number(num[0]));
+      out.push({ t: 'num', v: exact ? BigInt(num[0]) : Number(num[0]), p: i });
       i += num[0].length;
       continue;
     }
@@ -257,9 +263,17 @@ export function parsePolicyExpression(src: string): Expr {
 const isRecord = (v: Result): v is { readonly [field: string]: Value } =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+const isNumeric = (v: Result): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
+const HEX = /^0x[0-9a-fA-F]*$/;
+
 function equal(a: Result, b: Result): Truth {
   if (a === UNKNOWN || b === UNKNOWN) return UNKNOWN;
-  const prim = (v: Value) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+  // number vs bigint: JS compares the two exactly with ==.
+  if (isNumeric(a) && isNumeric(b)) return a == b;
+  // Hex case carries no meaning (at most an EIP-55 checksum): a DENY on a checksummed
+  // address must also catch its lowercase spelling.
+  if (typeof a === 'string' && typeof b === 'string' && HEX.test(a) && HEX.test(b)) return a.toLowerCase() === b.toLowerCase();
+  const prim = (v: Value) => typeof v === 'string' || typeof v === 'boolean' || isNumeric(v);
   if (!prim(a) || !prim(b)) return UNKNOWN;
   return a === b;
 }
@@ -359,7 +373,8 @@ function evalBinary(op: BinOp, le: Expr, re: Expr, env: ReadonlyMap<string, Valu
     case 'in':
       return contains(r, l);
     default: {
-      if (typeof l !== 'number' || typeof r !== 'number') return UNKNOWN;
+      // Mixed number/bigint relations are exact in JS.
+      if (!isNumeric(l) || !isNumeric(r)) return UNKNOWN;
       return op === '<' ? l < r : op === '<=' ? l <= r : op === '>' ? l > r : l >= r;
     }
   }

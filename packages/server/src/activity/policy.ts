@@ -2,7 +2,9 @@
  * Policy evaluation for users outside the root quorum (docs/decisions/0003-authorization.md).
  * A policy applies when both its `condition` and its `consensus` hold (an empty one holds).
  * Expressions see `activity.type` and `approvers`, the users approving so far (the submitter),
- * each `{id, tags}` where `tags` are the user tag ids; anything else is UNKNOWN
+ * each `{id, tags}` where `tags` are the user tag ids, and for an Ethereum sign_transaction
+ * `eth.tx` (Turnkey's names: to, value, chain_id, nonce, gas, gas_price, max_fee_per_gas,
+ * max_priority_fee_per_gas, data; see policy-transaction.ts); anything else is UNKNOWN
  * (policy-language.ts). Fail closed: an ALLOW counts only when it surely applies, a DENY
  * whenever it might (UNKNOWN or unparsable), and DENY wins over ALLOW. No ALLOW, no access.
  */
@@ -11,6 +13,7 @@ import type { Tx } from '../store/db';
 import { policies, userTagMembers, userTags } from '../store/schema';
 import type { Caller } from './context';
 import { evaluatePolicyExpression, parsePolicyExpression, UNKNOWN, type Expr, type Truth, type Value } from './policy-language';
+import { ethereumTransactionFields } from './policy-transaction';
 
 export type Verdict = 'allow' | 'deny';
 
@@ -18,6 +21,8 @@ export type Verdict = 'allow' | 'deny';
 export interface PolicySubject {
   activityType: string;
   approvers: Array<{ id: string; tags: string[] }>;
+  /** `eth.tx` of an Ethereum sign_transaction (absent otherwise, so that it reads UNKNOWN). */
+  ethTx?: { readonly [field: string]: Value };
 }
 
 /** The stored fields of a policy that evaluation reads. */
@@ -61,6 +66,7 @@ export function policyApplies(policy: PolicyRule, subject: PolicySubject): Truth
     ['activity', { type: subject.activityType }],
     ['approvers', subject.approvers.map((a) => ({ id: a.id, tags: a.tags }))],
   ]);
+  if (subject.ethTx) env.set('eth', { tx: subject.ethTx });
   const condition = holds(policy.condition, env);
   if (condition === false) return false;
   const consensus = holds(policy.consensus, env);
@@ -83,7 +89,10 @@ export function decide(rules: PolicyRule[], subject: PolicySubject): Verdict {
 }
 
 /** Evaluate the target organization's policies for a caller submitting an activity type. */
-export async function evaluatePolicies(tx: Tx, input: { organizationId: string; caller: Caller; type: string }): Promise<Verdict> {
+export async function evaluatePolicies(
+  tx: Tx,
+  input: { organizationId: string; caller: Caller; type: string; parameters?: Record<string, unknown> },
+): Promise<Verdict> {
   // Policies bind users of their own organization only; a parent's non-root user gets nothing.
   if (input.caller.organizationId !== input.organizationId) return 'deny';
   const rules = await tx.select().from(policies).where(eq(policies.organizationId, input.organizationId));
@@ -93,5 +102,10 @@ export async function evaluatePolicies(tx: Tx, input: { organizationId: string; 
     .from(userTagMembers)
     .innerJoin(userTags, eq(userTags.id, userTagMembers.tagId))
     .where(and(eq(userTags.organizationId, input.organizationId), eq(userTagMembers.userId, input.caller.userId)));
-  return decide(rules, { activityType: input.type, approvers: [{ id: input.caller.userId, tags: tags.map((t) => t.id) }] });
+  const ethTx = ethereumTransactionFields(input.type, input.parameters);
+  return decide(rules, {
+    activityType: input.type,
+    approvers: [{ id: input.caller.userId, tags: tags.map((t) => t.id) }],
+    ...(ethTx ? { ethTx } : {}),
+  });
 }

@@ -3,6 +3,7 @@ import type { HandlerTable, PrefetchTable } from '../context';
 import { walletHandlers } from './wallets';
 import { privateKeyHandlers } from './private-keys';
 import { signingHandlers } from './signing';
+import { transactionHandlers } from './transactions';
 import { policyHandlers } from './policies';
 import { tagHandlers } from './tags';
 import { smartContractHandlers } from './smart-contracts';
@@ -20,6 +21,7 @@ export const handlers: HandlerTable = {
   ...walletHandlers,
   ...privateKeyHandlers,
   ...signingHandlers,
+  ...transactionHandlers,
   ...policyHandlers,
   ...tagHandlers,
   ...smartContractHandlers,

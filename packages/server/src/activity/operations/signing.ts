@@ -1,41 +1,22 @@
 /**
- * sign_raw_payloads (spec B): resolve `signWith` within the organization, check and hash
- * every payload, then one enclave call: one unseal and at most one derivation per request.
+ * sign_raw_payloads (spec B) and sign_raw_payload (Turnkey's SIGN_RAW_PAYLOAD_V2, what
+ * @turnkey/viem sends): resolve `signWith` within the organization, check and hash every
+ * payload, then one enclave call: one unseal and at most one derivation per request.
  */
-import { and, eq, or, sql } from 'drizzle-orm';
-import { isCryptoError, payloadDigest, type Curve } from '@walletkit/crypto';
-import type { SigningKey } from '../../enclave';
+import { isCryptoError, payloadDigest, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
 import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { privateKeys, walletAccounts, wallets } from '../../store/schema';
 import type { HandlerTable } from '../context';
-import { canonicalAddress } from './wallets';
+import { resolveSigner } from './signers';
 
-/**
- * The key behind `signWith`: a wallet account address first (indexed), then a private key
- * by id or by one of its addresses; all within `organizationId`.
- */
-async function resolveSigningKey(tx: Tx, organizationId: string, signWith: string): Promise<SigningKey> {
-  const address = canonicalAddress(signWith);
-  const [account] = await tx
-    .select({ curve: walletAccounts.curve, path: walletAccounts.path, sealedMnemonic: wallets.mnemonicEncrypted })
-    .from(walletAccounts)
-    .innerJoin(wallets, eq(wallets.id, walletAccounts.walletId))
-    .where(and(eq(walletAccounts.organizationId, organizationId), eq(walletAccounts.address, address)))
-    .limit(1);
-  if (account) return { kind: 'walletAccount', sealedMnemonic: account.sealedMnemonic, curve: account.curve as Curve, path: account.path };
-  const [key] = await tx
-    .select({ curve: privateKeys.curve, sealedPrivateKey: privateKeys.privateKeyEncrypted })
-    .from(privateKeys)
-    .where(
-      and(
-        eq(privateKeys.organizationId, organizationId),
-        or(eq(privateKeys.id, signWith), sql`${privateKeys.addresses} @> ${JSON.stringify([{ address }])}::jsonb`),
-      ),
-    )
-    .limit(1);
-  if (key) return { kind: 'privateKey', sealedPrivateKey: key.sealedPrivateKey, curve: key.curve as Curve };
-  throw new ApiError('ERR_WALLET_ACCOUNT_NOT_FOUND', `no wallet account or private key ${signWith} in this organization`, 'signWith');
+/** The bytes to sign for one payload; whatever payloadDigest rejects is a bad payload at `field`. */
+function digestOf(payload: string, encoding: PayloadEncoding, hashFunction: HashFunction, curve: Curve, field: string): Uint8Array {
+  try {
+    return payloadDigest({ payload, encoding, hashFunction, curve });
+  } catch (cause) {
+    // payloadDigest is pure over the request: whatever it rejects is a bad payload.
+    const message = isCryptoError(cause) ? cause.message : 'the payload cannot be decoded or hashed as requested';
+    throw new ApiError('ERR_INVALID_PAYLOAD', message, field, { cause });
+  }
 }
 
 export const signingHandlers = {
@@ -44,17 +25,17 @@ export const signingHandlers = {
    * the message itself (`v` = 00). Invalid encoding/hash combinations are ERR_INVALID_PAYLOAD.
    */
   sign_raw_payloads: async (params, ctx) => {
-    const key = await resolveSigningKey(ctx.tx, ctx.organizationId, params.signWith);
+    const { key } = await resolveSigner(ctx.tx, ctx.organizationId, params.signWith);
     // Hash every payload before the enclave opens anything: a bad payload costs no unseal.
-    const messages = params.payloads.map((payload, i) => {
-      try {
-        return payloadDigest({ payload, encoding: params.encoding, hashFunction: params.hashFunction, curve: key.curve });
-      } catch (cause) {
-        // payloadDigest is pure over the request: whatever it rejects is a bad payload.
-        const message = isCryptoError(cause) ? cause.message : 'the payload cannot be decoded or hashed as requested';
-        throw new ApiError('ERR_INVALID_PAYLOAD', message, `payloads.${i}`, { cause });
-      }
-    });
+    const messages = params.payloads.map((payload, i) => digestOf(payload, params.encoding, params.hashFunction, key.curve, `payloads.${i}`));
     return { signatures: await ctx.enclave.signMessages(key, messages) };
+  },
+
+  /** One payload of sign_raw_payloads; the result is the signature itself, `{r, s, v}`. */
+  sign_raw_payload: async (params, ctx) => {
+    const { key } = await resolveSigner(ctx.tx, ctx.organizationId, params.signWith);
+    const message = digestOf(params.payload, params.encoding, params.hashFunction, key.curve, 'payload');
+    const [signature] = await ctx.enclave.signMessages(key, [message]);
+    return signature!;
   },
 } satisfies HandlerTable;

@@ -1,7 +1,7 @@
 /**
  * The adversarial suite's bookkeeping. Every hostile request a test sends is recorded under
  * its category (ASVS-style: parsing, stamps, replays, otp, sessions, oidc, oauth2, passkeys,
- * origins, tenancy, crash, secrets) with the reply's status; duplicate effects, crash rounds and
+ * origins, tenancy, crash, secrets, transactions) with the reply's status; duplicate effects, crash rounds and
  * invariant violations are counted too. The tests assert the verdicts themselves (a bad input
  * is a 4xx with its stable code, never a 5xx, never accepted); the tally only lets
  * `npm run adversarial` print the figures. With ADVERSARIAL_REPORT_DIR set, each test file
@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
-export type Category = 'parsing' | 'stamps' | 'replays' | 'otp' | 'sessions' | 'oidc' | 'oauth2' | 'passkeys' | 'origins' | 'tenancy' | 'crash' | 'secrets';
+export type Category = 'parsing' | 'stamps' | 'replays' | 'otp' | 'sessions' | 'oidc' | 'oauth2' | 'passkeys' | 'origins' | 'tenancy' | 'crash' | 'secrets' | 'transactions';
 
 /** Figures of one category. */
 export interface CategoryFigures {

@@ -1,0 +1,32 @@
+/**
+ * `eth.tx` for policies: the fields of the Ethereum transaction a sign_transaction carries, in
+ * Turnkey's policy names (`eth.tx.to`, `eth.tx.value`, `eth.tx.chain_id`, ...). Integers are
+ * bigints (exact wei), addresses and data 0x-hex. A field a transaction type lacks is absent
+ * (UNKNOWN), and so is `to` for a contract creation: a policy about it cannot surely hold.
+ */
+import { operations } from '@walletkit/protocol';
+import { parseUnsignedEthereumTransaction } from '@walletkit/crypto';
+import type { Value } from './policy-language';
+
+const SIGN_TRANSACTION = operations.sign_transaction.type;
+
+/**
+ * The `eth.tx` record of an Ethereum sign_transaction, or undefined for any other activity and
+ * for a transaction that does not parse (the handler refuses it; a policy sees UNKNOWN).
+ * @example ethereumTransactionFields('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: '02…' }) // { to: '0x…', value: 1n, … }
+ */
+export function ethereumTransactionFields(type: string, parameters: Record<string, unknown> | undefined): Record<string, Value> | undefined {
+  if (type !== SIGN_TRANSACTION || parameters?.type !== 'TRANSACTION_TYPE_ETHEREUM' || typeof parameters.unsignedTransaction !== 'string') return undefined;
+  let tx;
+  try {
+    tx = parseUnsignedEthereumTransaction(parameters.unsignedTransaction);
+  } catch {
+    return undefined;
+  }
+  const fields: Record<string, Value> = { value: tx.value, chain_id: tx.chainId, nonce: tx.nonce, gas: tx.gas, data: tx.data };
+  if (tx.to !== null) fields.to = tx.to;
+  if (tx.gasPrice !== undefined) fields.gas_price = tx.gasPrice;
+  if (tx.maxFeePerGas !== undefined) fields.max_fee_per_gas = tx.maxFeePerGas;
+  if (tx.maxPriorityFeePerGas !== undefined) fields.max_priority_fee_per_gas = tx.maxPriorityFeePerGas;
+  return fields;
+}
