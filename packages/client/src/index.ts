@@ -13,6 +13,8 @@
  */
 import { createActivityClient, type ActivityClient } from './activity-client';
 import { createAuthFlows, type AuthFlows } from './auth';
+import type { ChainConfig, Confirmer } from './confirm';
+import { createChainRegistry, type ChainRegistry } from './ethereum/chains';
 import { createProxyClient, type ProxyClient } from './proxy-client';
 import { SessionManager, type LockManagerLike, type SessionChannel, type Timers } from './session';
 import { indexedDbSessionKeyStore, type SessionKeyStore } from './stampers/key-store';
@@ -51,8 +53,17 @@ export {
 } from './oauth';
 export { PENDING_LOGIN_MAX_AGE_MS, type OAuthLoginParams } from './oauth-login';
 export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
-export { createWalletActions, ethereumAccount, type WalletActions } from './wallet';
+export { createWalletActions, ethereumAccount, solanaAccount, type WalletActions } from './wallet';
 export { confirmWith, currentOrigin, userRejected, type ChainConfig, type Confirmer, type EthereumTransactionFields, type SignatureRequest, type SignOptions } from './confirm';
+export { createEthereumActions, isEthereumAddress, type AuthorizationSignature, type EthereumActions, type EthereumTransactionParams } from './ethereum/actions';
+export { createSolanaActions, isSolanaAddress, type SolanaActions } from './solana/actions';
+export { createChainRegistry, type ChainEvent, type ChainRegistry } from './ethereum/chains';
+export { createRpcClient, type JsonRpcErrorObject, type RpcClient } from './ethereum/rpc';
+export { normalizeTransactionRequest, type AuthorizationInput, type EthereumTransactionRequest, type Quantity } from './ethereum/transaction';
+export { prepareTransaction } from './ethereum/prepare';
+export { createEthereumProvider, type EthereumProviderOptions, type ProviderEvent, type ProviderKit, type WalletKitEthereumProvider } from './ethereum/provider';
+export { PROVIDER_ERRORS, ProviderRpcError } from './ethereum/provider-errors';
+export { announceProvider, walletKitProviderInfo, WALLETKIT_ICON, type Eip6963ProviderInfo } from './ethereum/announce';
 
 /**
  * Configuration of {@link createWalletKitClient} (DESIGN section 4).
@@ -83,10 +94,17 @@ export interface WalletKitConfig {
   channel?: SessionChannel | null;
   /** Cross-tab refresh lock; `navigator.locks` by default, `null` disables it. */
   locks?: LockManagerLike | null;
+  /** EVM chains the wallet transacts on (RPC endpoint, native currency); a page can add more (`wallet_addEthereumChain`). */
+  chains?: ChainConfig[];
+  /** The chain selected at start; the first of `chains` by default. */
+  defaultChainId?: number;
+  /** Asked before every signature (the React kit's dialog, or your own); without one, requests are signed as they come. */
+  confirm?: Confirmer;
 }
 
 /**
- * The kit: `proxy` and `activity` clients, the `session`, the `auth` flows and `wallet` actions.
+ * The kit: `proxy` and `activity` clients, the `session`, the `auth` flows, `wallet` actions and
+ * the `chains` it transacts on (with the selected one).
  *
  * @example
  * ```ts
@@ -101,6 +119,7 @@ export interface WalletKitClient {
   session: SessionManager;
   auth: AuthFlows;
   wallet: WalletActions;
+  chains: ChainRegistry;
 }
 
 /**
@@ -112,6 +131,7 @@ export interface WalletKitClient {
  * const { otpId } = await kit.auth.startEmailOtp('a@example.com');
  * await kit.auth.completeOtp({ otpId, code });
  * const signature = await kit.wallet.signMessage({ address, message: 'hello' });
+ * const hash = await kit.wallet.sendTransaction({ address, transaction: { to, value: 10n ** 16n } });
  * ```
  */
 export function createWalletKitClient(config: WalletKitConfig): WalletKitClient {
@@ -161,10 +181,17 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
     ...(store.pendingLogin ? { pendingLogin: store.pendingLogin } : {}),
     ...(config.now ? { now: config.now } : {}),
   });
+  const chains = createChainRegistry({
+    fetch: fetchFn,
+    ...(config.chains ? { chains: config.chains } : {}),
+    ...(config.defaultChainId !== undefined ? { defaultChainId: config.defaultChainId } : {}),
+  });
   const wallet = createWalletActions({
     activity,
     enclavePublicKey: config.enclavePublicKey,
     userId: () => session.auth() && session.current()!.userId,
+    chains,
+    confirm: config.confirm,
   });
-  return { config, proxy, activity, session, auth, wallet };
+  return { config, proxy, activity, session, auth, wallet, chains };
 }

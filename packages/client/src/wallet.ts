@@ -1,10 +1,14 @@
-import { bytesToHex, bytesToUtf8, hashPersonalMessage, hashTypedData, utf8ToBytes, type TypedData } from '@walletkit/crypto';
+import { bytesToHex, bytesToUtf8, utf8ToBytes } from '@walletkit/crypto';
 import type { ParamsOf, QueryResponseOf, ResultOf } from '@walletkit/protocol';
 import type { ActivityClient } from './activity-client';
+import type { Confirmer } from './confirm';
 import { toWalletKitError } from './errors';
+import { createEthereumActions, type EthereumActions } from './ethereum/actions';
+import { createChainRegistry, type ChainRegistry } from './ethereum/chains';
 import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
 import { verifySignedBundle } from './webcrypto/bundle';
 import { createHpkeTarget, hpkeOpenWith, hpkeSealTo, type HpkeTarget } from './webcrypto/hpke';
+import { createSolanaActions, type SolanaActions } from './solana/actions';
 
 /** One Ethereum account at m/44'/60'/0'/0/`index`, the kit's default. */
 export function ethereumAccount(index = 0): ParamsOf<'create_wallet'>['accounts'][number] {
@@ -12,25 +16,31 @@ export function ethereumAccount(index = 0): ParamsOf<'create_wallet'>['accounts'
 }
 
 /**
- * Wallet actions of the logged-in user. Signing hashes locally and asks the server to sign the
- * digest (NO_OP); exports and imports are decrypted and encrypted only in the browser.
+ * One Solana account at m/44'/501'/`index`'/0' (the path Phantom and Solflare derive).
+ * @example await kit.wallet.createWallet({ walletName: 'Main', accounts: [ethereumAccount(0), solanaAccount(0)] });
+ */
+export function solanaAccount(index = 0): ParamsOf<'create_wallet'>['accounts'][number] {
+  return { curve: 'CURVE_ED25519', pathFormat: 'PATH_FORMAT_BIP32', path: `m/44'/501'/${index}'/0'`, addressFormat: 'ADDRESS_FORMAT_SOLANA' };
+}
+
+/**
+ * Wallet actions of the logged-in user: wallets and accounts, Ethereum and Solana signing
+ * (every signature asks the kit's Confirmer first; `{ confirm: false }` skips it for one call),
+ * exports and imports (decrypted and encrypted only in the browser).
  *
  * @example
  * ```ts
  * const { addresses } = await kit.wallet.createWallet({ walletName: 'Main' });
  * const signature = await kit.wallet.signMessage({ address: addresses[0]!, message: 'hello' });
+ * const hash = await kit.wallet.sendTransaction({ address: addresses[0]!, transaction: { to, value: 10n ** 16n } });
  * ```
  */
-export interface WalletActions {
+export interface WalletActions extends EthereumActions, SolanaActions {
   listWallets(): Promise<QueryResponseOf<'list_wallets'>['wallets']>;
   listAccounts(walletId?: string): Promise<QueryResponseOf<'list_wallet_accounts'>['accounts']>;
   /** Creates a wallet; one Ethereum account unless `accounts` says otherwise. */
   createWallet(params: { walletName: string; accounts?: ParamsOf<'create_wallet'>['accounts']; mnemonicLength?: ParamsOf<'create_wallet'>['mnemonicLength'] }): Promise<ResultOf<'create_wallet'>>;
   createAccounts(params: ParamsOf<'create_wallet_accounts'>): Promise<ResultOf<'create_wallet_accounts'>>;
-  /** EIP-191 personal_sign: `0x` r || s || v (v = 27 or 28). */
-  signMessage(params: { address: string; message: string | Uint8Array }): Promise<string>;
-  /** EIP-712 eth_signTypedData_v4: `0x` r || s || v (v = 27 or 28). */
-  signTypedData(params: { address: string; typedData: TypedData }): Promise<string>;
   /** The wallet's mnemonic, decrypted here with a one-time key that is then dropped. */
   exportWallet(params: { walletId: string }): Promise<string>;
   /** The account's private key (hex), decrypted here with a one-time key. */
@@ -46,23 +56,19 @@ export interface WalletActions {
  *
  * @example
  * ```ts
- * const wallet = createWalletActions({ activity, enclavePublicKey, userId: () => session.current()!.userId });
+ * const wallet = createWalletActions({ activity, enclavePublicKey, userId: () => session.current()!.userId, chains, confirm });
  * ```
  */
-export function createWalletActions(deps: { activity: ActivityClient; enclavePublicKey: string; userId: () => string }): WalletActions {
+export function createWalletActions(deps: {
+  activity: ActivityClient;
+  enclavePublicKey: string;
+  userId: () => string;
+  /** The kit's chains; none when absent (transactions then need complete fields and cannot be sent). */
+  chains?: ChainRegistry;
+  confirm?: Confirmer | undefined;
+}): WalletActions {
   const { activity } = deps;
-
-  async function signDigest(address: string, digest: Uint8Array): Promise<string> {
-    const { signatures } = await activity.submit('sign_raw_payloads', {
-      signWith: address,
-      payloads: [bytesToHex(digest)],
-      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-      hashFunction: 'HASH_FUNCTION_NO_OP',
-    });
-    const sig = signatures[0]!;
-    const v = 27 + Number.parseInt(sig.v, 16);
-    return `0x${sig.r.padStart(64, '0')}${sig.s.padStart(64, '0')}${v.toString(16)}`;
-  }
+  const chains = deps.chains ?? createChainRegistry({ fetch: () => Promise.reject(new Error('no chain')) });
 
   /** Verifies an export bundle against the pinned enclave key and opens it with the one-time `target`. */
   async function openExport(exportBundle: string, target: HpkeTarget): Promise<Uint8Array> {
@@ -75,13 +81,13 @@ export function createWalletActions(deps: { activity: ActivityClient; enclavePub
   }
 
   return {
+    ...createEthereumActions({ activity, chains, confirm: deps.confirm }),
+    ...createSolanaActions({ activity, confirm: deps.confirm }),
     listWallets: async () => (await activity.query('list_wallets', {})).wallets,
     listAccounts: async (walletId) => (await activity.query('list_wallet_accounts', walletId ? { walletId } : {})).accounts,
     createWallet: ({ walletName, accounts, mnemonicLength }) =>
       activity.submit('create_wallet', { walletName, accounts: accounts ?? [ethereumAccount(0)], ...(mnemonicLength ? { mnemonicLength } : {}) }),
     createAccounts: (params) => activity.submit('create_wallet_accounts', params),
-    signMessage: ({ address, message }) => signDigest(address, hashPersonalMessage(message)),
-    signTypedData: ({ address, typedData }) => signDigest(address, hashTypedData(typedData)),
     async exportWallet({ walletId }) {
       const target = await createHpkeTarget();
       const { exportBundle } = await activity.submit('export_wallet', { walletId, targetPublicKey: target.publicKey });

@@ -16,8 +16,8 @@ export interface DiscoveredWallet {
 
 /**
  * Collects the wallets that answer `eip6963:requestProvider` within `timeoutMs` (EIP-6963:
- * listen for `eip6963:announceProvider`, then dispatch the request). Duplicates (same uuid) are
- * dropped. Outside a browser it resolves to an empty list.
+ * listen for `eip6963:announceProvider`, then dispatch the request). Duplicates (same uuid) and
+ * the kit's own embedded wallet are dropped. Outside a browser it resolves to an empty list.
  *
  * @example
  * ```ts
@@ -31,6 +31,8 @@ export function discoverWallets(opts: { timeoutMs?: number; target?: EventTarget
   const found = new Map<string, DiscoveredWallet>();
   const onAnnounce = (event: Event) => {
     const detail = (event as CustomEvent<DiscoveredWallet>).detail;
+    // The kit's own embedded wallet announces itself too; logging in with it would be circular.
+    if ((detail?.provider as { isWalletKit?: boolean } | undefined)?.isWalletKit === true) return;
     if (detail?.info?.uuid && typeof detail.provider?.request === 'function') found.set(detail.info.uuid, detail);
   };
   target.addEventListener('eip6963:announceProvider', onAnnounce);
