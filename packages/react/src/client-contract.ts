@@ -1,3 +1,4 @@
+import type { ChainConfig, SignOptions, WalletActions } from '@walletkit/client';
 import type { ParamsOf, ProxyResponseOf } from '@walletkit/protocol';
 
 /**
@@ -31,8 +32,16 @@ export interface WalletKitClientLike {
     listAccounts(walletId: string): Promise<WalletAccountSummary[]>;
     createWallet(name: string): Promise<unknown>;
     createAccounts(walletId: string, accounts: WalletAccountParams[]): Promise<unknown>;
-    signMessage(address: string, message: string): Promise<string>;
-    signTypedData(address: string, typedData: unknown): Promise<string>;
+    /** EIP-191; asks the kit's confirmation first unless `opts.confirm` is false. */
+    signMessage(address: string, message: string, opts?: SignOptions): Promise<string>;
+    /** EIP-712; asks the kit's confirmation first unless `opts.confirm` is false. */
+    signTypedData(address: string, typedData: unknown, opts?: SignOptions): Promise<string>;
+    /** Fill, confirm and sign a transaction: the `0x` signed serialization. */
+    signTransaction(params: TransactionParams): Promise<string>;
+    /** Fill, confirm, sign and broadcast a transaction: its hash. */
+    sendTransaction(params: TransactionParams): Promise<string>;
+    /** The account's balance in wei on `chainId` (default: the selected chain). */
+    getBalance(params: { address: string; chainId?: number }): Promise<bigint>;
     exportWallet(walletId: string): Promise<string>;
     /** One account's private key (hex), decrypted in this browser. */
     exportAccount(address: string): Promise<string>;
@@ -40,6 +49,22 @@ export interface WalletKitClientLike {
     importWallet(input: { walletName: string; mnemonic: string }): Promise<unknown>;
     addPasskey(name: string): Promise<unknown>;
   };
+  /** The chains the kit transacts on and the selected one; `getState()` is a stable snapshot between changes. */
+  chains: {
+    getState(): ChainsState;
+    subscribe(listener: () => void): () => void;
+  };
+  /** The EIP-1193 provider over this client (the same object on every call). */
+  ethereumProvider(): Eip1193Provider;
+}
+
+/** A transaction to sign or send: `{ address, transaction: { to, value, data, ... }, chainId?, confirm? }` (`@walletkit/client`'s). */
+export type TransactionParams = Parameters<WalletActions['sendTransaction']>[0];
+
+/** The kit's chains and the one selected (the balance's and, by default, Send's network). */
+export interface ChainsState {
+  chains: readonly ChainConfig[];
+  selectedId: number | undefined;
 }
 
 /** `wallet_kit_config` as the proxy returns it. */
@@ -81,7 +106,9 @@ export interface WalletAccountSummary {
 /** One account to derive (create_wallet_accounts), the protocol's `WalletAccountParams`. */
 export type WalletAccountParams = ParamsOf<'create_wallet_accounts'>['accounts'][number];
 
-/** An EIP-1193 provider, as announced by EIP-6963. */
+/** An EIP-1193 provider, as announced by EIP-6963 (the kit's own adds events). */
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown }): Promise<unknown>;
+  on?(event: string, listener: (...args: any[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: any[]) => void): unknown;
 }

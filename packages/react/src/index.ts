@@ -15,7 +15,7 @@ export { WalletKitProvider, type WalletKitProviderProps } from './provider/Walle
 export { WalletKitClientProvider, type WalletKitClientProviderProps } from './provider/WalletKitClientProvider';
 export { adaptClient } from './provider/adapt-client';
 export { useWalletKit, type WalletKit } from './provider/useWalletKit';
-export { useSession, useWalletKitConfig, useWallets, useKitMutation } from './provider/hooks';
+export { useSession, useWalletKitConfig, useWallets, useKitMutation, useChains } from './provider/hooks';
 export { useWalletKitContext, useKitQueryClient, type WalletKitContextValue } from './provider/context';
 export { AuthModal, type AuthModalProps } from './auth/AuthModal';
 export { OAuthCallback, type OAuthCallbackProps } from './auth/OAuthCallback';
@@ -25,6 +25,10 @@ export { useInjectedWallets } from './auth/useInjectedWallets';
 export { Modal, type ModalProps } from './components/Modal';
 export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
 export { OtpInput, type OtpInputProps } from './components/OtpInput';
+export { ConfirmationQueueDialog } from './confirm/ConfirmationQueueDialog';
+export { createConfirmationQueue, type ConfirmationQueue } from './confirm/queue';
+// The dialog itself and its decoders are at '@walletkit/react/confirm', apart from this entry
+// (the provider loads them after its first render).
 export { WalletPanel } from './wallet/WalletPanel';
 export { SessionCountdown } from './wallet/SessionCountdown';
 export { nextEthereumAccount } from './wallet/WalletCard';

@@ -1,6 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
+import type { SignOptions } from '@walletkit/client';
 import { errorCodeOf } from './errors';
-import type { WalletAccountParams, WalletKitClientLike } from './client-contract';
+import type { TransactionParams, WalletAccountParams, WalletKitClientLike } from './client-contract';
 
 /**
  * TanStack Query options for every read and write of the kit, one factory each, usable with
@@ -13,6 +14,9 @@ export const walletKitKeys = {
   organization: (organizationId: string) => ['walletkit', 'org', organizationId] as const,
   wallets: (organizationId: string) => ['walletkit', 'org', organizationId, 'wallets'] as const,
   accounts: (organizationId: string, walletId: string) => ['walletkit', 'org', organizationId, 'accounts', walletId] as const,
+  /** Balances are chain state, not the organization's: keyed by chain, then address (lowercase). */
+  balances: (chainId?: number) => (chainId === undefined ? (['walletkit', 'balance'] as const) : (['walletkit', 'balance', chainId] as const)),
+  balance: (chainId: number, address: string) => ['walletkit', 'balance', chainId, address.toLowerCase()] as const,
 };
 
 /**
@@ -43,6 +47,19 @@ export function walletsQueryOptions(client: WalletKitClientLike, organizationId:
  */
 export function accountsQueryOptions(client: WalletKitClientLike, organizationId: string, walletId: string) {
   return queryOptions({ queryKey: walletKitKeys.accounts(organizationId, walletId), queryFn: () => client.wallet.listAccounts(walletId) });
+}
+
+/**
+ * An account's native balance (wei) on one chain, from the chain's RPC. Kept 15 s (a block or
+ * two): the panel refetches on focus and after a send invalidates it.
+ * @example const { data: wei } = useQuery(balanceQueryOptions(client, { address, chainId: 31337 }))
+ */
+export function balanceQueryOptions(client: WalletKitClientLike, params: { address: string; chainId: number }) {
+  return queryOptions({
+    queryKey: walletKitKeys.balance(params.chainId, params.address),
+    queryFn: () => client.wallet.getBalance(params),
+    staleTime: 15_000,
+  });
 }
 
 /** @example useMutation(emailOtpMutationOptions(client)).mutate('ada@example.com') */
@@ -99,16 +116,35 @@ export function createAccountsMutationOptions(client: WalletKitClientLike, query
   });
 }
 
-/** @example mutate({ address, message: 'hello' }) // -> '0x..' (EIP-191 personal_sign) */
+/** @example mutate({ address, message: 'hello' }) // -> '0x..' (EIP-191 personal_sign; `confirm: false` skips the dialog) */
 export function signMessageMutationOptions(client: WalletKitClientLike) {
-  return mutationOptions({ mutationFn: (input: { address: string; message: string }) => client.wallet.signMessage(input.address, input.message) });
+  return mutationOptions({
+    mutationFn: ({ address, message, ...opts }: { address: string; message: string } & SignOptions) => client.wallet.signMessage(address, message, opts),
+  });
 }
 
 /** @example mutate({ address, typedData }) // -> '0x..' (EIP-712) */
 export function signTypedDataMutationOptions(client: WalletKitClientLike) {
   return mutationOptions({
-    mutationFn: (input: { address: string; typedData: unknown }) => client.wallet.signTypedData(input.address, input.typedData),
+    mutationFn: ({ address, typedData, ...opts }: { address: string; typedData: unknown } & SignOptions) => client.wallet.signTypedData(address, typedData, opts),
   });
+}
+
+/**
+ * Sign and broadcast a transaction (after the kit's confirmation), then refetch the balances
+ * of its chain.
+ * @example mutate({ address, chainId: 31337, transaction: { to, value: 10n ** 16n } }) // -> '0x<tx hash>'
+ */
+export function sendTransactionMutationOptions(client: WalletKitClientLike, queryClient: QueryClient) {
+  return mutationOptions({
+    mutationFn: (params: TransactionParams) => client.wallet.sendTransaction(params),
+    onSuccess: (_hash, params) => queryClient.invalidateQueries({ queryKey: walletKitKeys.balances(params.chainId) }),
+  });
+}
+
+/** Sign a transaction without sending it (after the kit's confirmation). @example mutate({ address, transaction }) // -> '0x<signed tx>' */
+export function signTransactionMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (params: TransactionParams) => client.wallet.signTransaction(params) });
 }
 
 /** The mnemonic is decrypted in the browser by the client; never cache it. @example mutate(walletId) // -> 'word1 word2 ..' */
@@ -143,6 +179,9 @@ export function addPasskeyMutationOptions(client: WalletKitClientLike) {
 export function logoutMutationOptions(client: WalletKitClientLike, queryClient: QueryClient) {
   return mutationOptions({
     mutationFn: () => client.session.logout(),
-    onSettled: () => queryClient.removeQueries({ queryKey: ['walletkit', 'org'] }),
+    onSettled: () => {
+      queryClient.removeQueries({ queryKey: ['walletkit', 'org'] });
+      queryClient.removeQueries({ queryKey: walletKitKeys.balances() });
+    },
   });
 }

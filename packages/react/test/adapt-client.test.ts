@@ -1,7 +1,7 @@
-import type { WalletKitClient } from '@walletkit/client';
+import { createChainRegistry, type WalletKitClient } from '@walletkit/client';
 import { describe, expect, it } from 'vitest';
 import { adaptClient } from '../src/provider/adapt-client';
-import { baseConfig } from './support/fake-client';
+import { baseConfig, hardhat } from './support/fake-client';
 
 /** A stand-in for the parts of the real client the adapter calls, recording each call. */
 function stubKit() {
@@ -21,8 +21,11 @@ function stubKit() {
       logInWithOAuth: (p: unknown) => (calls.push(['logInWithOAuth', p]), new Promise(() => undefined)),
       connectWallet: async (p: unknown) => (calls.push(['connectWallet', p]), current),
     },
+    chains: createChainRegistry({ chains: [hardhat], fetch: () => Promise.reject(new Error('no network in this test')) }),
     wallet: {
       signMessage: async (p: unknown) => (calls.push(['signMessage', p]), '0xsig'),
+      sendTransaction: async (p: unknown) => (calls.push(['sendTransaction', p]), '0xhash'),
+      getBalance: async (p: unknown) => (calls.push(['getBalance', p]), 5n),
       exportAccount: async (p: unknown) => (calls.push(['exportAccount', p]), 'ab'.repeat(32)),
       importWallet: async (p: unknown) => (calls.push(['importWallet', p]), { walletId: 'w-2', addresses: [] }),
     },
@@ -71,6 +74,44 @@ describe('adaptClient', () => {
     const { kit, calls } = stubKit();
     expect(await adaptClient(kit).wallet.signMessage('0xabc', 'hi')).toBe('0xsig');
     expect(calls).toEqual([['signMessage', { address: '0xabc', message: 'hi' }]]);
+  });
+
+  it('given per-call options and transactions, when called, then the client receives them unchanged', async () => {
+    const { kit, calls } = stubKit();
+    const adapted = adaptClient(kit);
+    await adapted.wallet.signMessage('0xabc', 'hi', { confirm: false });
+    const params = { address: '0xabc', chainId: 31337, transaction: { to: '0x0000000000000000000000000000000000000001', value: 10n ** 16n } };
+    expect(await adapted.wallet.sendTransaction(params)).toBe('0xhash');
+    expect(await adapted.wallet.getBalance({ address: '0xabc' })).toBe(5n);
+    expect(calls).toEqual([
+      ['signMessage', { address: '0xabc', message: 'hi', confirm: false }],
+      ['sendTransaction', params],
+      ['getBalance', { address: '0xabc' }],
+    ]);
+  });
+
+  it('given the client chains, when a page adds and selects one, then the snapshot is stable between changes and follows them', () => {
+    const { kit } = stubKit();
+    const adapted = adaptClient(kit);
+    const first = adapted.chains.getState();
+    expect(first).toEqual({ chains: [hardhat], selectedId: 31337 });
+    expect(adapted.chains.getState()).toBe(first); // stable for useSyncExternalStore
+    let changes = 0;
+    adapted.chains.subscribe(() => changes++);
+    const base = { ...hardhat, id: 8453, name: 'Base' };
+    kit.chains.add(base);
+    kit.chains.select(8453);
+    expect(changes).toBe(2);
+    expect(adapted.chains.getState()).toEqual({ chains: [hardhat, base], selectedId: 8453 });
+  });
+
+  it('given the adapter, when the EIP-1193 provider is asked twice, then it is one provider of the kit', async () => {
+    const { kit } = stubKit();
+    const adapted = adaptClient(kit);
+    const provider = adapted.ethereumProvider();
+    expect(adapted.ethereumProvider()).toBe(provider);
+    expect((provider as { isWalletKit?: boolean }).isWalletKit).toBe(true);
+    expect(await provider.request({ method: 'eth_chainId' })).toBe('0x7a69');
   });
 
   it('given key export and import, when called, then the client receives its options objects', async () => {

@@ -3,8 +3,9 @@
  * to a real server (packages/server's proxy test server: PGlite, proxy enabled for any origin,
  * dev outbox). A user logs in by email code through the AuthModal, sees the wallet created at
  * signup in the WalletPanel, signs a message after confirming it (viem verifies the signature
- * against the shown address), reloads the page (the session comes back from IndexedDB), and
- * logs out (nothing left to restore).
+ * against the shown address) in the kit's confirmation dialog, signs again with an integrator's
+ * own Confirmer and with the dialog turned off (no dialog either time), reloads the page (the
+ * session comes back from IndexedDB), and logs out (nothing left to restore).
  * The DOM is happy-dom, installed by the first import (not the `@vitest-environment` pragma:
  * its browser transform breaks the in-process server; see support/happy-dom-globals.ts).
  */
@@ -18,7 +19,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { getAddress, verifyMessage } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { indexedDbSessionKeyStore, type WalletKitConfig } from '@walletkit/client';
+import { indexedDbSessionKeyStore, type SignatureRequest, type WalletKitConfig } from '@walletkit/client';
 import { outboxCode, startProxyServer, type ProxyTestServer } from '../../server/test/support/proxy';
 import { WalletKitProvider } from '../src/provider/WalletKitProvider';
 import { useWalletKit } from '../src/provider/useWalletKit';
@@ -51,10 +52,10 @@ describe('WalletKitProvider against the real server', () => {
   const message = 'Sign in to walletkit from React';
 
   /** One page load (StrictMode, as apps run in development): a fresh client and QueryClient over the same IndexedDB database. */
-  const loadPage = () =>
+  const loadPage = (props: { config?: WalletKitConfig; confirmations?: false } = {}) =>
     render(
       <StrictMode>
-        <WalletKitProvider config={config} queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <WalletKitProvider config={props.config ?? config} confirmations={props.confirmations} queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
           <App />
         </WalletKitProvider>
       </StrictMode>,
@@ -109,13 +110,41 @@ describe('WalletKitProvider against the real server', () => {
     await user.type(within(panel).getByLabelText('Message'), message);
     await user.click(within(panel).getByRole('button', { name: 'Sign message' }));
     const confirm = await screen.findByRole('dialog', { name: 'Sign this message?' });
-    expect(within(confirm).getByTestId('wk-confirm-content').textContent).toBe(message);
+    // The kit's own confirmation (every signature of the client asks it), details loaded lazily.
+    expect((await within(confirm).findByTestId('wk-confirm-content')).textContent).toBe(message);
     await user.click(within(confirm).getByRole('button', { name: 'Sign' }));
     const output = await within(panel).findByTestId('wk-signature', {}, { timeout: 10_000 });
     const signature = output.textContent as `0x${string}`;
 
     expect(await verifyMessage({ address, message, signature })).toBe(true);
     expect(await verifyMessage({ address, message: `${message}!`, signature })).toBe(false);
+  });
+
+  it('given an integrator Confirmer, or the dialog turned off, when a message is signed in the panel, then the kit dialog never opens and the signature verifies', async () => {
+    const user = userEvent.setup();
+    const signInPanel = async (text: string) => {
+      await waitFor(() => expect(status()).toBe('authenticated'), { timeout: 10_000 });
+      const panel = screen.getByRole('region', { name: 'Wallet' });
+      const account = await within(panel).findByRole('radio', {}, { timeout: 10_000 });
+      await user.click(account);
+      await user.type(within(panel).getByLabelText('Message'), text);
+      await user.click(within(panel).getByRole('button', { name: 'Sign message' }));
+      const signature = (await within(panel).findByTestId('wk-signature', {}, { timeout: 10_000 })).textContent as `0x${string}`;
+      expect(screen.queryByRole('dialog')).toBeNull();
+      return { address: (account as HTMLInputElement).value as `0x${string}`, signature };
+    };
+
+    const asked: SignatureRequest[] = [];
+    loadPage({ config: { ...config, confirm: async (request) => void asked.push(request) } });
+    const custom = await signInPanel('asked by the app');
+    expect(asked).toEqual([{ kind: 'message', family: 'ethereum', address: custom.address, message: 'asked by the app', origin: location.origin }]);
+    expect(await verifyMessage({ address: custom.address, message: 'asked by the app', signature: custom.signature })).toBe(true);
+    cleanup();
+
+    loadPage({ confirmations: false });
+    const headless = await signInPanel('headless');
+    expect(await verifyMessage({ address: headless.address, message: 'headless', signature: headless.signature })).toBe(true);
+    cleanup();
   });
 
   it('given the logged-in session, when the page reloads and the user logs out, then the session is restored first and nothing is left to restore after', async () => {

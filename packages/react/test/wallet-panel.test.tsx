@@ -29,22 +29,24 @@ async function selectFirstAccount(client: ReturnType<typeof createFakeClient>) {
 }
 
 describe('WalletPanel', () => {
-  it('given a session, when a message is signed after confirmation, then the dialog showed it and the signature verifies with viem', async () => {
+  it('given a session, when a message is signed, then the kit dialog showed it once and the signature verifies with viem', async () => {
     const client = createFakeClient();
     client.login();
     renderWithKit(<WalletPanel />, client);
     const address = await selectFirstAccount(client);
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Log in to Demo, nonce 7');
     await userEvent.click(screen.getByRole('button', { name: 'Sign message' }));
-    const dialog = screen.getByRole('dialog', { name: 'Sign this message?' });
-    expect(within(dialog).getByTestId('wk-confirm-content').textContent).toBe('Log in to Demo, nonce 7');
+    const dialog = await screen.findByRole('dialog', { name: 'Sign this message?' });
+    expect((await within(dialog).findByTestId('wk-confirm-content')).textContent).toBe('Log in to Demo, nonce 7');
+    expect(within(dialog).getByTestId('wk-confirm-origin').textContent).toBe(location.origin);
+    expect(screen.getAllByRole('dialog')).toHaveLength(1); // the panel asks through the client's one confirmation, not a second dialog
     await expectNoAxeViolations();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign' }));
     const signature = (await screen.findByTestId('wk-signature')).textContent as `0x${string}`;
     expect(await verifyMessage({ address: address as `0x${string}`, message: 'Log in to Demo, nonce 7', signature })).toBe(true);
   });
 
-  it('given EIP-712 JSON, when signed after confirmation, then the dialog showed the typed data and the signature verifies with viem', async () => {
+  it('given EIP-712 JSON, when signed, then the kit dialog showed the typed data structured and the signature verifies with viem', async () => {
     const client = createFakeClient();
     client.login();
     renderWithKit(<WalletPanel />, client);
@@ -53,8 +55,10 @@ describe('WalletPanel', () => {
     await userEvent.click(input);
     await userEvent.paste(JSON.stringify(typedData));
     await userEvent.click(screen.getByRole('button', { name: 'Sign typed data' }));
-    const dialog = screen.getByRole('dialog', { name: 'Sign this typed data?' });
-    expect(JSON.parse(within(dialog).getByTestId('wk-confirm-content').textContent!)).toEqual(typedData);
+    const dialog = await screen.findByRole('dialog', { name: 'Sign this typed data?' });
+    const message = await within(dialog).findByLabelText('Message');
+    expect(message.textContent).toBe('contents stringHello, Bob'); // name, type, value: a definition list, not JSON
+    expect(within(dialog).getByTestId('wk-confirm-primary-type').textContent).toBe('Mail');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Sign' }));
     const signature = (await screen.findByTestId('wk-signature')).textContent as `0x${string}`;
     expect(await verifyTypedData({ address: address as `0x${string}`, ...typedData, signature })).toBe(true);
@@ -148,8 +152,10 @@ describe('WalletKitClientProvider and useWalletKit', () => {
     expect(kit.status).toBe('authenticated');
     expect(kit.user).toEqual({ userId: 'user-1', organizationId: 'sub-org-1' });
     const address = client.wallets[0]!.accounts[0]!.address as `0x${string}`;
-    const signature = (await kit.signMessage(address, 'hi')) as `0x${string}`;
+    // A headless call: `confirm: false` skips the dialog for this one signature.
+    const signature = (await kit.signMessage(address, 'hi', { confirm: false })) as `0x${string}`;
     expect(await verifyMessage({ address, message: 'hi', signature })).toBe(true);
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(mnemonicToAccount(await kit.exportWallet('w-1')).address).toBe(address);
     await act(() => kit.createWallet('Second'));
     await waitFor(() => expect(kit.wallets.map((w) => w.walletName)).toEqual(['Main', 'Second']));

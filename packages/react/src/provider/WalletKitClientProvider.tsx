@@ -2,8 +2,11 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { WalletKitClientLike } from '../client-contract';
 import { AuthModal, type AuthModalProps } from '../auth/AuthModal';
+import { ConfirmationQueueDialog } from '../confirm/ConfirmationQueueDialog';
+import type { ConfirmationQueue } from '../confirm/queue';
 import { ThemeContext, type WalletKitTheme } from '../theme/theme';
 import { WalletKitContext } from './context';
+import { useChains } from './hooks';
 
 /** Props of {@link WalletKitClientProvider}. */
 export interface WalletKitClientProviderProps {
@@ -18,17 +21,28 @@ export interface WalletKitClientProviderProps {
   theme?: WalletKitTheme;
   /** Props of the auth modal that `login()` opens (methods, order), or false to render your own. */
   authModal?: Omit<AuthModalProps, 'open' | 'onClose'> | false;
+  /**
+   * The queue whose Confirmer the client was built with (`createWalletKitClient({ confirm:
+   * queue.confirm })`): its requests show in the kit's confirmation dialog. `WalletKitProvider`
+   * wires this itself.
+   */
+  confirmations?: ConfirmationQueue;
   children?: ReactNode;
+}
+
+/** The confirmation dialog, inside the context so it can name the kit's chains. */
+function KitConfirmations({ queue }: { queue: ConfirmationQueue }) {
+  return <ConfirmationQueueDialog queue={queue} chains={useChains().chains} />;
 }
 
 /**
  * The provider over an existing client: restores the session on mount and renders the auth
- * modal that `useWalletKit().login()` opens. `WalletKitProvider` builds the client from a
- * config and renders this.
+ * modal that `useWalletKit().login()` opens and, given `confirmations`, the confirmation
+ * dialog. `WalletKitProvider` builds the client from a config and renders this.
  * @example
  * <WalletKitClientProvider client={client} queryClient={queryClient}><App /></WalletKitClientProvider>
  */
-export function WalletKitClientProvider({ client, queryClient, theme = 'system', authModal = {}, children }: WalletKitClientProviderProps) {
+export function WalletKitClientProvider({ client, queryClient, theme = 'system', authModal = {}, confirmations, children }: WalletKitClientProviderProps) {
   const [authOpen, setAuthOpen] = useState(false);
   const value = useMemo(() => ({ client, queryClient, openAuthModal: () => setAuthOpen(true) }), [client, queryClient]);
 
@@ -42,6 +56,7 @@ export function WalletKitClientProvider({ client, queryClient, theme = 'system',
       <WalletKitContext.Provider value={value}>
         {children}
         {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={() => setAuthOpen(false)} />}
+        {confirmations && <KitConfirmations queue={confirmations} />}
       </WalletKitContext.Provider>
     </ThemeContext.Provider>
   );

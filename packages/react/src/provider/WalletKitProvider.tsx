@@ -1,13 +1,23 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { createWalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
 import type { OAuthProviderName } from '../client-contract';
+import { createConfirmationQueue } from '../confirm/queue';
 import { adaptClient } from './adapt-client';
 import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider';
 
 /** Props of {@link WalletKitProvider}. */
-export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProps, 'client'> {
-  /** `{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }` (+ fetch, storage). Read once. */
+export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProps, 'client' | 'confirmations'> {
+  /**
+   * `{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }` (+ chains, defaultChainId,
+   * fetch, storage). Read once. A `confirm` of your own replaces the kit's confirmation dialog.
+   */
   config: ClientConfig;
+  /**
+   * `false` turns the kit's confirmation dialog off (headless: requests are signed as they
+   * come unless `config.confirm` asks). To skip it for one call only, pass `{ confirm: false }`
+   * to that call instead.
+   */
+  confirmations?: false;
   /** OAuth redirect URL (the page that runs the client's callback); default: wallet_kit_config's. */
   oauthRedirectUri?: string;
   /** Authorization endpoints per provider, for self-hosted or test identity providers; default the providers' own. */
@@ -16,28 +26,37 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
 
 /**
  * The kit's root: builds the client from `config` (closed on unmount), restores the session, and gives
- * `useWalletKit()`, `AuthModal` and `WalletPanel` what they need. TanStack Query is a peer:
- * render it inside your `<QueryClientProvider>` or pass `queryClient`; the kit never creates one.
+ * `useWalletKit()`, `AuthModal` and `WalletPanel` what they need. Every signature request of
+ * the client opens the kit's confirmation dialog, one at a time in order (see `confirmations`).
+ * TanStack Query is a peer: render it inside your `<QueryClientProvider>` or pass
+ * `queryClient`; the kit never creates one.
  * @example
  * const queryClient = new QueryClient();
  * <WalletKitProvider config={{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }} queryClient={queryClient}>
  *   <App />
  * </WalletKitProvider>
  */
-export function WalletKitProvider({ config, oauthRedirectUri, oauthAuthorizeUrls, ...rest }: WalletKitProviderProps) {
+export function WalletKitProvider({ config, oauthRedirectUri, oauthAuthorizeUrls, confirmations, ...rest }: WalletKitProviderProps) {
   // The client owns timers, storage and a BroadcastChannel: build it once per mount, close it
   // on unmount (refresh timer, channel). StrictMode unmounts and remounts at once: the close
   // waits a task and a remount cancels it.
-  const { kit, client } = useMemo(() => {
-    const kit = createWalletKitClient(config);
-    return { kit, client: adaptClient(kit, { oauthRedirectUri, oauthAuthorizeUrls }) };
+  const { kit, client, queue } = useMemo(() => {
+    // Every signature of this client (hooks, panel, EIP-1193 provider, viem account) asks this
+    // one Confirmer: the kit's dialog, unless the integrator brought their own or opted out.
+    const queue = config.confirm || confirmations === false ? undefined : createConfirmationQueue();
+    const kit = createWalletKitClient(queue ? { ...config, confirm: queue.confirm } : config);
+    return { kit, queue, client: adaptClient(kit, { oauthRedirectUri, oauthAuthorizeUrls }) };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
     clearTimeout(closing.current);
     return () => {
-      closing.current = setTimeout(() => kit.session.close(), 0);
+      closing.current = setTimeout(() => {
+        kit.session.close();
+        // Nobody is left to answer: waiting callers get ERR_USER_REJECTED instead of hanging.
+        queue?.declineAll();
+      }, 0);
     };
-  }, [kit]);
-  return <WalletKitClientProvider client={client} {...rest} />;
+  }, [kit, queue]);
+  return <WalletKitClientProvider client={client} {...(queue ? { confirmations: queue } : {})} {...rest} />;
 }

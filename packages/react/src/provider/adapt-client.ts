@@ -1,12 +1,13 @@
-import type { WalletKitClient } from '@walletkit/client';
-import type { OAuthProviderName, SessionState, WalletKitClientLike, WalletKitConfig } from '../client-contract';
+import { createEthereumProvider, type WalletKitClient } from '@walletkit/client';
+import type { ChainsState, Eip1193Provider, OAuthProviderName, SessionState, WalletKitClientLike, WalletKitConfig } from '../client-contract';
 
 /**
  * Bind a `@walletkit/client` client to the shape the components call: a session snapshot for
  * `useSyncExternalStore` (`loading` until the first restore settles), positional wallet calls,
  * and OAuth that reads the client id and redirect URL from the `wallet_kit_config` already
  * fetched (synchronously, so the popup still opens inside the click), and external-wallet
- * login (which makes the modal offer the wallet method).
+ * login (which makes the modal offer the wallet method), the chains as a snapshot for
+ * `useSyncExternalStore`, and one EIP-1193 provider, created on first use.
  * @example const kit = adaptClient(createWalletKitClient(config));
  */
 export function adaptClient(
@@ -24,6 +25,15 @@ export function adaptClient(
     for (const l of listeners) l();
   };
   kit.session.subscribe(publish);
+
+  const chainsState = (): ChainsState => ({ chains: kit.chains.list(), selectedId: kit.chains.selectedId() });
+  let chains = chainsState();
+  const chainListeners = new Set<() => void>();
+  kit.chains.subscribe(() => {
+    chains = chainsState();
+    for (const l of chainListeners) l();
+  });
+  let ethereum: Eip1193Provider | undefined;
 
   return {
     proxy: {
@@ -60,12 +70,23 @@ export function adaptClient(
       listAccounts: (walletId) => kit.wallet.listAccounts(walletId),
       createWallet: (walletName) => kit.wallet.createWallet({ walletName }),
       createAccounts: (walletId, accounts) => kit.wallet.createAccounts({ walletId, accounts }),
-      signMessage: (address, message) => kit.wallet.signMessage({ address, message }),
-      signTypedData: (address, typedData) => kit.wallet.signTypedData({ address, typedData: typedData as never }),
+      signMessage: (address, message, opts) => kit.wallet.signMessage({ address, message, ...opts }),
+      signTypedData: (address, typedData, opts) => kit.wallet.signTypedData({ address, typedData: typedData as never, ...opts }),
+      signTransaction: (params) => kit.wallet.signTransaction(params),
+      sendTransaction: (params) => kit.wallet.sendTransaction(params),
+      getBalance: (params) => kit.wallet.getBalance(params),
       exportWallet: (walletId) => kit.wallet.exportWallet({ walletId }),
       exportAccount: (address) => kit.wallet.exportAccount({ address }),
       importWallet: ({ walletName, mnemonic }) => kit.wallet.importWallet({ walletName, mnemonic }),
       addPasskey: (authenticatorName) => kit.wallet.addPasskey({ authenticatorName, rpName: config?.appName }),
     },
+    chains: {
+      getState: () => chains,
+      subscribe: (listener) => {
+        chainListeners.add(listener);
+        return () => chainListeners.delete(listener);
+      },
+    },
+    ethereumProvider: () => (ethereum ??= createEthereumProvider(kit)),
   };
 }

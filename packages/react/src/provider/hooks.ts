@@ -1,6 +1,6 @@
 import { useQuery, useMutation, type QueryClient, type UseMutationOptions } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import type { SessionState, WalletKitClientLike } from '../client-contract';
+import type { ChainsState, SessionState, WalletKitClientLike } from '../client-contract';
 import { walletKitConfigQueryOptions, walletsQueryOptions } from '../queries';
 import { useKitQueryClient, useWalletKitContext } from './context';
 
@@ -12,6 +12,15 @@ import { useKitQueryClient, useWalletKitContext } from './context';
 export function useSession(): SessionState {
   const { client } = useWalletKitContext();
   return useSyncExternalStore(client.session.subscribe, client.session.getState, client.session.getState);
+}
+
+/**
+ * The kit's chains and the selected one, re-rendered when a page adds or switches a chain.
+ * @example const { chains, selectedId } = useChains();
+ */
+export function useChains(): ChainsState {
+  const { client } = useWalletKitContext();
+  return useSyncExternalStore(client.chains.subscribe, client.chains.getState, client.chains.getState);
 }
 
 /**

@@ -36,6 +36,22 @@ export const walletKitCss = `
 .wk-root .wk-list{list-style:none;margin:0;padding:0;display:flex;flex-direction:column;gap:6px}
 .wk-root .wk-card,.wk-root.wk-card{border:1px solid var(--wk-border);border-radius:var(--wk-radius);padding:16px}
 .wk-root .wk-icon{width:20px;height:20px}
+.wk-root .wk-mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px;word-break:break-all}
+.wk-root .wk-fields{display:grid;grid-template-columns:fit-content(45%) minmax(0,1fr);gap:6px 12px;margin:0}
+.wk-root .wk-fields>div{display:contents}
+.wk-root .wk-fields dt{font-size:13px;color:var(--wk-muted);overflow-wrap:anywhere}
+.wk-root .wk-fields dd{margin:0;min-width:0}
+.wk-root .wk-fields .wk-fields{border-left:2px solid var(--wk-border);padding-left:8px}
+.wk-root .wk-type{font-size:12px;color:var(--wk-muted)}
+.wk-root .wk-section-title{margin:6px 0 0}
+.wk-root .wk-warning,.wk-root .wk-permit{overflow-wrap:anywhere;margin:0}
+.wk-root .wk-warning{margin:0;padding:10px 12px;border:1px solid var(--wk-danger);border-left-width:4px;border-radius:calc(var(--wk-radius) / 2);color:var(--wk-fg)}
+.wk-root .wk-warning strong{color:var(--wk-danger)}
+.wk-root .wk-details summary{cursor:pointer;font-size:13px}
+.wk-root .wk-instructions{margin:0;padding-left:20px}
+.wk-root .wk-link{color:var(--wk-accent)}
+.wk-root .wk-balance{margin:0;display:flex;gap:8px;align-items:baseline;flex-wrap:wrap}
+.wk-root select.wk-input{appearance:auto}
 .wk-root .wk-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 

@@ -1,14 +1,12 @@
 import { useId, useState } from 'react';
-import { ConfirmDialog } from '../components/ConfirmDialog';
 import { ErrorText } from '../auth/ErrorText';
 import { signMessageMutationOptions, signTypedDataMutationOptions } from '../queries';
 import { useKitMutation } from '../provider/hooks';
 
-type Pending = { kind: 'message'; message: string } | { kind: 'typed'; typedData: unknown; shown: string };
-
 /**
- * Sign a message (EIP-191) or EIP-712 typed data (JSON) with the selected account, after a
- * confirmation dialog that shows exactly what is signed.
+ * Sign a message (EIP-191) or EIP-712 typed data (JSON) with the selected account. The client
+ * asks the kit's confirmation dialog first, as for every signature (not a dialog of its own:
+ * one confirmation per signature, the same one a dApp's request gets).
  * @example <SignSection address="0xabc.." />
  */
 export function SignSection({ address }: { address: string }) {
@@ -16,28 +14,26 @@ export function SignSection({ address }: { address: string }) {
   const [message, setMessage] = useState('');
   const [typedJson, setTypedJson] = useState('');
   const [jsonError, setJsonError] = useState<string>();
-  const [pending, setPending] = useState<Pending>();
   const signMessage = useKitMutation((c) => signMessageMutationOptions(c));
   const signTyped = useKitMutation((c) => signTypedDataMutationOptions(c));
   const busy = signMessage.isPending || signTyped.isPending;
-  const signature = pending ? undefined : (signMessage.data ?? signTyped.data);
+  const signature = signMessage.data ?? signTyped.data;
 
-  const askTyped = () => {
+  const sign = () => {
+    signTyped.reset();
+    signMessage.mutate({ address, message });
+  };
+  const signTypedJson = () => {
+    let typedData: unknown;
     try {
-      const typedData: unknown = JSON.parse(typedJson);
-      setJsonError(undefined);
-      setPending({ kind: 'typed', typedData, shown: JSON.stringify(typedData, null, 2) });
+      typedData = JSON.parse(typedJson);
     } catch {
       setJsonError('The typed data is not valid JSON.');
+      return;
     }
-  };
-  const confirm = () => {
-    if (!pending) return;
-    const done = { onSettled: () => setPending(undefined) };
+    setJsonError(undefined);
     signMessage.reset();
-    signTyped.reset();
-    if (pending.kind === 'message') signMessage.mutate({ address, message: pending.message }, done);
-    else signTyped.mutate({ address, typedData: pending.typedData }, done);
+    signTyped.mutate({ address, typedData });
   };
 
   return (
@@ -49,7 +45,7 @@ export function SignSection({ address }: { address: string }) {
         Message
       </label>
       <textarea id={`${id}-msg`} className="wk-input" rows={2} value={message} onChange={(e) => setMessage(e.currentTarget.value)} />
-      <button type="button" className="wk-button" disabled={busy || message === ''} onClick={() => setPending({ kind: 'message', message })}>
+      <button type="button" className="wk-button" disabled={busy || message === ''} onClick={sign}>
         Sign message
       </button>
       <label className="wk-label" htmlFor={`${id}-typed`}>
@@ -65,7 +61,7 @@ export function SignSection({ address }: { address: string }) {
         aria-describedby={jsonError ? `${id}-json-error` : undefined}
       />
       <ErrorText error={jsonError} id={`${id}-json-error`} />
-      <button type="button" className="wk-button" disabled={busy || typedJson === ''} onClick={askTyped}>
+      <button type="button" className="wk-button" disabled={busy || typedJson === ''} onClick={signTypedJson}>
         Sign typed data
       </button>
       <ErrorText error={signMessage.error ?? signTyped.error} />
@@ -79,16 +75,6 @@ export function SignSection({ address }: { address: string }) {
           </output>
         </div>
       )}
-      <ConfirmDialog
-        open={pending !== undefined}
-        title={pending?.kind === 'typed' ? 'Sign this typed data?' : 'Sign this message?'}
-        description={`Signing with ${address}. Check that this is what you mean to sign.`}
-        content={pending?.kind === 'typed' ? pending.shown : pending?.message}
-        confirmLabel="Sign"
-        busy={busy}
-        onConfirm={confirm}
-        onCancel={() => setPending(undefined)}
-      />
     </section>
   );
 }

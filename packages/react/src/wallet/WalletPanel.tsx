@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { addPasskeyMutationOptions, createWalletMutationOptions, logoutMutationOptions } from '../queries';
 import { useKitMutation, useSession, useWallets } from '../provider/hooks';
 import { useKitRoot } from '../theme/theme';
@@ -8,12 +8,17 @@ import { SessionCountdown } from './SessionCountdown';
 import { SignSection } from './SignSection';
 import { WalletCard } from './WalletCard';
 import { ErrorText } from '../auth/ErrorText';
+import { FailureBoundary } from '../components/FailureBoundary';
+
+// Balance, Send and Receive load apart from the kit's first chunk (decision 0016).
+const AccountSection = lazy(() => import('./AccountSection').then((m) => ({ default: m.AccountSection })));
 
 /**
- * The signed-in user's wallet: wallets and accounts, create a wallet or an account, sign a
- * message or typed data (after confirmation), export a recovery phrase or an account's key,
- * import a wallet from its recovery phrase, add a passkey, log out,
- * and the time left in the session. Renders nothing while anonymous.
+ * The signed-in user's wallet: wallets and accounts, the selected account's balance on the
+ * kit's selected chain, Send and Receive (address, copy, QR code), create a wallet or an
+ * account, sign a message or typed data (after the kit's confirmation), export a recovery
+ * phrase or an account's key, import a wallet from its recovery phrase, add a passkey, log
+ * out, and the time left in the session. Renders nothing while anonymous.
  * @example {status === 'authenticated' && <WalletPanel />}
  */
 export function WalletPanel() {
@@ -50,7 +55,18 @@ export function WalletPanel() {
           onSubmit={(name) => createWallet.mutate(name)}
         />
         <ImportWalletForm />
-        {address ? <SignSection key={address} address={address} /> : <p className="wk-hint">Select an account to sign with it.</p>}
+        {address ? (
+          <>
+            <FailureBoundary fallback={<ErrorText error="The balance, Send and Receive could not load. Reload the page to try again." />}>
+              <Suspense fallback={<p className="wk-hint">Loading the account…</p>}>
+                <AccountSection key={`account-${address}`} address={address} />
+              </Suspense>
+            </FailureBoundary>
+            <SignSection key={address} address={address} />
+          </>
+        ) : (
+          <p className="wk-hint">Select an account to see its balance, send, receive or sign.</p>
+        )}
         <hr className="wk-divider" />
         <NameForm
           label="New passkey name"

@@ -1,11 +1,34 @@
 /**
  * An in-memory client with the shape the components call (`WalletKitClientLike`), injected
  * through `WalletKitClientProvider` (no module mocking). Signing is real: accounts are derived
- * from a BIP39 mnemonic with viem, so tests verify signatures and exports independently.
+ * from a BIP39 mnemonic with viem, so tests verify signatures and exports independently. Like
+ * the real client, every signature asks its Confirmer first (a confirmation queue of its own,
+ * which `renderWithKit` hands to the provider's dialog) unless the call passes `confirm: false`;
+ * balances live in a map that a send moves.
  */
-import { bytesToHex } from 'viem';
+import { currentOrigin, type ChainConfig, type Confirmer, type EthereumTransactionFields, type SignOptions } from '@walletkit/client';
+import { bytesToHex, keccak256 } from 'viem';
 import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
-import type { SessionState, WalletAccountSummary, WalletKitClientLike, WalletKitConfig, WalletSummary } from '../../src/client-contract';
+import type {
+  ChainsState,
+  Eip1193Provider,
+  SessionState,
+  TransactionParams,
+  WalletAccountSummary,
+  WalletKitClientLike,
+  WalletKitConfig,
+  WalletSummary,
+} from '../../src/client-contract';
+import { createConfirmationQueue, type ConfirmationQueue } from '../../src/confirm/queue';
+
+/** The local chain the fake transacts on by default. */
+export const hardhat: ChainConfig = {
+  id: 31337,
+  name: 'Hardhat',
+  rpcUrl: 'http://127.0.0.1:8545',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  blockExplorerUrl: 'https://explorer.example',
+};
 
 export const baseConfig: WalletKitConfig = {
   organizationId: 'org-parent',
@@ -31,15 +54,64 @@ export interface FakeClient extends WalletKitClientLike {
   /** Make the next call of `name` reject with this code. */
   failNext(name: string, code: string): void;
   login(): void;
+  /** The queue the fake's Confirmer feeds (absent when built with `confirm: null`). */
+  confirmations: ConfirmationQueue | undefined;
+  /** Balances in wei by `${chainId}:${lowercase address}`. */
+  balances: Map<string, bigint>;
+  /** The fake's EIP-1193 provider (one object). */
+  provider: Eip1193Provider;
 }
+
+const balanceKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;
 
 function account(mnemonic: string, index: number, walletId: string): WalletAccountSummary {
   return { walletId, address: mnemonicToAccount(mnemonic, { addressIndex: index }).address, path: `m/44'/60'/0'/0/${index}` };
 }
 
 /** A fake client; `config` overrides fields of {@link baseConfig}. */
-export function createFakeClient(opts: { config?: Partial<WalletKitConfig>; now?: () => number } = {}): FakeClient {
+export function createFakeClient(
+  opts: { config?: Partial<WalletKitConfig>; now?: () => number; chains?: ChainConfig[]; confirm?: Confirmer | null } = {},
+): FakeClient {
   const now = opts.now ?? Date.now;
+  const confirmations = opts.confirm === undefined ? createConfirmationQueue() : undefined;
+  const confirmer = opts.confirm === undefined ? confirmations!.confirm : (opts.confirm ?? undefined);
+  const ask = async (request: Parameters<Confirmer>[0], o?: SignOptions) => {
+    if (o?.confirm !== false && confirmer) await confirmer(request);
+  };
+  const chains: ChainsState = { chains: opts.chains ?? [hardhat], selectedId: (opts.chains ?? [hardhat])[0]?.id };
+  let nonce = 0n;
+  /** An EIP-1559 transaction as the real client fills it (fixed fees: 2 gwei max, 1 gwei tip). */
+  const fill = ({ transaction: t, chainId }: TransactionParams): EthereumTransactionFields => {
+    const data = t.data ?? '0x';
+    return {
+      type: 'eip1559',
+      chainId: chainId ?? chains.selectedId!,
+      nonce: nonce++,
+      to: t.to ?? null,
+      value: BigInt(t.value ?? 0n),
+      data,
+      gas: data === '0x' ? 21_000n : 100_000n,
+      maxFeePerGas: 2_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    };
+  };
+  const signFilled = async (params: TransactionParams, send: boolean) => {
+    const tx = fill(params);
+    const chain = chains.chains.find((c) => c.id === tx.chainId) ?? { id: tx.chainId };
+    await ask({ kind: 'transaction', address: params.address, origin: currentOrigin(), chain, transaction: tx, maxFee: tx.gas * tx.maxFeePerGas!, send }, params);
+    const signed = await findAccount(params.address).signTransaction({
+      type: 'eip1559',
+      chainId: tx.chainId,
+      nonce: Number(tx.nonce),
+      to: tx.to as `0x${string}`,
+      value: tx.value,
+      data: tx.data as `0x${string}`,
+      gas: tx.gas,
+      maxFeePerGas: tx.maxFeePerGas!,
+      maxPriorityFeePerGas: tx.maxPriorityFeePerGas!,
+    });
+    return { tx, signed };
+  };
   let state: SessionState = { status: 'anonymous' };
   const listeners = new Set<() => void>();
   const failures = new Map<string, string>();
@@ -72,6 +144,11 @@ export function createFakeClient(opts: { config?: Partial<WalletKitConfig>; now?
     wallets: [{ walletId: 'w-1', walletName: 'Main', mnemonic, accounts: [account(mnemonic, 0, 'w-1')] }],
     failNext: (name, code) => failures.set(name, code),
     login,
+    confirmations,
+    balances: new Map(),
+    provider: { request: async ({ method }) => (method === 'eth_chainId' ? `0x${chains.selectedId!.toString(16)}` : null) },
+    chains: { getState: () => chains, subscribe: () => () => undefined },
+    ethereumProvider: () => client.provider,
     proxy: { walletKitConfig: () => call('walletKitConfig', [], () => ({ ...baseConfig, ...opts.config })) },
     session: {
       getState: () => state,
@@ -116,8 +193,27 @@ export function createFakeClient(opts: { config?: Partial<WalletKitConfig>; now?
           const w = client.wallets.find((x) => x.walletId === walletId)!;
           for (const a of accounts) w.accounts.push(account(w.mnemonic, Number(a.path.split('/').pop()), walletId));
         }),
-      signMessage: (address, message) => call('signMessage', [address, message], () => findAccount(address).signMessage({ message })),
-      signTypedData: (address, typedData) => call('signTypedData', [address, typedData], () => findAccount(address).signTypedData(typedData as never)),
+      signMessage: (address, message, o) =>
+        call('signMessage', [address, message], async () => {
+          await ask({ kind: 'message', family: 'ethereum', address, message, origin: currentOrigin() }, o);
+          return findAccount(address).signMessage({ message });
+        }),
+      signTypedData: (address, typedData, o) =>
+        call('signTypedData', [address, typedData], async () => {
+          await ask({ kind: 'typedData', address, typedData: typedData as never, origin: currentOrigin() }, o);
+          return findAccount(address).signTypedData(typedData as never);
+        }),
+      signTransaction: (params) => call('signTransaction', [params], async () => (await signFilled(params, false)).signed),
+      sendTransaction: (params) =>
+        call('sendTransaction', [params], async () => {
+          const { tx, signed } = await signFilled(params, true);
+          const from = balanceKey(tx.chainId, params.address);
+          client.balances.set(from, (client.balances.get(from) ?? 0n) - tx.value);
+          if (tx.to) client.balances.set(balanceKey(tx.chainId, tx.to), (client.balances.get(balanceKey(tx.chainId, tx.to)) ?? 0n) + tx.value);
+          return keccak256(signed);
+        }),
+      getBalance: ({ address, chainId }) =>
+        call('getBalance', [address, chainId], () => client.balances.get(balanceKey(chainId ?? chains.selectedId!, address)) ?? 0n),
       exportWallet: (walletId) => call('exportWallet', [walletId], () => client.wallets.find((w) => w.walletId === walletId)!.mnemonic),
       // Like the real client: the key as hex without 0x.
       exportAccount: (address) => call('exportAccount', [address], () => bytesToHex(findAccount(address).getHdKey().privateKey!).slice(2)),

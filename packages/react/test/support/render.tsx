@@ -1,6 +1,7 @@
 /**
  * Rendering helpers for component tests: a fresh QueryClient (no retries) and the provider
- * over an injected client, axe with zero violations, and a console.error spy.
+ * over an injected client (with the client's confirmation queue, when it has one, wired to the
+ * kit's dialog as `WalletKitProvider` does), axe with zero violations, and a console.error spy.
  */
 import { QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
@@ -8,16 +9,18 @@ import axe from 'axe-core';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, expect, vi, type MockInstance } from 'vitest';
 import type { WalletKitClientLike } from '../../src/client-contract';
+import type { ConfirmationQueue } from '../../src/confirm/queue';
 import { WalletKitClientProvider, type WalletKitClientProviderProps } from '../../src/provider/WalletKitClientProvider';
 
 export function renderWithKit(
   ui: ReactNode,
-  client: WalletKitClientLike,
+  client: WalletKitClientLike & { confirmations?: ConfirmationQueue },
   props: Omit<WalletKitClientProviderProps, 'client' | 'children'> = {},
 ): RenderResult & { queryClient: QueryClient } {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const confirmations = props.confirmations ?? client.confirmations;
   const result = render(
-    <WalletKitClientProvider client={client} queryClient={queryClient} {...props}>
+    <WalletKitClientProvider client={client} queryClient={queryClient} {...props} {...(confirmations ? { confirmations } : {})}>
       {ui}
     </WalletKitClientProvider>,
   );

@@ -1,0 +1,17 @@
+import { describeMessage } from './message';
+
+/**
+ * A message to sign, verbatim: its text, or its hex when the bytes are not readable text.
+ * @example <MessageDetails message="Sign in to Demo" />
+ */
+export function MessageDetails({ message }: { message: string | Uint8Array }) {
+  const view = describeMessage(message);
+  return (
+    <>
+      {view.kind === 'hex' && <p className="wk-hint">These {view.byteLength} bytes are not text; they are shown in hex.</p>}
+      <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label="Message to sign">
+        {view.kind === 'text' ? view.text : view.hex}
+      </pre>
+    </>
+  );
+}

@@ -1,0 +1,108 @@
+import { useEffect, useRef, type MouseEvent } from 'react';
+import type { ChainConfig, SignatureRequest } from '@walletkit/client';
+import { FailureBoundary } from '../components/FailureBoundary';
+import { Modal } from '../components/Modal';
+import { Fields, Warning } from './parts';
+import { RequestDetails } from './RequestDetails';
+
+/** Props of {@link SignatureRequestDialog}. */
+export interface SignatureRequestDialogProps {
+  /** The request to show; the dialog is open while there is one. */
+  request: SignatureRequest | undefined;
+  onApprove: () => void;
+  /** Decline: the Decline button, the close button and Escape. */
+  onDecline: () => void;
+  /** The kit's chains, to name chain ids (typed-data domains, authorizations). */
+  chains?: readonly ChainConfig[];
+  /** How many more requests wait after this one. */
+  waiting?: number;
+}
+
+/** The question and the approve button's verb, per kind. */
+export function requestWording(request: SignatureRequest): { title: string; approve: string } {
+  switch (request.kind) {
+    case 'message':
+      return { title: 'Sign this message?', approve: 'Sign' };
+    case 'typedData':
+      return { title: 'Sign this typed data?', approve: 'Sign' };
+    case 'transaction':
+      return request.send ? { title: 'Send this transaction?', approve: 'Send' } : { title: 'Sign this transaction?', approve: 'Sign' };
+    case 'authorization':
+      return { title: 'Delegate your account?', approve: 'Sign' };
+    case 'solanaTransaction':
+      return request.send ? { title: 'Send this Solana transaction?', approve: 'Send' } : { title: 'Sign this Solana transaction?', approve: 'Sign' };
+  }
+}
+
+/**
+ * The one confirmation of the kit: any {@link SignatureRequest} in words people can read (the
+ * app asking, the account, then what the request does), with Approve (labelled by its verb:
+ * Sign or Send) and Decline. Escape and the close button decline. `WalletKitProvider` renders
+ * it (loaded apart from the kit's first chunk) for the requests of its client; render it
+ * yourself over your own queue or state.
+ * @example
+ * <SignatureRequestDialog request={request} onApprove={resolve} onDecline={() => reject(userRejected())} chains={chains} />
+ */
+export function SignatureRequestDialog({ request, onApprove, onDecline, chains = [], waiting = 0 }: SignatureRequestDialogProps) {
+  // One key per request: the next request in a queue mounts fresh (no state carried over).
+  const keys = useRef(new WeakMap<SignatureRequest, number>());
+  const next = useRef(0);
+  let key: number | undefined;
+  if (request) {
+    key = keys.current.get(request);
+    if (key === undefined) keys.current.set(request, (key = next.current++));
+  }
+  return (
+    <Modal open={request !== undefined} onClose={onDecline} title={request ? requestWording(request).title : ''} closeLabel="Close and decline">
+      {request && <RequestContent key={key} request={request} onApprove={onApprove} onDecline={onDecline} chains={chains} waiting={waiting} />}
+    </Modal>
+  );
+}
+
+function RequestContent({ request, onApprove, onDecline, chains, waiting }: Required<SignatureRequestDialogProps> & { request: SignatureRequest }) {
+  const wording = requestWording(request);
+  const ref = useRef<HTMLDivElement>(null);
+  // A request that follows another replaces the content the focus was in: move focus to it, so
+  // keyboard and screen-reader users land on the new question (the first one gets the
+  // dialog's own initial focus).
+  useEffect(() => {
+    const dialog = ref.current?.closest('dialog');
+    if (dialog?.open && !ref.current?.contains(document.activeElement)) ref.current?.focus();
+  }, []);
+  // The second click of a double click would land on the next request's button, in the same
+  // place: only a single click (or a key press, detail 0) approves.
+  const approve = (e: MouseEvent) => {
+    if (e.detail <= 1) onApprove();
+  };
+  const decline = (
+    <button type="button" className="wk-button" data-testid="wk-confirm-decline" onClick={onDecline}>
+      Decline
+    </button>
+  );
+  const unreadable = <Warning title="This request cannot be shown.">Decline it, and tell the app's developers.</Warning>;
+  return (
+    <div ref={ref} className="wk-stack" role="group" aria-label={wording.title} tabIndex={-1} data-testid="wk-confirmation" data-kind={request.kind}>
+      <Fields
+        rows={[
+          { label: 'Requested by', value: request.origin ?? 'this app', testId: 'wk-confirm-origin' },
+          ...(request.kind === 'transaction' ? [] : [{ label: 'Account', value: request.address, mono: true }]),
+        ]}
+      />
+      {/* A request no view can render offers Decline only: nothing is approved unread. */}
+      <FailureBoundary fallback={<>{unreadable}{decline}</>}>
+        <RequestDetails request={request} chains={chains} />
+        {waiting > 0 && (
+          <p className="wk-hint" role="status">
+            {waiting === 1 ? '1 more request is waiting.' : `${waiting} more requests are waiting.`}
+          </p>
+        )}
+        <div className="wk-row">
+          <button type="button" className="wk-button" data-variant="primary" data-testid="wk-confirm-approve" onClick={approve}>
+            {wording.approve}
+          </button>
+          {decline}
+        </div>
+      </FailureBoundary>
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * `@walletkit/react/confirm`: the kit's confirmation dialog (`SignatureRequestDialog`, any
+ * SignatureRequest in words) and the pure decoders behind it, for an integrator who places the
+ * dialog over their own state or writes their own confirmation (`createWalletKitClient({
+ * confirm })`) and wants the same reading of a request: ERC-20 calldata, typed data as a tree,
+ * permits, messages, Solana transactions, exact amounts. A separate entry, so the kit's first chunk stays
+ * small (`WalletKitProvider` loads this after its first render).
+ *
+ * @example
+ * ```ts
+ * import { decodeCalldata, recognizePermit } from '@walletkit/react/confirm';
+ * const call = decodeCalldata(request.transaction.data); // { kind: 'erc20Approve', spender, amount, unlimited: true }
+ * ```
+ * @packageDocumentation
+ */
+export { SignatureRequestDialog, requestWording, type SignatureRequestDialogProps } from './SignatureRequestDialog';
+export { RequestDetails } from './RequestDetails';
+export { decodeCalldata, ERC20_APPROVE, ERC20_TRANSFER, type DecodedCall } from './calldata';
+export { describeTypedData, leafText, type TypedDataView, type TypedField } from './typed-data';
+export { expiryText, permitSentence, recognizePermit, type Permit, type PermitAllowance, type PermitExpiry } from './permits';
+export { isUnlimitedAmount } from './unlimited';
+export { formatDeadline } from './time';
+export { describeMessage, type MessageView } from './message';
+export { base58, summarizeSolanaTransaction, type SolanaInstructionView, type SolanaTransactionView } from './solana';
+export { chainLabel } from './chain';
+export { formatAmount, formatUnits, parseUnits } from '../units';

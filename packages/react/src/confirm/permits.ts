@@ -1,0 +1,131 @@
+import { checksumAddress, type TypedData } from '@walletkit/crypto';
+import { formatDeadline } from './time';
+import { isUnlimitedAmount } from './unlimited';
+
+/** When a permit's allowance ends: a Unix time in seconds, never, or within the block that uses it. */
+export type PermitExpiry = bigint | 'never' | 'block';
+
+/** One token a permit lets the spender move. */
+export interface PermitAllowance {
+  /** The token contract (EIP-55). */
+  token: string;
+  /** The token's name, when the permit's domain carries it (EIP-2612: the token is the domain). */
+  tokenName?: string;
+  /** In the token's smallest unit (its decimals are not part of the signature). */
+  amount: bigint;
+  unlimited: boolean;
+  until: PermitExpiry;
+}
+
+/** A recognised off-chain approval: signing it lets `spender` move the signer's tokens, no transaction needed. */
+export interface Permit {
+  standard: 'EIP-2612' | 'DAI' | 'Permit2';
+  spender: string;
+  allowances: PermitAllowance[];
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const has = (o: Record<string, unknown>, ...keys: string[]) => keys.every((k) => Object.prototype.hasOwnProperty.call(o, k));
+
+/** A uint the app may spell as number, decimal or hex string, or bigint. */
+function uint(v: unknown): bigint | undefined {
+  try {
+    const n = BigInt(v as string | number | bigint);
+    return n >= 0n ? n : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function address(v: unknown): string | undefined {
+  return typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v) ? checksumAddress(v) : undefined;
+}
+
+function allowance(token: unknown, amount: unknown, bits: number, until: PermitExpiry | undefined, tokenName?: unknown): PermitAllowance | undefined {
+  const t = address(token);
+  const a = uint(amount);
+  if (t === undefined || a === undefined || until === undefined) return undefined;
+  return { token: t, ...(typeof tokenName === 'string' ? { tokenName } : {}), amount: a, unlimited: isUnlimitedAmount(a, bits), until };
+}
+
+/** Every entry must decode, or the permit is not recognised (and the plain structured view shows it). */
+function all(list: Array<PermitAllowance | undefined>): PermitAllowance[] | undefined {
+  return list.length > 0 && list.every((x) => x !== undefined) ? (list as PermitAllowance[]) : undefined;
+}
+
+/** EIP-2612 `Permit(owner, spender, value, nonce, deadline)`: the domain's contract is the token. */
+function eip2612(domain: Record<string, unknown>, m: Record<string, unknown>): Permit | undefined {
+  if (!has(m, 'owner', 'spender', 'value', 'nonce', 'deadline')) return undefined;
+  const deadline = uint(m.deadline);
+  const a = allowance(domain.verifyingContract, m.value, 256, deadline, domain.name);
+  const spender = address(m.spender);
+  return a && spender ? { standard: 'EIP-2612', spender, allowances: [a] } : undefined;
+}
+
+/** DAI's older `Permit(holder, spender, nonce, expiry, allowed)`: all or nothing, expiry 0 = never. */
+function dai(domain: Record<string, unknown>, m: Record<string, unknown>): Permit | undefined {
+  if (!has(m, 'holder', 'spender', 'nonce', 'expiry', 'allowed')) return undefined;
+  const expiry = uint(m.expiry);
+  const allowed = m.allowed === true || m.allowed === 'true';
+  const a = allowance(domain.verifyingContract, allowed ? 2n ** 256n - 1n : 0n, 256, expiry === 0n ? 'never' : expiry, domain.name);
+  const spender = address(m.spender);
+  return a && spender ? { standard: 'DAI', spender, allowances: [a] } : undefined;
+}
+
+/** Permit2 AllowanceTransfer `PermitDetails(token, amount uint160, expiration uint48, nonce)`; expiration 0 = this block only. */
+function permit2Details(d: unknown): PermitAllowance | undefined {
+  if (!isRecord(d)) return undefined;
+  const expiration = uint(d.expiration);
+  return allowance(d.token, d.amount, 160, expiration === 0n ? 'block' : expiration);
+}
+
+/** Permit2 (domain name "Permit2"), by shape: `details` (PermitSingle, PermitBatch) or `permitted` (PermitTransferFrom, batch, witness variants). */
+function permit2(m: Record<string, unknown>): Permit | undefined {
+  const spender = address(m.spender);
+  if (!spender) return undefined;
+  let allowances: PermitAllowance[] | undefined;
+  if (has(m, 'details')) {
+    allowances = all(Array.isArray(m.details) ? m.details.map(permit2Details) : [permit2Details(m.details)]);
+  } else if (has(m, 'permitted', 'deadline')) {
+    const deadline = uint(m.deadline);
+    const one = (p: unknown) => (isRecord(p) ? allowance(p.token, p.amount, 256, deadline) : undefined);
+    allowances = all(Array.isArray(m.permitted) ? m.permitted.map(one) : [one(m.permitted)]);
+  }
+  return allowances ? { standard: 'Permit2', spender, allowances } : undefined;
+}
+
+/**
+ * Recognise a token permit in typed data: EIP-2612 `Permit` (and DAI's variant) and Uniswap
+ * Permit2 (`PermitSingle`, `PermitBatch`, `PermitTransferFrom` and their batch and witness
+ * forms). Undefined for anything else, or when a field does not decode exactly.
+ * @example recognizePermit(usdcPermit) // { standard: 'EIP-2612', spender: '0x..', allowances: [{ token, tokenName: 'USD Coin', amount, unlimited, until }] }
+ */
+export function recognizePermit(typedData: TypedData): Permit | undefined {
+  const domain = isRecord(typedData.domain) ? typedData.domain : {};
+  const message = isRecord(typedData.message) ? typedData.message : undefined;
+  if (!message) return undefined;
+  if (domain.name === 'Permit2') return permit2(message);
+  if (typedData.primaryType !== 'Permit') return undefined;
+  return eip2612(domain, message) ?? dai(domain, message);
+}
+
+/**
+ * When an allowance ends, in words.
+ * @example expiryText('block') // 'the block it is used in'
+ */
+export function expiryText(until: PermitExpiry): string {
+  if (until === 'block') return 'the block it is used in';
+  return until === 'never' ? 'no expiry' : formatDeadline(until);
+}
+
+/**
+ * The one sentence a person needs: who may spend how much of what, until when.
+ * @example permitSentence(permit.spender, permit.allowances[0]) // 'Permit: 0x5pen… may spend an unlimited amount of USD Coin (0xA0b8…) with no expiry'
+ */
+export function permitSentence(spender: string, a: PermitAllowance): string {
+  const amount = a.unlimited ? 'an unlimited amount' : `${a.amount} (smallest units)`;
+  const token = a.tokenName ? `${a.tokenName} (${a.token})` : a.token;
+  const expiry = expiryText(a.until);
+  const until = expiry === 'no expiry' ? 'with no expiry' : `until ${expiry}`;
+  return `Permit: ${spender} may spend ${amount} of ${token} ${until}`;
+}
