@@ -120,6 +120,12 @@ export interface WalletKitClient {
   auth: AuthFlows;
   wallet: WalletActions;
   chains: ChainRegistry;
+  /**
+   * Install the Confirmer every signature asks from now on (the React kit's dialog installs
+   * itself on a client the app built); returns a function restoring the previous one.
+   * @example const restore = kit.setConfirmer(myDialog); ... restore();
+   */
+  setConfirmer(confirmer: Confirmer | undefined): () => void;
 }
 
 /**
@@ -186,12 +192,21 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
     ...(config.chains ? { chains: config.chains } : {}),
     ...(config.defaultChainId !== undefined ? { defaultChainId: config.defaultChainId } : {}),
   });
+  // Read per request: the confirmer may be installed after the client was built.
+  let confirmer = config.confirm;
   const wallet = createWalletActions({
     activity,
     enclavePublicKey: config.enclavePublicKey,
     userId: () => session.auth() && session.current()!.userId,
     chains,
-    confirm: config.confirm,
+    confirm: (request) => (confirmer ? confirmer(request) : Promise.resolve()),
   });
-  return { config, proxy, activity, session, auth, wallet, chains };
+  const setConfirmer = (next: Confirmer | undefined) => {
+    const previous = confirmer;
+    confirmer = next;
+    return () => {
+      if (confirmer === next) confirmer = previous;
+    };
+  };
+  return { config, proxy, activity, session, auth, wallet, chains, setConfirmer };
 }

@@ -19,7 +19,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { getAddress, verifyMessage } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { indexedDbSessionKeyStore, type SignatureRequest, type WalletKitConfig } from '@walletkit/client';
+import { createWalletKitClient, indexedDbSessionKeyStore, type SignatureRequest, type WalletKitConfig } from '@walletkit/client';
 import { outboxCode, startProxyServer, type ProxyTestServer } from '../../server/test/support/proxy';
 import { WalletKitProvider } from '../src/provider/WalletKitProvider';
 import { useWalletKit } from '../src/provider/useWalletKit';
@@ -145,6 +145,32 @@ describe('WalletKitProvider against the real server', () => {
     const headless = await signInPanel('headless');
     expect(await verifyMessage({ address: headless.address, message: 'headless', signature: headless.signature })).toBe(true);
     cleanup();
+  });
+
+  it('given a client the app built (to share it with wagmi), when the provider wraps it and the app signs through the client itself, then the kit dialog confirms it, and after unmount the client no longer asks it', async () => {
+    const user = userEvent.setup();
+    const kit = createWalletKitClient(config);
+    const view = render(
+      <StrictMode>
+        <WalletKitProvider kit={kit} queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <App />
+        </WalletKitProvider>
+      </StrictMode>,
+    );
+    await waitFor(() => expect(status()).toBe('authenticated'), { timeout: 10_000 });
+    const [account] = await kit.wallet.listAccounts();
+    const address = account!.address as `0x${string}`;
+    // Signed outside React (as wagmi would): the provider's dialog still asks.
+    const signing = kit.wallet.signMessage({ address, message: 'from the shared client' });
+    const confirm = await screen.findByRole('dialog', { name: 'Sign this message?' });
+    expect((await within(confirm).findByTestId('wk-confirm-content')).textContent).toBe('from the shared client');
+    await user.click(within(confirm).getByRole('button', { name: 'Sign' }));
+    expect(await verifyMessage({ address, message: 'from the shared client', signature: (await signing) as `0x${string}` })).toBe(true);
+    view.unmount();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // The app's client outlives the provider, without a dialog nobody can answer.
+    expect(await verifyMessage({ address, message: 'after', signature: (await kit.wallet.signMessage({ address, message: 'after' })) as `0x${string}` })).toBe(true);
+    kit.session.close();
   });
 
   it('given the logged-in session, when the page reloads and the user logs out, then the session is restored first and nothing is left to restore after', async () => {

@@ -1,17 +1,32 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { createWalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
+import { createWalletKitClient, type WalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
 import type { OAuthProviderName } from '../client-contract';
 import { createConfirmationQueue } from '../confirm/queue';
 import { adaptClient } from './adapt-client';
 import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider';
 
+/** The client the provider builds from `config`, or one the app built (to share it with wagmi). */
+type ClientSource =
+  | {
+      /**
+       * `{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }` (+ chains, defaultChainId,
+       * fetch, storage). Read once. A `confirm` of your own replaces the kit's confirmation dialog.
+       */
+      config: ClientConfig;
+      kit?: undefined;
+    }
+  | {
+      /**
+       * A client from `createWalletKitClient(config)` that the app also hands to the wagmi
+       * connector or a viem account. The provider installs its confirmation dialog on it (unless
+       * the config brought a `confirm`) and leaves its lifetime to the app.
+       */
+      kit: WalletKitClient;
+      config?: undefined;
+    };
+
 /** Props of {@link WalletKitProvider}. */
-export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProps, 'client' | 'confirmations'> {
-  /**
-   * `{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }` (+ chains, defaultChainId,
-   * fetch, storage). Read once. A `confirm` of your own replaces the kit's confirmation dialog.
-   */
-  config: ClientConfig;
+export type WalletKitProviderProps = ClientSource & Omit<WalletKitClientProviderProps, 'client' | 'confirmations'> & {
   /**
    * `false` turns the kit's confirmation dialog off (headless: requests are signed as they
    * come unless `config.confirm` asks). To skip it for one call only, pass `{ confirm: false }`
@@ -22,7 +37,7 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
   oauthRedirectUri?: string;
   /** Authorization endpoints per provider, for self-hosted or test identity providers; default the providers' own. */
   oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>>;
-}
+};
 
 /**
  * The kit's root: builds the client from `config` (closed on unmount), restores the session, and gives
@@ -35,28 +50,34 @@ export interface WalletKitProviderProps extends Omit<WalletKitClientProviderProp
  * <WalletKitProvider config={{ proxyUrl, apiUrl, configId, organizationId, enclavePublicKey }} queryClient={queryClient}>
  *   <App />
  * </WalletKitProvider>
+ * // or, sharing the client with wagmi: const kit = createWalletKitClient(config); <WalletKitProvider kit={kit}>
  */
-export function WalletKitProvider({ config, oauthRedirectUri, oauthAuthorizeUrls, confirmations, ...rest }: WalletKitProviderProps) {
+export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthAuthorizeUrls, confirmations, ...rest }: WalletKitProviderProps) {
   // The client owns timers, storage and a BroadcastChannel: build it once per mount, close it
   // on unmount (refresh timer, channel). StrictMode unmounts and remounts at once: the close
-  // waits a task and a remount cancels it.
+  // waits a task and a remount cancels it. A client the app built is the app's to close.
   const { kit, client, queue } = useMemo(() => {
-    // Every signature of this client (hooks, panel, EIP-1193 provider, viem account) asks this
-    // one Confirmer: the kit's dialog, unless the integrator brought their own or opted out.
-    const queue = config.confirm || confirmations === false ? undefined : createConfirmationQueue();
-    const kit = createWalletKitClient(queue ? { ...config, confirm: queue.confirm } : config);
+    // Every signature of this client (hooks, panel, EIP-1193 provider, viem account, wagmi) asks
+    // this one Confirmer: the kit's dialog, unless the integrator brought their own or opted out.
+    const ownConfirm = (given ?? { config }).config?.confirm;
+    const queue = ownConfirm || confirmations === false ? undefined : createConfirmationQueue();
+    const kit = given ?? createWalletKitClient(queue ? { ...config!, confirm: queue.confirm } : config!);
     return { kit, queue, client: adaptClient(kit, { oauthRedirectUri, oauthAuthorizeUrls }) };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
   const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const restoreConfirmer = useRef<() => void>(undefined);
   useEffect(() => {
     clearTimeout(closing.current);
+    if (given && queue && !restoreConfirmer.current) restoreConfirmer.current = kit.setConfirmer(queue.confirm);
     return () => {
       closing.current = setTimeout(() => {
-        kit.session.close();
+        if (!given) kit.session.close();
+        restoreConfirmer.current?.();
+        restoreConfirmer.current = undefined;
         // Nobody is left to answer: waiting callers get ERR_USER_REJECTED instead of hanging.
         queue?.declineAll();
       }, 0);
     };
-  }, [kit, queue]);
+  }, [kit, queue, given]);
   return <WalletKitClientProvider client={client} {...(queue ? { confirmations: queue } : {})} {...rest} />;
 }
