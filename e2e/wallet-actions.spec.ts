@@ -16,7 +16,9 @@ test('given an account, when EIP-712 typed data is signed in the panel, then vie
   await panel.getByLabel('Typed data (EIP-712 JSON)').fill(JSON.stringify(ETHER_MAIL_TYPED_DATA));
   await panel.getByRole('button', { name: 'Sign typed data' }).click();
   const confirm = page.getByRole('dialog', { name: 'Sign this typed data?' });
-  await expect(confirm.getByTestId('wk-confirm-content')).toContainText('"contents": "Hello, Bob!"');
+  // Typed data as structure (primary type, then the message's fields), never raw JSON.
+  await expect(confirm.getByTestId('wk-confirm-primary-type')).toHaveText('Mail');
+  await expect(confirm.getByLabel('Message')).toContainText('Hello, Bob!');
   await confirm.getByRole('button', { name: 'Sign', exact: true }).click();
   const signature = panel.getByTestId('wk-signature');
   await expect(signature).toHaveText(/^0x[0-9a-f]{130}$/, { timeout: 30_000 });

@@ -3,6 +3,7 @@
  * server of `npm start` (as middleware) and by `serveDemo` (the production build):
  *   GET /walletkit.config.json  the runtime settings (src/config.ts)
  *   GET /__dev/outbox           dev only: relays the server's dev outbox (same origin, no CORS)
+ *   POST /__dev/faucet          dev only: {address} gets 1 test ETH on the local chain
  * and a small static server with the single-page fallback.
  */
 import { createReadStream } from 'node:fs';
@@ -13,11 +14,26 @@ import { extname, join, normalize, sep } from 'node:path';
 import type { DemoConfig } from './src/config';
 
 export const DEV_OUTBOX_PATH = '/__dev/outbox';
+export const DEV_FAUCET_PATH = '/__dev/faucet';
+/** What the faucet gives: 1 test ETH. */
+const FAUCET_WEI = 10n ** 18n;
 
 export interface DemoHostOptions {
-  config: Omit<DemoConfig, 'devOutboxUrl'>;
+  config: Omit<DemoConfig, 'devOutboxUrl' | 'faucetUrl'>;
   /** The server's dev outbox (`<server>/v1/dev/outbox`); set in dev mode only. */
   outboxUpstream?: string;
+  /** Sends test ETH on the local chain (npm start); the route exists only with it. */
+  faucet?: (address: `0x${string}`, wei: bigint) => Promise<string>;
+}
+
+/** The body of a small JSON request (the faucet's), at most 1 kB. */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  let text = '';
+  for await (const chunk of req) {
+    text += String(chunk);
+    if (text.length > 1024) throw new Error('too large');
+  }
+  return JSON.parse(text);
 }
 
 /**
@@ -26,9 +42,25 @@ export interface DemoHostOptions {
  */
 export async function handleDemoRoute(req: IncomingMessage, res: ServerResponse, opts: DemoHostOptions): Promise<boolean> {
   const url = new URL(req.url ?? '/', 'http://demo.invalid');
+  if (url.pathname === DEV_FAUCET_PATH && req.method === 'POST' && opts.faucet) {
+    const body = (await readJson(req).catch(() => undefined)) as { address?: unknown } | undefined;
+    const address = body?.address;
+    res.setHeader('content-type', 'application/json');
+    if (typeof address !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(address)) {
+      res.writeHead(400).end(JSON.stringify({ message: 'address must be 0x + 40 hex characters' }));
+      return true;
+    }
+    const hash = await opts.faucet(address as `0x${string}`, FAUCET_WEI).catch(() => undefined);
+    res.writeHead(hash ? 200 : 502).end(JSON.stringify(hash ? { hash } : { message: 'the local chain is not reachable' }));
+    return true;
+  }
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (url.pathname === '/walletkit.config.json') {
-    const body: DemoConfig = { ...opts.config, ...(opts.outboxUpstream ? { devOutboxUrl: DEV_OUTBOX_PATH } : {}) };
+    const body: DemoConfig = {
+      ...opts.config,
+      ...(opts.outboxUpstream ? { devOutboxUrl: DEV_OUTBOX_PATH } : {}),
+      ...(opts.faucet ? { faucetUrl: DEV_FAUCET_PATH } : {}),
+    };
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(body));
     return true;

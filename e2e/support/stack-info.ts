@@ -11,6 +11,8 @@ export interface StackInfo {
   mailboxUrl: string;
   /** Origins serving the demo's production build (see stack.ts). */
   demo: { main: string; short: string; foreign: string };
+  /** The local Hardhat chain the demo transacts on, and its demo ERC-20. */
+  chain: { rpcUrl: string; chainId: number; token: string };
 }
 
 /** The stack of this run; throws outside `playwright test`. */

@@ -3,7 +3,8 @@
  * the OTP sink (SMTP + SMS webhook), a local OpenID Provider standing in for Google, local
  * OAuth 2.0 servers standing in for X and Discord, the walletkit server on a fresh data
  * directory (embedded database, production mode: no dev outbox), and the production build of
- * the demo served on three origins:
+ * the demo served on three origins, and a local Hardhat chain with the demo ERC-20
+ * (apps/demo/chain) that the main demo transacts on:
  *   main     the demo organization: every method, Google, X and Discord enabled
  *   short    a second organization whose sessions last 60 s (refresh and expiry)
  *   foreign  the main organization's config on an origin its proxy does not allow
@@ -18,6 +19,7 @@ import { operations } from '@walletkit/protocol';
 import { createOrganization, enableProxy, loadConfig, startServer, type ProxySettingsPatch, type RunningServer } from '@walletkit/server';
 import { startOAuth2Provider } from '../../packages/server/test/support/oauth2-provider';
 import { startOidcIssuer } from '../../packages/server/test/support/oidc-issuer';
+import { startDemoChain } from '../../apps/demo/chain/local';
 import { serveDemo } from '../../apps/demo/host';
 import type { DemoConfig } from '../../apps/demo/src/config';
 import { startMailbox } from './mailbox';
@@ -46,6 +48,9 @@ async function main(): Promise<void> {
   };
   for (const h of Object.values(hosts)) disposers.push(() => h.close());
   const redirectUris = Object.values(hosts).map((h) => `${h.url}${CALLBACK}`);
+
+  const chain = await startDemoChain();
+  disposers.push(() => chain.close());
 
   const mailbox = await startMailbox();
   disposers.push(() => mailbox.close());
@@ -119,7 +124,7 @@ async function main(): Promise<void> {
     origins: [hosts.main.url],
     settings: { emailAppName: 'walletkit demo', social },
   });
-  Object.assign(configs.main, { kit: kitOf(mainOrg.organizationId, mainProxy.id), oauthAuthorizeUrls });
+  Object.assign(configs.main, { kit: { ...kitOf(mainOrg.organizationId, mainProxy.id), chains: [chain.info.chain] }, token: chain.info.token, oauthAuthorizeUrls });
   Object.assign(configs.foreign, { kit: kitOf(mainOrg.organizationId, mainProxy.id), oauthAuthorizeUrls });
 
   const shortOrg = await organization('walletkit demo (short sessions)');
@@ -134,6 +139,7 @@ async function main(): Promise<void> {
     serverUrl: server.url,
     mailboxUrl: mailbox.url,
     demo: { main: hosts.main.url, short: hosts.short.url, foreign: hosts.foreign.url },
+    chain: { rpcUrl: chain.info.chain.rpcUrl, chainId: chain.info.chain.id, token: chain.info.token.address },
   };
   process.stdout.write(`${READY_PREFIX}${JSON.stringify(info)}\n`);
 }

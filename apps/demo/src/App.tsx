@@ -1,14 +1,16 @@
 import { useState } from 'react';
 import { OAuthCallback, useWalletKit, WalletPanel } from '@walletkit/react';
-import { OAUTH_CALLBACK_PATH } from './config';
+import { OAUTH_CALLBACK_PATH, type DemoConfig } from './config';
+import { DappPanel } from './DappPanel';
 import { OutboxPanel } from './OutboxPanel';
 
 /**
  * The demo as an integrator writes it: a landing page whose "Log in" opens the kit's auth
- * modal, the wallet panel once signed in, the OAuth redirect page, and in dev mode the OTP
- * outbox so a person can log in without a mail server.
+ * modal, the wallet panel once signed in with, when a chain is configured, a dApp section using
+ * wagmi through the kit's connector, the OAuth redirect page, and in dev mode the OTP outbox so
+ * a person can log in without a mail server.
  */
-export function App({ devOutboxUrl }: { devOutboxUrl?: string | undefined }) {
+export function App({ devOutboxUrl, dapp }: { devOutboxUrl?: string | undefined; dapp?: Pick<DemoConfig, 'token' | 'faucetUrl'> | undefined }) {
   const { status, user, login } = useWalletKit();
   const [path, setPath] = useState(location.pathname);
   const home = () => {
@@ -39,6 +41,7 @@ export function App({ devOutboxUrl }: { devOutboxUrl?: string | undefined }) {
           <>
             <h1>Your wallet</h1>
             <WalletPanel />
+            {dapp && <DappPanel token={dapp.token} faucetUrl={dapp.faucetUrl} />}
           </>
         )}
         {devOutboxUrl && <OutboxPanel url={devOutboxUrl} />}

@@ -1,10 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { handleOAuthCallback } from '@walletkit/client';
+import { WagmiProvider } from 'wagmi';
+import { createWalletKitClient, handleOAuthCallback } from '@walletkit/client';
 import { WalletKitProvider } from '@walletkit/react';
 import { App } from './App';
 import { loadDemoConfig, OAUTH_CALLBACK_PATH } from './config';
+import { demoWagmiConfig } from './wagmi';
 import './styles.css';
 
 const root = createRoot(document.getElementById('root')!);
@@ -18,19 +20,22 @@ async function boot(): Promise<void> {
   try {
     const config = await loadDemoConfig();
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1 } } });
-    root.render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <WalletKitProvider
-            config={config.kit}
-            oauthRedirectUri={`${location.origin}${OAUTH_CALLBACK_PATH}`}
-            {...(config.oauthAuthorizeUrls ? { oauthAuthorizeUrls: config.oauthAuthorizeUrls } : {})}
-          >
-            <App devOutboxUrl={config.devOutboxUrl} />
-          </WalletKitProvider>
-        </QueryClientProvider>
-      </StrictMode>,
+    // One client for the kit's components and for wagmi (its connector), so both share the
+    // session and every signature asks the kit's confirmation dialog.
+    const kit = createWalletKitClient(config.kit);
+    const wagmiConfig = demoWagmiConfig(kit, config.kit.chains);
+    const page = (
+      <QueryClientProvider client={queryClient}>
+        <WalletKitProvider
+          kit={kit}
+          oauthRedirectUri={`${location.origin}${OAUTH_CALLBACK_PATH}`}
+          {...(config.oauthAuthorizeUrls ? { oauthAuthorizeUrls: config.oauthAuthorizeUrls } : {})}
+        >
+          <App devOutboxUrl={config.devOutboxUrl} dapp={wagmiConfig ? { token: config.token, faucetUrl: config.faucetUrl } : undefined} />
+        </WalletKitProvider>
+      </QueryClientProvider>
     );
+    root.render(<StrictMode>{wagmiConfig ? <WagmiProvider config={wagmiConfig}>{page}</WagmiProvider> : page}</StrictMode>);
   } catch (err) {
     root.render(
       <main className="demo">

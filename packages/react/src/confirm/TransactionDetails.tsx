@@ -1,4 +1,5 @@
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
+import { checksumAddress } from '@walletkit/crypto';
 import { formatAmount } from '../units';
 import { AuthorizationWarning } from './AuthorizationDetails';
 import { decodeCalldata, type DecodedCall } from './calldata';
@@ -78,7 +79,10 @@ function CallDetails({ call, token }: { call: DecodedCall; token: string | null 
  * @example <TransactionDetails request={request} chains={chains} />
  */
 export function TransactionDetails({ request, chains }: { request: TransactionRequest; chains: readonly ChainConfig[] }) {
-  const { transaction: tx, chain } = request;
+  const { transaction, chain } = request;
+  // EIP-55 spelling: the one people compare against what they copied (and the checksum makes a
+  // changed character visible).
+  const tx = { ...transaction, to: transaction.to === null ? null : checksumAddress(transaction.to) };
   const call = decodeCalldata(tx.data);
   const rows: FieldRow[] = [
     { label: 'Network', value: chainLabel(chain.id, chain.name ? [{ id: chain.id, name: chain.name }] : chains), testId: 'wk-confirm-network' },
