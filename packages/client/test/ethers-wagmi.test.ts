@@ -5,7 +5,7 @@
  * library itself; transactions are mined and their value arrives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserProvider, Transaction as EthersTransaction, getAddress as ethersAddress, parseEther as ethersParseEther, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData } from 'ethers';
+import { BrowserProvider, Transaction as EthersTransaction, getAddress as ethersAddress, parseEther as ethersParseEther, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData, verifyAuthorization as ethersVerifyAuthorization } from 'ethers';
 import { connect, createConfig, disconnect, getAccount, sendTransaction, signMessage, waitForTransactionReceipt } from '@wagmi/core';
 import { defineChain, getAddress, http, parseEther, verifyMessage, type Address } from 'viem';
 import type { ProxyTestServer } from '../../server/test/support/proxy';
@@ -97,6 +97,25 @@ describe('ethers v6 and wagmi over the kit', () => {
       const request = requests[0]!;
       if (request.kind !== 'transaction') throw new Error('not a transaction');
       expect(request.maxFee).toBe(request.transaction.gas * (request.transaction.maxFeePerGas ?? request.transaction.gasPrice!));
+    });
+  });
+
+  describe('ethers and EIP-7702', () => {
+    it('given an authorization signed by the kit, when ethers verifies it and sends a type-4 transaction carrying it through the provider, then ethers recovers the account, the receipt is a success and the account delegates to the contract', async () => {
+      const delegate = '0x63c0c19a282a1b52b07dd5a65b58948a07dae32b';
+      // The account is its own sender: the authorization's nonce is the one after the transaction's.
+      const nonce = BigInt(await chainRpc<string>(chain, 'eth_getTransactionCount', [address, 'pending'])) + 1n;
+      const signed = await kit.wallet.signAuthorization({ address, authorization: { chainId: chain.chainId, address: delegate, nonce } });
+      const authorization = { address: delegate, nonce, chainId: BigInt(chain.chainId), signature: { r: signed.r, s: signed.s, yParity: signed.yParity } };
+      expect(ethersVerifyAuthorization({ address: delegate, nonce, chainId: BigInt(chain.chainId) }, authorization.signature)).toBe(ethersAddress(address));
+
+      const signer = await new BrowserProvider(createEthereumProvider(kit), undefined, { pollingInterval: 100 }).getSigner();
+      const tx = await signer.sendTransaction({ type: 4, to: address, authorizationList: [authorization] });
+      const receipt = await tx.wait();
+
+      expect(receipt?.status).toBe(1);
+      expect(EthersTransaction.from((await signer.provider.getTransaction(tx.hash))!).type).toBe(4);
+      expect(await chainRpc<string>(chain, 'eth_getCode', [address, 'latest'])).toBe(`0xef0100${delegate.slice(2)}`);
     });
   });
 
