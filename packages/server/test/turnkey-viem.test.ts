@@ -13,31 +13,14 @@ import { TurnkeyClient } from '@turnkey/http';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
 import { createAccount } from '@turnkey/viem';
 import { startProxyServer, type ProxyTestServer } from './support/proxy';
+import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
 import { DEV_ACCOUNTS, fund, startLocalChain, type LocalChain } from './support/chain';
 
 const ETH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const RECIPIENT = DEV_ACCOUNTS[1].address;
 
-const TYPED_DATA = {
-  domain: { name: 'Ether Mail', version: '1', chainId: 31337, verifyingContract: '0xCcCCccccCCCCcCCCCCCcCcCccCcCCCcCcccccccC' },
-  types: {
-    Person: [
-      { name: 'name', type: 'string' },
-      { name: 'wallet', type: 'address' },
-    ],
-    Mail: [
-      { name: 'from', type: 'Person' },
-      { name: 'to', type: 'Person' },
-      { name: 'contents', type: 'string' },
-    ],
-  },
-  primaryType: 'Mail',
-  message: {
-    from: { name: 'Cow', wallet: '0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826' },
-    to: { name: 'Bob', wallet: '0xbBbBBBBbbBBBbbbBbbBbbbbBBbBbbbbBbBbbBBbB' },
-    contents: 'Hello, Bob!',
-  },
-} as const;
+/** The EIP-712 specification's Ether Mail example, on the local chain. */
+const TYPED_DATA = { ...ETHER_MAIL_TYPED_DATA, domain: { ...ETHER_MAIL_TYPED_DATA.domain, chainId: 31337 } } as const;
 
 describe('@turnkey/viem against this server (pglite, real HTTP, local chain)', () => {
   let server: ProxyTestServer;
