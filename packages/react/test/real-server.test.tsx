@@ -160,6 +160,15 @@ describe('WalletKitProvider against the real server', () => {
     await waitFor(() => expect(status()).toBe('authenticated'), { timeout: 10_000 });
     const [account] = await kit.wallet.listAccounts();
     const address = account!.address as `0x${string}`;
+    // Other dApp code on the page finds the kit through EIP-6963 and reads the session's account.
+    const announced: Array<{ info: { name: string; rdns: string }; provider: { request(a: { method: string }): Promise<unknown> } }> = [];
+    const collect = (e: Event) => announced.push((e as CustomEvent).detail);
+    window.addEventListener('eip6963:announceProvider', collect);
+    window.dispatchEvent(new Event('eip6963:requestProvider'));
+    window.removeEventListener('eip6963:announceProvider', collect);
+    const walletKit = announced.find((a) => a.info.rdns === 'dev.walletkit');
+    expect(walletKit?.info.name).toBe('WalletKit');
+    expect(await walletKit!.provider.request({ method: 'eth_accounts' })).toEqual([address]);
     // Signed outside React (as wagmi would): the provider's dialog still asks.
     const signing = kit.wallet.signMessage({ address, message: 'from the shared client' });
     const confirm = await screen.findByRole('dialog', { name: 'Sign this message?' });

@@ -1,5 +1,13 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { createWalletKitClient, type WalletKitClient, type WalletKitConfig as ClientConfig } from '@walletkit/client';
+import {
+  announceProvider,
+  createWalletKitClient,
+  walletKitProviderInfo,
+  type Eip6963ProviderInfo,
+  type WalletKitClient,
+  type WalletKitConfig as ClientConfig,
+  type WalletKitEthereumProvider,
+} from '@walletkit/client';
 import type { OAuthProviderName } from '../client-contract';
 import { createConfirmationQueue } from '../confirm/queue';
 import { adaptClient } from './adapt-client';
@@ -33,6 +41,12 @@ export type WalletKitProviderProps = ClientSource & Omit<WalletKitClientProvider
    * to that call instead.
    */
   confirmations?: false;
+  /**
+   * The kit's EIP-1193 provider is announced through EIP-6963 so that other dApp code on the page
+   * (RainbowKit, ConnectKit, plain wagmi) finds it: as "WalletKit" by default, under your name,
+   * icon and reverse domain if given, or not at all with `false`.
+   */
+  announce?: false | Partial<Eip6963ProviderInfo>;
   /** OAuth redirect URL (the page that runs the client's callback); default: wallet_kit_config's. */
   oauthRedirectUri?: string;
   /** Authorization endpoints per provider, for self-hosted or test identity providers; default the providers' own. */
@@ -52,7 +66,7 @@ export type WalletKitProviderProps = ClientSource & Omit<WalletKitClientProvider
  * </WalletKitProvider>
  * // or, sharing the client with wagmi: const kit = createWalletKitClient(config); <WalletKitProvider kit={kit}>
  */
-export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthAuthorizeUrls, confirmations, ...rest }: WalletKitProviderProps) {
+export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthAuthorizeUrls, confirmations, announce, ...rest }: WalletKitProviderProps) {
   // The client owns timers, storage and a BroadcastChannel: build it once per mount, close it
   // on unmount (refresh timer, channel). StrictMode unmounts and remounts at once: the close
   // waits a task and a remount cancels it. A client the app built is the app's to close.
@@ -79,5 +93,9 @@ export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthA
       }, 0);
     };
   }, [kit, queue, given]);
+  useEffect(() => {
+    if (announce === false) return undefined;
+    return announceProvider(client.ethereumProvider() as WalletKitEthereumProvider, walletKitProviderInfo(announce));
+  }, [client]); // eslint-disable-line react-hooks/exhaustive-deps
   return <WalletKitClientProvider client={client} {...(queue ? { confirmations: queue } : {})} {...rest} />;
 }
