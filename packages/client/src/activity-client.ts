@@ -8,9 +8,9 @@ import type {
   ResultOf,
 } from '@walletkit/protocol';
 import { operationWire, queryPath } from '@walletkit/protocol/wire';
-import { WalletKitError } from './errors';
-import type { Stamper } from './stampers/types';
-import { postJson, type FetchLike } from './transport';
+import { WalletKitError } from './errors.js';
+import type { Stamper } from './stampers/types.js';
+import { postJson, type FetchLike } from './transport.js';
 
 /**
  * Who signs and for which organization: usually the session (the session manager supplies

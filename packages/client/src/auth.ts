@@ -1,17 +1,17 @@
 import type { ParamsOf, ProxyRequestOf } from '@walletkit/protocol';
-import type { ActivityClient } from './activity-client';
-import { createTokenClientSignature } from './client-signature';
-import { WalletKitError } from './errors';
-import { createOAuthLogin, type OAuthLoginParams } from './oauth-login';
-import { encryptOtpCode } from './otp';
-import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
-import type { ProxyClient } from './proxy-client';
-import type { Session, SessionManager } from './session';
-import { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
-import { memorySessionKeyStore, type PendingLogin, type RecordStore } from './stampers/key-store';
-import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
-import { createWalletStamper, type Eip1193Provider } from './stampers/wallet';
-import { ethereumAccount } from './wallet';
+import type { ActivityClient } from './activity-client.js';
+import { createTokenClientSignature } from './client-signature.js';
+import { WalletKitError } from './errors.js';
+import { createOAuthLogin, type OAuthLoginParams } from './oauth-login.js';
+import { encryptOtpCode } from './otp.js';
+import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration.js';
+import type { ProxyClient } from './proxy-client.js';
+import type { Session, SessionManager } from './session.js';
+import { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey.js';
+import { memorySessionKeyStore, type PendingLogin, type RecordStore } from './stampers/key-store.js';
+import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key.js';
+import { createWalletStamper, type Eip1193Provider } from './stampers/wallet.js';
+import { ethereumAccount } from './wallet.js';
 
 type OtpType = ProxyRequestOf<'otp_init_v2'>['otpType'];
 

@@ -1,5 +1,5 @@
 import { bytesToHex, decodeJwt, utf8ToBytes, type ClientSignature } from '@walletkit/crypto';
-import { signWithSessionKey, type SessionKey } from './stampers/session-key';
+import { signWithSessionKey, type SessionKey } from './stampers/session-key.js';
 
 /** What a verification token is being used for. */
 export type TokenUsage = 'USAGE_TYPE_LOGIN' | 'USAGE_TYPE_SIGNUP';

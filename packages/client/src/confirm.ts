@@ -6,7 +6,7 @@
  * call (`{ confirm: false }`), as peers allow.
  */
 import type { TypedData } from '@walletkit/crypto';
-import { WalletKitError } from './errors';
+import { WalletKitError } from './errors.js';
 
 /** A chain the kit can talk to (its JSON-RPC endpoint and native currency). */
 export interface ChainConfig {

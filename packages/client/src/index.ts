@@ -11,32 +11,32 @@
  * ```
  * @packageDocumentation
  */
-import { createActivityClient, type ActivityClient } from './activity-client';
-import { createAuthFlows, type AuthFlows } from './auth';
-import type { ChainConfig, Confirmer } from './confirm';
-import { createChainRegistry, type ChainRegistry } from './ethereum/chains';
-import { createProxyClient, type ProxyClient } from './proxy-client';
-import { SessionManager, type LockManagerLike, type SessionChannel, type Timers } from './session';
-import { indexedDbSessionKeyStore, type SessionKeyStore } from './stampers/key-store';
-import { createSessionKeyStamper } from './stampers/session-key';
-import { defaultFetch, type FetchLike } from './transport';
-import { createWalletActions, type WalletActions } from './wallet';
+import { createActivityClient, type ActivityClient } from './activity-client.js';
+import { createAuthFlows, type AuthFlows } from './auth.js';
+import type { ChainConfig, Confirmer } from './confirm.js';
+import { createChainRegistry, type ChainRegistry } from './ethereum/chains.js';
+import { createProxyClient, type ProxyClient } from './proxy-client.js';
+import { SessionManager, type LockManagerLike, type SessionChannel, type Timers } from './session.js';
+import { indexedDbSessionKeyStore, type SessionKeyStore } from './stampers/key-store.js';
+import { createSessionKeyStamper } from './stampers/session-key.js';
+import { defaultFetch, type FetchLike } from './transport.js';
+import { createWalletActions, type WalletActions } from './wallet.js';
 
-export { WalletKitError, isWalletKitError, clientErrorTable, type ClientErrorCode, type WalletKitErrorCode } from './errors';
-export { postJson, type FetchLike } from './transport';
-export type { Stamp, Stamper } from './stampers/types';
-export { rawSignatureToDer } from './stampers/der';
-export { createSessionKeyStamper, generateSessionKey, signWithSessionKey, type SessionKey } from './stampers/session-key';
-export { indexedDbSessionKeyStore, memorySessionKeyStore, type PendingLogin, type RecordStore, type SessionKeyStore, type StoredSession } from './stampers/key-store';
-export { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey';
-export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } from './stampers/wallet';
-export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963';
-export { createProxyClient, type ProxyClient } from './proxy-client';
-export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client';
-export { encryptOtpCode } from './otp';
-export { createTokenClientSignature, type TokenUsage } from './client-signature';
-export { SESSION_REFRESH_LOCK, SessionManager, type LockManagerLike, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session';
-export { createAuthFlows, type AuthFlows, type PendingOtp, type SignupOptions } from './auth';
+export { WalletKitError, isWalletKitError, clientErrorTable, type ClientErrorCode, type WalletKitErrorCode } from './errors.js';
+export { postJson, type FetchLike } from './transport.js';
+export type { Stamp, Stamper } from './stampers/types.js';
+export { rawSignatureToDer } from './stampers/der.js';
+export { createSessionKeyStamper, generateSessionKey, signWithSessionKey, type SessionKey } from './stampers/session-key.js';
+export { indexedDbSessionKeyStore, memorySessionKeyStore, type PendingLogin, type RecordStore, type SessionKeyStore, type StoredSession } from './stampers/key-store.js';
+export { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey.js';
+export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } from './stampers/wallet.js';
+export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
+export { createProxyClient, type ProxyClient } from './proxy-client.js';
+export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client.js';
+export { encryptOtpCode } from './otp.js';
+export { createTokenClientSignature, type TokenUsage } from './client-signature.js';
+export { SESSION_REFRESH_LOCK, SessionManager, type LockManagerLike, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session.js';
+export { createAuthFlows, type AuthFlows, type PendingOtp, type SignupOptions } from './auth.js';
 export {
   OAUTH_AUTHORIZE_URLS,
   buildAuthorizationUrl,
@@ -50,20 +50,20 @@ export {
   type OAuthProvider,
   type OAuthResult,
   type OAuthWindow,
-} from './oauth';
-export { PENDING_LOGIN_MAX_AGE_MS, type OAuthLoginParams } from './oauth-login';
-export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
-export { createWalletActions, ethereumAccount, solanaAccount, type WalletActions } from './wallet';
-export { confirmWith, currentOrigin, userRejected, type ChainConfig, type Confirmer, type EthereumTransactionFields, type SignatureRequest, type SignOptions } from './confirm';
-export { createEthereumActions, isEthereumAddress, type AuthorizationSignature, type EthereumActions, type EthereumTransactionParams } from './ethereum/actions';
-export { createSolanaActions, isSolanaAddress, type SolanaActions } from './solana/actions';
-export { createChainRegistry, type ChainEvent, type ChainRegistry } from './ethereum/chains';
-export { createRpcClient, type JsonRpcErrorObject, type RpcClient } from './ethereum/rpc';
-export { normalizeTransactionRequest, type AuthorizationInput, type EthereumTransactionRequest, type Quantity } from './ethereum/transaction';
-export { prepareTransaction } from './ethereum/prepare';
-export { createEthereumProvider, type EthereumProviderOptions, type ProviderEvent, type ProviderKit, type WalletKitEthereumProvider } from './ethereum/provider';
-export { PROVIDER_ERRORS, ProviderRpcError } from './ethereum/provider-errors';
-export { announceProvider, walletKitProviderInfo, WALLETKIT_ICON, type Eip6963ProviderInfo } from './ethereum/announce';
+} from './oauth.js';
+export { PENDING_LOGIN_MAX_AGE_MS, type OAuthLoginParams } from './oauth-login.js';
+export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration.js';
+export { createWalletActions, ethereumAccount, solanaAccount, type WalletActions } from './wallet.js';
+export { confirmWith, currentOrigin, userRejected, type ChainConfig, type Confirmer, type EthereumTransactionFields, type SignatureRequest, type SignOptions } from './confirm.js';
+export { createEthereumActions, isEthereumAddress, type AuthorizationSignature, type EthereumActions, type EthereumTransactionParams } from './ethereum/actions.js';
+export { createSolanaActions, isSolanaAddress, type SolanaActions } from './solana/actions.js';
+export { createChainRegistry, type ChainEvent, type ChainRegistry } from './ethereum/chains.js';
+export { createRpcClient, type JsonRpcErrorObject, type RpcClient } from './ethereum/rpc.js';
+export { normalizeTransactionRequest, type AuthorizationInput, type EthereumTransactionRequest, type Quantity } from './ethereum/transaction.js';
+export { prepareTransaction } from './ethereum/prepare.js';
+export { createEthereumProvider, type EthereumProviderOptions, type ProviderEvent, type ProviderKit, type WalletKitEthereumProvider } from './ethereum/provider.js';
+export { PROVIDER_ERRORS, ProviderRpcError } from './ethereum/provider-errors.js';
+export { announceProvider, walletKitProviderInfo, WALLETKIT_ICON, type Eip6963ProviderInfo } from './ethereum/announce.js';
 
 /**
  * Configuration of {@link createWalletKitClient} (DESIGN section 4).

@@ -1,10 +1,10 @@
 import type { ParamsOf } from '@walletkit/protocol';
-import { WalletKitError } from './errors';
-import { buildAuthorizationUrl, createOAuthState, createPkce, oauthNonce, openOAuthPopup, parseOAuthCallback, resultOf, type OAuthProvider, type OAuthResult, type OAuthWindow } from './oauth';
-import type { ProxyClient } from './proxy-client';
-import type { Session, SessionManager } from './session';
-import type { PendingLogin, RecordStore } from './stampers/key-store';
-import { generateSessionKey, type SessionKey } from './stampers/session-key';
+import { WalletKitError } from './errors.js';
+import { buildAuthorizationUrl, createOAuthState, createPkce, oauthNonce, openOAuthPopup, parseOAuthCallback, resultOf, type OAuthProvider, type OAuthResult, type OAuthWindow } from './oauth.js';
+import type { ProxyClient } from './proxy-client.js';
+import type { Session, SessionManager } from './session.js';
+import type { PendingLogin, RecordStore } from './stampers/key-store.js';
+import { generateSessionKey, type SessionKey } from './stampers/session-key.js';
 
 /** A pending redirect login older than this is refused (and cleared). */
 export const PENDING_LOGIN_MAX_AGE_MS = 10 * 60_000;

@@ -1,5 +1,5 @@
 import { base64urlEncode, sha256Hex } from '@walletkit/crypto';
-import { WalletKitError } from './errors';
+import { WalletKitError } from './errors.js';
 
 /** The social providers of the kit. Google/Apple: OIDC implicit id_token; X/Discord: code + PKCE. */
 export type OAuthProvider = 'google' | 'apple' | 'x' | 'discord';

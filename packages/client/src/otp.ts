@@ -1,7 +1,7 @@
 import { utf8ToBytes } from '@walletkit/crypto';
-import { toWalletKitError } from './errors';
-import { verifySignedBundle } from './webcrypto/bundle';
-import { hpkeSealTo } from './webcrypto/hpke';
+import { toWalletKitError } from './errors.js';
+import { verifySignedBundle } from './webcrypto/bundle.js';
+import { hpkeSealTo } from './webcrypto/hpke.js';
 
 /**
  * The OTP code sealed for `otp_verify_v2`: verifies the target bundle's signature against the

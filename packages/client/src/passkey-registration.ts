@@ -2,7 +2,7 @@ import { startRegistration } from '@simplewebauthn/browser';
 import type { ParamsOf } from '@walletkit/protocol';
 import { AUTHENTICATOR_TRANSPORTS, type AuthenticatorTransport } from '@walletkit/protocol/wire';
 import { base64urlEncode } from '@walletkit/crypto';
-import { passkeyError } from './stampers/passkey';
+import { passkeyError } from './stampers/passkey.js';
 
 type Attestation = ParamsOf<'create_authenticators'>['authenticators'][number]['attestation'];
 

@@ -1,7 +1,7 @@
 import type { ProxyEndpointName, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
 import { PROXY_CONFIG_ID_HEADER, proxyPath } from '@walletkit/protocol/wire';
-import { WalletKitError, isWalletKitError } from './errors';
-import { postJson, type FetchLike } from './transport';
+import { WalletKitError, isWalletKitError } from './errors.js';
+import { postJson, type FetchLike } from './transport.js';
 
 /**
  * The authentication proxy (`/v1`), one typed method per endpoint of `@walletkit/protocol`'s

@@ -1,9 +1,9 @@
 import { decodeJwt } from '@walletkit/crypto';
-import { toWalletKitError, WalletKitError } from './errors';
-import type { ActivityAuth } from './activity-client';
-import type { SessionKeyStore, StoredSession } from './stampers/key-store';
-import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key';
-import { verifyEs256Jwt } from './webcrypto/jwt';
+import { toWalletKitError, WalletKitError } from './errors.js';
+import type { ActivityAuth } from './activity-client.js';
+import type { SessionKeyStore, StoredSession } from './stampers/key-store.js';
+import { createSessionKeyStamper, generateSessionKey, type SessionKey } from './stampers/session-key.js';
+import { verifyEs256Jwt } from './webcrypto/jwt.js';
 
 /**
  * A logged-in session: the JWT (DESIGN section 2, "Session JWT") and what it says.

@@ -31,13 +31,13 @@ import {
   type StandardEventsListeners,
 } from '@wallet-standard/features';
 import { registerWallet } from '@wallet-standard/wallet';
-import { confirmWith, currentOrigin, type Confirmer, type SignOptions } from './confirm';
-import { WALLETKIT_ICON } from './ethereum/announce';
-import { createRpcClient } from './ethereum/rpc';
-import { WalletKitError } from './errors';
-import type { SessionManager } from './session';
-import { defaultFetch, type FetchLike } from './transport';
-import type { WalletActions } from './wallet';
+import { confirmWith, currentOrigin, type Confirmer, type SignOptions } from './confirm.js';
+import { WALLETKIT_ICON } from './ethereum/announce.js';
+import { createRpcClient } from './ethereum/rpc.js';
+import { WalletKitError } from './errors.js';
+import type { SessionManager } from './session.js';
+import { defaultFetch, type FetchLike } from './transport.js';
+import type { WalletActions } from './wallet.js';
 
 /** The Solana clusters of the Wallet Standard. */
 export const SOLANA_CHAINS = ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'] as const;

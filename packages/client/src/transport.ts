@@ -1,5 +1,5 @@
 import { isErrorCode, type ErrorBody } from '@walletkit/protocol/wire';
-import { WalletKitError } from './errors';
+import { WalletKitError } from './errors.js';
 
 /** The `fetch` the kit uses; inject one in tests or to add tracing. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;

@@ -16,10 +16,10 @@
 import { hexToBytes, parseTransaction, serializeTransaction, type Address, type Hex, type LocalAccount, type SerializeTransactionFn, type TransactionSerializable } from 'viem';
 import { toAccount } from 'viem/accounts';
 import type { TypedData } from '@walletkit/crypto';
-import type { SignOptions } from './confirm';
-import { WalletKitError } from './errors';
-import type { EthereumTransactionRequest } from './ethereum/transaction';
-import type { WalletActions } from './wallet';
+import type { SignOptions } from './confirm.js';
+import { WalletKitError } from './errors.js';
+import type { EthereumTransactionRequest } from './ethereum/transaction.js';
+import type { WalletActions } from './wallet.js';
 
 /**
  * The session's account `address` as a viem `LocalAccount`: `signMessage`, `signTypedData`,

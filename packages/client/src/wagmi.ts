@@ -12,10 +12,10 @@
  */
 import { ChainNotConfiguredError, createConnector } from '@wagmi/core';
 import { getAddress, numberToHex, SwitchChainError, UserRejectedRequestError, type Address, type ProviderConnectInfo } from 'viem';
-import { WALLETKIT_ICON } from './ethereum/announce';
-import { createEthereumProvider, type ProviderKit, type WalletKitEthereumProvider } from './ethereum/provider';
-import { PROVIDER_ERRORS, ProviderRpcError } from './ethereum/provider-errors';
-import { WalletKitError } from './errors';
+import { WALLETKIT_ICON } from './ethereum/announce.js';
+import { createEthereumProvider, type ProviderKit, type WalletKitEthereumProvider } from './ethereum/provider.js';
+import { PROVIDER_ERRORS, ProviderRpcError } from './ethereum/provider-errors.js';
+import { WalletKitError } from './errors.js';
 
 /** Options of {@link walletKit}. */
 export interface WalletKitConnectorOptions {

@@ -1,14 +1,14 @@
 import { bytesToHex, bytesToUtf8, utf8ToBytes } from '@walletkit/crypto';
 import type { ParamsOf, QueryResponseOf, ResultOf } from '@walletkit/protocol';
-import type { ActivityClient } from './activity-client';
-import type { Confirmer } from './confirm';
-import { toWalletKitError } from './errors';
-import { createEthereumActions, type EthereumActions } from './ethereum/actions';
-import { createChainRegistry, type ChainRegistry } from './ethereum/chains';
-import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration';
-import { verifySignedBundle } from './webcrypto/bundle';
-import { createHpkeTarget, hpkeOpenWith, hpkeSealTo, type HpkeTarget } from './webcrypto/hpke';
-import { createSolanaActions, type SolanaActions } from './solana/actions';
+import type { ActivityClient } from './activity-client.js';
+import type { Confirmer } from './confirm.js';
+import { toWalletKitError } from './errors.js';
+import { createEthereumActions, type EthereumActions } from './ethereum/actions.js';
+import { createChainRegistry, type ChainRegistry } from './ethereum/chains.js';
+import { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration.js';
+import { verifySignedBundle } from './webcrypto/bundle.js';
+import { createHpkeTarget, hpkeOpenWith, hpkeSealTo, type HpkeTarget } from './webcrypto/hpke.js';
+import { createSolanaActions, type SolanaActions } from './solana/actions.js';
 
 /** One Ethereum account at m/44'/60'/0'/0/`index`, the kit's default. */
 export function ethereumAccount(index = 0): ParamsOf<'create_wallet'>['accounts'][number] {

@@ -2,12 +2,12 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { base58 } from '@scure/base';
-import { assertBytes, assertObject, assertString } from './assert';
-import { assertCurve, deriveKey, type Curve } from './derive';
-import { bytesToHex } from './encoding';
-import { CryptoError } from './errors';
-import { keccak256 } from './hash';
-import { decodePublicKey } from './point';
+import { assertBytes, assertObject, assertString } from './assert.js';
+import { assertCurve, deriveKey, type Curve } from './derive.js';
+import { bytesToHex } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { keccak256 } from './hash.js';
+import { decodePublicKey } from './point.js';
 
 /**
  * Address formats of the wire.

@@ -1,11 +1,11 @@
 // App Proofs: an enclave-signed statement about an activity's result, passed through the
 // proxy unverified and checked by end-user clients against the pinned enclave key.
 import { p256 } from '@noble/curves/nist.js';
-import { assertString } from './assert';
-import { ecdsaSign, ecdsaVerify } from './ecdsa';
-import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
+import { assertString } from './assert.js';
+import { ecdsaSign, ecdsaVerify } from './ecdsa.js';
+import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
 
 /**
  * An App Proof as carried in `activity.appProofs`.

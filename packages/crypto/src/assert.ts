@@ -1,6 +1,6 @@
 // Internal input guards. Every public function asserts its inputs through these so a bad
 // argument fails loudly with a coded error instead of deep inside a primitive.
-import { CryptoError, type CryptoErrorCode } from './errors';
+import { CryptoError, type CryptoErrorCode } from './errors.js';
 
 /** Throws `code` unless `value` is a Uint8Array (optionally of exactly `length` bytes). */
 export function assertBytes(

@@ -2,11 +2,11 @@
 // is hex of UTF-8 JSON; the signature is ECDSA-P256 over SHA-256 of those bytes. Clients pin
 // the enclave key and refuse any other.
 import { p256 } from '@noble/curves/nist.js';
-import { assertObject, assertString } from './assert';
-import { ecdsaSign, ecdsaVerify } from './ecdsa';
-import { bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
+import { assertObject, assertString } from './assert.js';
+import { ecdsaSign, ecdsaVerify } from './ecdsa.js';
+import { bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
 
 /**
  * A signed bundle as carried on the wire (often as its JSON text).

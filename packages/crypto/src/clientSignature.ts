@@ -1,10 +1,10 @@
 // clientSignature (DESIGN section 2): proves the holder of a P-256 key approved a message,
 // e.g. the use of a verification token at login. Signature is raw r || s over SHA-256.
 import { p256 } from '@noble/curves/nist.js';
-import { assertObject, assertString } from './assert';
-import { ecdsaSign, ecdsaVerify } from './ecdsa';
-import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding';
-import { decodePrivateKey, publicKeyOf } from './point';
+import { assertObject, assertString } from './assert.js';
+import { ecdsaSign, ecdsaVerify } from './ecdsa.js';
+import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding.js';
+import { decodePrivateKey, publicKeyOf } from './point.js';
 
 /**
  * A client signature as carried on the wire.

@@ -2,11 +2,11 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { HDKey } from '@scure/bip32';
-import { assertBytes, assertObject, assertOneOf, plainBytes } from './assert';
-import { CryptoError } from './errors';
-import { decodePrivateKey, publicKeyOf } from './point';
-import { parsePath } from './path';
-import { slip10Ed25519 } from './slip10';
+import { assertBytes, assertObject, assertOneOf, plainBytes } from './assert.js';
+import { CryptoError } from './errors.js';
+import { decodePrivateKey, publicKeyOf } from './point.js';
+import { parsePath } from './path.js';
+import { slip10Ed25519 } from './slip10.js';
 
 /**
  * Wallet-account curves of the wire.

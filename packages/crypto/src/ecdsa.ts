@@ -2,8 +2,8 @@
 // Verification accepts high-S signatures: WebCrypto and OpenSSL produce them, and
 // malleability does not matter here (requests are deduplicated by body hash, not signature).
 import { p256 } from '@noble/curves/nist.js';
-import { isHex, hexToBytes } from './encoding';
-import { decodePublicKey, type EcdsaCurve } from './point';
+import { isHex, hexToBytes } from './encoding.js';
+import { decodePublicKey, type EcdsaCurve } from './point.js';
 
 /** Signature encodings: ASN.1 DER, or fixed-width `r || s` (JOSE / P1363). */
 export type EcdsaFormat = 'der' | 'compact';

@@ -1,11 +1,11 @@
 // EIP-712 typed structured data hashing: keccak256(0x1901 || domainSeparator || hashStruct).
 // Behaviour matches viem's hashTypedData: EIP712Domain is inferred from the domain's fields
 // unless `types` defines it, and primaryType "EIP712Domain" hashes the domain alone.
-import { assertObject } from './assert';
-import { concatBytes, hexToBytes, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { keccak256 } from './hash';
-import { bigIntToBytes, toBigInt } from './uint';
+import { assertObject } from './assert.js';
+import { concatBytes, hexToBytes, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { keccak256 } from './hash.js';
+import { bigIntToBytes, toBigInt } from './uint.js';
 
 /**
  * One member of an EIP-712 struct type.

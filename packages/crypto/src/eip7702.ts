@@ -1,10 +1,10 @@
 // EIP-7702 authorization digest: keccak256(0x05 || rlp([chain_id, address, nonce])).
-import { assertObject } from './assert';
-import { concatBytes, hexToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { keccak256 } from './hash';
-import { rlpEncode } from './rlp';
-import { bigIntToBytes, toBigInt } from './uint';
+import { assertObject } from './assert.js';
+import { concatBytes, hexToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { keccak256 } from './hash.js';
+import { rlpEncode } from './rlp.js';
+import { bigIntToBytes, toBigInt } from './uint.js';
 
 /**
  * An EIP-7702 authorization tuple (without signature). Integers as number, bigint or string.

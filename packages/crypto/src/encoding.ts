@@ -1,8 +1,8 @@
 // Byte <-> text codecs. Strict on input: a malformed string throws instead of decoding to
 // garbage, because every caller feeds these with attacker-controlled wire data.
 import { base64urlnopad } from '@scure/base';
-import { assertBytes, assertString, plainBytes } from './assert';
-import { CryptoError } from './errors';
+import { assertBytes, assertString, plainBytes } from './assert.js';
+import { CryptoError } from './errors.js';
 
 const HEX_ALPHABET = '0123456789abcdef';
 const HEX_RE = /^[0-9a-fA-F]*$/;

@@ -2,11 +2,11 @@
 // hash, and its serialization with or without a signature. Legacy with an EIP-155 chain id,
 // EIP-2930 (0x01), EIP-1559 (0x02) and EIP-7702 (0x04, with its signed authorization list).
 // Strict: canonical RLP, minimal integers, no trailing bytes, no signature already present.
-import { bytesToHex, concatBytes, hexToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { keccak256 } from './hash';
-import { rlpDecode, rlpEncode, type RlpItem } from './rlp';
-import { bigIntToBytes } from './uint';
+import { bytesToHex, concatBytes, hexToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { keccak256 } from './hash.js';
+import { rlpDecode, rlpEncode, type RlpItem } from './rlp.js';
+import { bigIntToBytes } from './uint.js';
 
 /** The four transaction types. */
 export type EthereumTransactionType = 'legacy' | 'eip2930' | 'eip1559' | 'eip7702';

@@ -2,9 +2,9 @@
 // library themselves and strings are always hashed as UTF-8.
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { plainBytes } from './assert';
-import { CryptoError } from './errors';
-import { bytesToHex, utf8ToBytes } from './encoding';
+import { plainBytes } from './assert.js';
+import { CryptoError } from './errors.js';
+import { bytesToHex, utf8ToBytes } from './encoding.js';
 
 function toBytes(data: Uint8Array | string): Uint8Array {
   if (typeof data === 'string') return utf8ToBytes(data);

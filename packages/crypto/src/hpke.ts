@@ -3,10 +3,10 @@
 // AAD = encapsulated key (65 B) || receiver public key (65 B), both uncompressed.
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { p256 } from '@noble/curves/nist.js';
-import { assertBytes, assertObject, assertString, toArrayBuffer } from './assert';
-import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
+import { assertBytes, assertObject, assertString, toArrayBuffer } from './assert.js';
+import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
 
 /**
  * HPKE output as carried on the wire, lowercase hex.

@@ -11,7 +11,7 @@
  * ```
  * @packageDocumentation
  */
-export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors';
+export { CryptoError, isCryptoError, type CryptoErrorCode } from './errors.js';
 export {
   base64urlDecode,
   base64urlEncode,
@@ -21,8 +21,8 @@ export {
   equalBytes,
   hexToBytes,
   utf8ToBytes,
-} from './encoding';
-export { keccak256, sha256, sha256Hex } from './hash';
+} from './encoding.js';
+export { keccak256, sha256, sha256Hex } from './hash.js';
 export {
   compressPublicKey,
   generateEd25519KeyPair,
@@ -33,8 +33,8 @@ export {
   type EcKeyPair,
   type Ed25519KeyPair,
   type WeierstrassCurve,
-} from './keys';
-export { verifyP256Der } from './ecdsa';
+} from './keys.js';
+export { verifyP256Der } from './ecdsa.js';
 export {
   parseApiKeyStamp,
   stampApiKey,
@@ -43,27 +43,27 @@ export {
   type StampKey,
   type StampScheme,
   type VerifyStampOptions,
-} from './stamp';
+} from './stamp.js';
 export {
   checkWebAuthnStampChallenge,
   parseWebAuthnStamp,
   webAuthnChallengeForBody,
   type WebAuthnStamp,
-} from './webauthnStamp';
-export { hpkeOpen, hpkeSeal, type HpkeCiphertext } from './hpke';
-export { signBundle, verifyBundle, type SignedBundle } from './bundle';
-export { generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from './mnemonic';
-export { HARDENED_OFFSET, parsePath } from './path';
-export { deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derive';
-export { checksumAddress, deriveAccount, formatAddress, type AddressFormat, type DerivedAccount } from './address';
-export { hashPersonalMessage } from './eip191';
-export { hashTypedData, type TypedData, type TypedDataField } from './eip712';
-export { hashEip7702Authorization, type Eip7702Authorization } from './eip7702';
-export { payloadDigest, type HashFunction, type PayloadEncoding, type PayloadRequest } from './payload';
-export { signRawPayload, verifyRawSignature, type RawSignature } from './sign';
-export { decodeJwt, signJwt, verifyJwt, type VerifyJwtOptions } from './jwt';
-export { createClientSignature, verifyClientSignature, type ClientSignature } from './clientSignature';
-export { signAppProof, verifyAppProof, type AppProof } from './appProof';
+} from './webauthnStamp.js';
+export { hpkeOpen, hpkeSeal, type HpkeCiphertext } from './hpke.js';
+export { signBundle, verifyBundle, type SignedBundle } from './bundle.js';
+export { generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from './mnemonic.js';
+export { HARDENED_OFFSET, parsePath } from './path.js';
+export { deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derive.js';
+export { checksumAddress, deriveAccount, formatAddress, type AddressFormat, type DerivedAccount } from './address.js';
+export { hashPersonalMessage } from './eip191.js';
+export { hashTypedData, type TypedData, type TypedDataField } from './eip712.js';
+export { hashEip7702Authorization, type Eip7702Authorization } from './eip7702.js';
+export { payloadDigest, type HashFunction, type PayloadEncoding, type PayloadRequest } from './payload.js';
+export { signRawPayload, verifyRawSignature, type RawSignature } from './sign.js';
+export { decodeJwt, signJwt, verifyJwt, type VerifyJwtOptions } from './jwt.js';
+export { createClientSignature, verifyClientSignature, type ClientSignature } from './clientSignature.js';
+export { signAppProof, verifyAppProof, type AppProof } from './appProof.js';
 export {
   ethereumTransactionHash,
   parseUnsignedEthereumTransaction,
@@ -73,5 +73,5 @@ export {
   type EthereumTransactionType,
   type SignedAuthorization,
   type TransactionSignature,
-} from './ethereum-transaction';
-export { parseSolanaTransaction, solanaSignerIndex, withSolanaSignature, type SolanaTransaction } from './solana-transaction';
+} from './ethereum-transaction.js';
+export { parseSolanaTransaction, solanaSignerIndex, withSolanaSignature, type SolanaTransaction } from './solana-transaction.js';

@@ -1,11 +1,11 @@
 // ES256 compact JWS (RFC 7515 / RFC 7518 section 3.4) for verification tokens and session
 // JWTs: signature is raw r || s (64 bytes), base64url, over the ASCII "header.payload".
 import { p256 } from '@noble/curves/nist.js';
-import { assertObject, assertString } from './assert';
-import { ecdsaSign, ecdsaVerify } from './ecdsa';
-import { base64urlDecode, base64urlEncode, bytesToUtf8, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { decodePrivateKey, decodePublicKey } from './point';
+import { assertObject, assertString } from './assert.js';
+import { ecdsaSign, ecdsaVerify } from './ecdsa.js';
+import { base64urlDecode, base64urlEncode, bytesToUtf8, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { decodePrivateKey, decodePublicKey } from './point.js';
 
 /**
  * Options of {@link verifyJwt}.

@@ -3,9 +3,9 @@
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { assertOneOf, assertString } from './assert';
-import { bytesToHex } from './encoding';
-import { decodePrivateKey, decodePublicKey, type EcdsaCurve } from './point';
+import { assertOneOf, assertString } from './assert.js';
+import { bytesToHex } from './encoding.js';
+import { decodePrivateKey, decodePublicKey, type EcdsaCurve } from './point.js';
 
 /**
  * The short-Weierstrass curves whose public keys have compressed and uncompressed forms.

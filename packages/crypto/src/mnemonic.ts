@@ -5,8 +5,8 @@ import {
   validateMnemonic as bip39Validate,
 } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { assertString, plainBytes } from './assert';
-import { CryptoError } from './errors';
+import { assertString, plainBytes } from './assert.js';
+import { CryptoError } from './errors.js';
 
 /**
  * BIP39 mnemonic lengths: 128 to 256 bits of entropy in steps of 32.

@@ -1,6 +1,6 @@
 // BIP32 derivation paths ("m/44'/60'/0'/0/0").
-import { assertString } from './assert';
-import { CryptoError } from './errors';
+import { assertString } from './assert.js';
+import { CryptoError } from './errors.js';
 
 /**
  * Offset added to an index to mark it hardened (BIP32).

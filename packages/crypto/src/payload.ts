@@ -1,12 +1,12 @@
 // Turns a sign_raw_payload request (payload, encoding, hash function) into the exact bytes
 // the key signs: a 32-byte digest for secp256k1, the message itself for ed25519.
-import { assertObject, assertOneOf, assertString } from './assert';
-import { assertCurve, type Curve } from './derive';
-import { type Eip7702Authorization, hashEip7702Authorization } from './eip7702';
-import { hashTypedData, type TypedData } from './eip712';
-import { hexToBytes, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { keccak256, sha256 } from './hash';
+import { assertObject, assertOneOf, assertString } from './assert.js';
+import { assertCurve, type Curve } from './derive.js';
+import { type Eip7702Authorization, hashEip7702Authorization } from './eip7702.js';
+import { hashTypedData, type TypedData } from './eip712.js';
+import { hexToBytes, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { keccak256, sha256 } from './hash.js';
 
 /**
  * Payload encodings of the wire.

@@ -2,9 +2,9 @@
 // object itself (not a name) so a module that only needs P-256 never pulls secp256k1 into a
 // browser bundle (DESIGN section 5).
 import type { ECDSA } from '@noble/curves/abstract/weierstrass.js';
-import { assertBytes, plainBytes } from './assert';
-import { hexToBytes, isHex } from './encoding';
-import { CryptoError } from './errors';
+import { assertBytes, plainBytes } from './assert.js';
+import { hexToBytes, isHex } from './encoding.js';
+import { CryptoError } from './errors.js';
 
 /** A noble ECDSA curve (`p256` or `secp256k1`). */
 export type EcdsaCurve = ECDSA;

@@ -1,8 +1,8 @@
 // Minimal RLP (Ethereum Yellow Paper, appendix B): byte strings and lists only; the decoder
 // accepts canonical encodings alone (one item, one spelling).
-import { concatBytes } from './encoding';
-import { CryptoError } from './errors';
-import { bigIntToBytes } from './uint';
+import { concatBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { bigIntToBytes } from './uint.js';
 
 /** An RLP item: a byte string or a list of items. */
 export type RlpItem = Uint8Array | RlpItem[];

@@ -1,11 +1,11 @@
 // Raw-payload signatures of wallet keys in the wire's {r, s, v} shape.
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { assertBytes, assertObject } from './assert';
-import { assertCurve, type Curve } from './derive';
-import { bytesToHex, concatBytes, hexToBytes, isHex } from './encoding';
-import { decodePrivateKey, decodePublicKey } from './point';
-import { payloadDigest, type PayloadRequest } from './payload';
+import { assertBytes, assertObject } from './assert.js';
+import { assertCurve, type Curve } from './derive.js';
+import { bytesToHex, concatBytes, hexToBytes, isHex } from './encoding.js';
+import { decodePrivateKey, decodePublicKey } from './point.js';
+import { payloadDigest, type PayloadRequest } from './payload.js';
 
 /**
  * A raw signature, lowercase hex without prefix.

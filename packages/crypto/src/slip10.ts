@@ -2,10 +2,10 @@
 // https://github.com/satoshilabs/slips/blob/master/slip-0010.md
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { plainBytes } from './assert';
-import { utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { HARDENED_OFFSET } from './path';
+import { plainBytes } from './assert.js';
+import { utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { HARDENED_OFFSET } from './path.js';
 
 const MASTER_KEY = utf8ToBytes('ed25519 seed');
 

@@ -3,8 +3,8 @@
 // and leave every other byte as the client built it. Strict: canonical compact-u16 lengths,
 // as many signature slots as required signers, the whole message parsed, no trailing bytes.
 import { base58 } from '@scure/base';
-import { concatBytes, equalBytes, hexToBytes } from './encoding';
-import { CryptoError } from './errors';
+import { concatBytes, equalBytes, hexToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
 
 /** A parsed wire transaction. `message` is the exact bytes every signer signs. */
 export interface SolanaTransaction {

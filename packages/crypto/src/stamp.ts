@@ -4,12 +4,12 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { assertBytes, assertObject, assertOneOf, assertString } from './assert';
-import { ecdsaSign, ecdsaVerify, verifyP256Der } from './ecdsa';
-import { hashPersonalMessage } from './eip191';
-import { base64urlDecode, base64urlEncode, bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point';
+import { assertBytes, assertObject, assertOneOf, assertString } from './assert.js';
+import { ecdsaSign, ecdsaVerify, verifyP256Der } from './ecdsa.js';
+import { hashPersonalMessage } from './eip191.js';
+import { base64urlDecode, base64urlEncode, bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
 
 /**
  * The three API-key stamp schemes of the wire.

@@ -1,6 +1,6 @@
 // Integer inputs of EIP-712 and EIP-7702 payloads: JSON carries them as numbers, decimal
 // strings or 0x-hex strings; all are accepted, anything else is ERR_INVALID_PAYLOAD.
-import { CryptoError } from './errors';
+import { CryptoError } from './errors.js';
 
 /** @internal parses an integer-like value to a bigint, or throws `ERR_INVALID_PAYLOAD`. */
 export function toBigInt(value: unknown, name: string): bigint {

@@ -2,9 +2,9 @@
 // strings. The WebAuthn challenge is the UTF-8 bytes of the lowercase hex SHA-256 of the
 // body, so the body is bound to the assertion. Signature verification against the stored
 // credential is the server's job (it holds the COSE key); this file parses and binds.
-import { base64urlDecode, bytesToUtf8, equalBytes, utf8ToBytes } from './encoding';
-import { CryptoError } from './errors';
-import { sha256Hex } from './hash';
+import { base64urlDecode, bytesToUtf8, equalBytes, utf8ToBytes } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { sha256Hex } from './hash.js';
 
 /**
  * A decoded X-Stamp-WebAuthn header: base64url strings as sent by the client.

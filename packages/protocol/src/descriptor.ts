@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TObject, type TSchema, type TUnion } from '@sinclair/typebox';
-import { operationWire, queryPath, type WireOperationName, type WireQueryName } from './wire';
+import { operationWire, queryPath, type WireOperationName, type WireQueryName } from './wire.js';
 
 /**
  * One activity operation on the wire: the single source of truth the server registers

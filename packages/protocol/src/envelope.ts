@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Obj } from './descriptor';
+import { Obj } from './descriptor.js';
 
 /** Submit request envelope (spec "Submit request envelope"). `parameters` is checked per operation. */
 export const SubmitEnvelope = Obj({

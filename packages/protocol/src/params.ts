@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Obj, Enum } from './descriptor';
-import { ADDRESS_FORMATS, API_KEY_CURVES, AUTHENTICATOR_TRANSPORTS, CLIENT_SIGNATURE_SCHEMES, CURVES, FEATURE_NAMES, MNEMONIC_LENGTHS, PATH_FORMATS } from './enums';
+import { Obj, Enum } from './descriptor.js';
+import { ADDRESS_FORMATS, API_KEY_CURVES, AUTHENTICATOR_TRANSPORTS, CLIENT_SIGNATURE_SCHEMES, CURVES, FEATURE_NAMES, MNEMONIC_LENGTHS, PATH_FORMATS } from './enums.js';
 import {
   DerivationPath,
   Email,
@@ -12,7 +12,7 @@ import {
   PhoneNumber,
   PublicKeyHex,
   SignatureHex,
-} from './fields';
+} from './fields.js';
 
 /**
  * Parameter objects that several operations share, named after Turnkey's definitions

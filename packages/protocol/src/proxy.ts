@@ -1,11 +1,11 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { Obj, Enum } from './descriptor';
-import { OAUTH2_PROVIDERS, OTP_TYPES } from './enums';
-import { Email, Id, Jwt, MAX_ITEMS, Name, PhoneNumber, PublicKeyHex } from './fields';
-import { ApiKeyParams, AuthenticatorParams, ClientSignature, OidcClaims, WalletParams, WalletResult } from './params';
-import { proxyPath, type WireProxyEndpointName } from './wire';
+import { Obj, Enum } from './descriptor.js';
+import { OAUTH2_PROVIDERS, OTP_TYPES } from './enums.js';
+import { Email, Id, Jwt, MAX_ITEMS, Name, PhoneNumber, PublicKeyHex } from './fields.js';
+import { ApiKeyParams, AuthenticatorParams, ClientSignature, OidcClaims, WalletParams, WalletResult } from './params.js';
+import { proxyPath, type WireProxyEndpointName } from './wire.js';
 
-export { PROXY_CONFIG_ID_HEADER } from './wire';
+export { PROXY_CONFIG_ID_HEADER } from './wire.js';
 
 /**
  * The authentication proxy's wire contract (spec section A): one descriptor per `/v1/<name>`

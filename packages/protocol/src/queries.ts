@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineQuery, Obj, Enum } from './descriptor';
-import { Activity, ACTIVITY_STATUSES } from './envelope';
-import { Id, MAX_ITEMS } from './fields';
-import { AuthProxyConfigRecord } from './operations/auth-proxy';
+import { defineQuery, Obj, Enum } from './descriptor.js';
+import { Activity, ACTIVITY_STATUSES } from './envelope.js';
+import { Id, MAX_ITEMS } from './fields.js';
+import { AuthProxyConfigRecord } from './operations/auth-proxy.js';
 import {
   ApiKeyRecord,
   AuthenticatorRecord,
@@ -15,7 +15,7 @@ import {
   UserRecord,
   WalletAccountRecord,
   WalletRecord,
-} from './records';
+} from './records.js';
 
 /**
  * Read endpoints, `POST /public/v1/query/<name>`, stamped like submits (DESIGN section 2).

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { Obj, Enum } from './descriptor';
-import { ADDRESS_FORMATS, AUTHENTICATOR_TRANSPORTS, CREDENTIAL_TYPES, CURVES, OAUTH2_PROVIDERS, PATH_FORMATS, POLICY_EFFECTS, SMART_CONTRACT_INTERFACE_TYPES, TAG_TYPES } from './enums';
-import { Timestamp } from './fields';
-import { AddressEntry, Feature } from './params';
+import { Obj, Enum } from './descriptor.js';
+import { ADDRESS_FORMATS, AUTHENTICATOR_TRANSPORTS, CREDENTIAL_TYPES, CURVES, OAUTH2_PROVIDERS, PATH_FORMATS, POLICY_EFFECTS, SMART_CONTRACT_INTERFACE_TYPES, TAG_TYPES } from './enums.js';
+import { Timestamp } from './fields.js';
+import { AddressEntry, Feature } from './params.js';
 
 /**
  * Records returned by the read endpoints, shaped like Turnkey's (v1User, v1Wallet, ...) except

@@ -1,27 +1,27 @@
 import type { Static } from '@sinclair/typebox';
-import type { OperationDescriptor, QueryDescriptor } from './descriptor';
-import { disableAuthProxy, enableAuthProxy, updateAuthProxyConfig } from './operations/auth-proxy';
-import { initOtp, oauthLogin, otpLogin, stampLogin, verifyOtp } from './operations/auth';
-import { approveActivity, rejectActivity } from './operations/consensus';
-import { createPrivateKeys, exportPrivateKey, importPrivateKey, initImportPrivateKey } from './operations/keys';
-import { createOauth2Credential, oauth2Authenticate } from './operations/oauth2';
+import type { OperationDescriptor, QueryDescriptor } from './descriptor.js';
+import { disableAuthProxy, enableAuthProxy, updateAuthProxyConfig } from './operations/auth-proxy.js';
+import { initOtp, oauthLogin, otpLogin, stampLogin, verifyOtp } from './operations/auth.js';
+import { approveActivity, rejectActivity } from './operations/consensus.js';
+import { createPrivateKeys, exportPrivateKey, importPrivateKey, initImportPrivateKey } from './operations/keys.js';
+import { createOauth2Credential, oauth2Authenticate } from './operations/oauth2.js';
 import {
   createSubOrganization,
   removeOrganizationFeature,
   setOrganizationFeature,
   updateRootQuorum,
-} from './operations/organization';
-import { createPolicy, updatePolicy } from './operations/policies';
-import { signRawPayload, signRawPayloads, signTransaction } from './operations/signing';
-import { createSmartContractInterface, deleteSmartContractInterface } from './operations/smart-contracts';
+} from './operations/organization.js';
+import { createPolicy, updatePolicy } from './operations/policies.js';
+import { signRawPayload, signRawPayloads, signTransaction } from './operations/signing.js';
+import { createSmartContractInterface, deleteSmartContractInterface } from './operations/smart-contracts.js';
 import {
   createPrivateKeyTag,
   createUserTag,
   deleteUserTags,
   updatePrivateKeyTag,
   updateUserTag,
-} from './operations/tags';
-import { createTvcManifest, createTvcManifestApprovals } from './operations/tvc';
+} from './operations/tags.js';
+import { createTvcManifest, createTvcManifestApprovals } from './operations/tvc.js';
 import {
   createApiKeys,
   createAuthenticators,
@@ -33,7 +33,7 @@ import {
   recoverUser,
   updateUserEmail,
   updateUserPhoneNumber,
-} from './operations/users';
+} from './operations/users.js';
 import {
   createWallet,
   createWalletAccounts,
@@ -41,8 +41,8 @@ import {
   exportWalletAccount,
   importWallet,
   initImportWallet,
-} from './operations/wallets';
-import * as queryDescriptors from './queries';
+} from './operations/wallets.js';
+import * as queryDescriptors from './queries.js';
 
 /**
  * Every submit operation, keyed by its path suffix. The server registers one route per entry;

@@ -16,8 +16,8 @@
  * ```
  * @packageDocumentation
  */
-export * from './errors';
-export * from './enums';
+export * from './errors.js';
+export * from './enums.js';
 
 /** Activity type and intent/result keys of one submit operation. */
 export interface OperationKeys {

@@ -18,7 +18,7 @@ function moduleGraph(file: string, seen = new Map<string, string[]>()): Map<stri
   const source = readFileSync(new URL(`../src/${file}`, import.meta.url), 'utf8');
   const specifiers = [...source.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]!);
   seen.set(file, specifiers);
-  for (const s of specifiers) if (s.startsWith('./')) moduleGraph(`${s.slice(2)}.ts`, seen);
+  for (const s of specifiers) if (s.startsWith('./')) moduleGraph(`${s.slice(2).replace(/\.js$/, '')}.ts`, seen);
   return seen;
 }
 

@@ -11,32 +11,32 @@
  * ```
  * @packageDocumentation
  */
-export { WalletKitProvider, type WalletKitProviderProps } from './provider/WalletKitProvider';
-export { WalletKitClientProvider, type WalletKitClientProviderProps } from './provider/WalletKitClientProvider';
-export { adaptClient } from './provider/adapt-client';
-export { useWalletKit, type WalletKit } from './provider/useWalletKit';
-export { useSession, useWalletKitConfig, useWallets, useKitMutation, useChains } from './provider/hooks';
-export { useWalletKitContext, useKitQueryClient, type WalletKitContextValue } from './provider/context';
-export { AuthModal, type AuthModalProps } from './auth/AuthModal';
-export { OAuthCallback, type OAuthCallbackProps } from './auth/OAuthCallback';
-export { DEFAULT_METHOD_ORDER, resolveAuthMethods, type AuthMethod, type AuthMethodOverrides } from './auth/methods';
-export { isValidEmail, toE164 } from './auth/validation';
-export { useInjectedWallets } from './auth/useInjectedWallets';
-export { Modal, type ModalProps } from './components/Modal';
-export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog';
-export { OtpInput, type OtpInputProps } from './components/OtpInput';
-export { ConfirmationQueueDialog } from './confirm/ConfirmationQueueDialog';
-export { createConfirmationQueue, type ConfirmationQueue } from './confirm/queue';
+export { WalletKitProvider, type WalletKitProviderProps } from './provider/WalletKitProvider.js';
+export { WalletKitClientProvider, type WalletKitClientProviderProps } from './provider/WalletKitClientProvider.js';
+export { adaptClient } from './provider/adapt-client.js';
+export { useWalletKit, type WalletKit } from './provider/useWalletKit.js';
+export { useSession, useWalletKitConfig, useWallets, useKitMutation, useChains } from './provider/hooks.js';
+export { useWalletKitContext, useKitQueryClient, type WalletKitContextValue } from './provider/context.js';
+export { AuthModal, type AuthModalProps } from './auth/AuthModal.js';
+export { OAuthCallback, type OAuthCallbackProps } from './auth/OAuthCallback.js';
+export { DEFAULT_METHOD_ORDER, resolveAuthMethods, type AuthMethod, type AuthMethodOverrides } from './auth/methods.js';
+export { isValidEmail, toE164 } from './auth/validation.js';
+export { useInjectedWallets } from './auth/useInjectedWallets.js';
+export { Modal, type ModalProps } from './components/Modal.js';
+export { ConfirmDialog, type ConfirmDialogProps } from './components/ConfirmDialog.js';
+export { OtpInput, type OtpInputProps } from './components/OtpInput.js';
+export { ConfirmationQueueDialog } from './confirm/ConfirmationQueueDialog.js';
+export { createConfirmationQueue, type ConfirmationQueue } from './confirm/queue.js';
 // The dialog itself and its decoders are at '@walletkit/react/confirm', apart from this entry
 // (the provider loads them after its first render).
-export { WalletPanel } from './wallet/WalletPanel';
-export { SessionCountdown } from './wallet/SessionCountdown';
-export { nextEthereumAccount } from './wallet/WalletCard';
-export { AccountKeyExport } from './wallet/AccountKeyExport';
-export { ImportWalletForm } from './wallet/ImportWalletForm';
-export { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './wallet/mnemonic';
-export { errorCodeOf, errorMessage } from './errors';
-export { injectWalletKitStyles, walletKitCss } from './theme/styles';
-export type { WalletKitTheme } from './theme/theme';
-export * from './queries';
-export type * from './client-contract';
+export { WalletPanel } from './wallet/WalletPanel.js';
+export { SessionCountdown } from './wallet/SessionCountdown.js';
+export { nextEthereumAccount } from './wallet/WalletCard.js';
+export { AccountKeyExport } from './wallet/AccountKeyExport.js';
+export { ImportWalletForm } from './wallet/ImportWalletForm.js';
+export { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './wallet/mnemonic.js';
+export { errorCodeOf, errorMessage } from './errors.js';
+export { injectWalletKitStyles, walletKitCss } from './theme/styles.js';
+export type { WalletKitTheme } from './theme/theme.js';
+export * from './queries.js';
+export type * from './client-contract.js';

@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { SignOptions } from '@walletkit/client';
-import { errorCodeOf } from './errors';
-import type { TransactionParams, WalletAccountParams, WalletKitClientLike } from './client-contract';
+import { errorCodeOf } from './errors.js';
+import type { TransactionParams, WalletAccountParams, WalletKitClientLike } from './client-contract.js';
 
 /**
  * TanStack Query options for every read and write of the kit, one factory each, usable with

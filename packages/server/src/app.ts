@@ -4,18 +4,18 @@
  */
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { errorBody } from '@walletkit/protocol';
-import { activityPlugin } from './activity/plugin';
-import { handlers as defaultHandlers, prefetchers as defaultPrefetchers } from './activity/operations';
-import { queryHandlers as defaultQueries } from './activity/queries';
-import type { HandlerTable, PrefetchTable, Services } from './activity/context';
-import type { QueryTable } from './activity/queries/context';
-import type { ServerConfig } from './config';
-import { createDelivery, type Delivery } from './delivery';
-import { startRetention } from './store/retention';
-import type { Enclave } from './enclave';
-import { ApiError } from './errors';
-import { proxyPlugin } from './proxy/plugin';
-import type { Store } from './store/db';
+import { activityPlugin } from './activity/plugin.js';
+import { handlers as defaultHandlers, prefetchers as defaultPrefetchers } from './activity/operations/index.js';
+import { queryHandlers as defaultQueries } from './activity/queries/index.js';
+import type { HandlerTable, PrefetchTable, Services } from './activity/context.js';
+import type { QueryTable } from './activity/queries/context.js';
+import type { ServerConfig } from './config.js';
+import { createDelivery, type Delivery } from './delivery/index.js';
+import { startRetention } from './store/retention.js';
+import type { Enclave } from './enclave/index.js';
+import { ApiError } from './errors.js';
+import { proxyPlugin } from './proxy/plugin.js';
+import type { Store } from './store/db.js';
 
 export interface AppDeps {
   store: Store;

@@ -7,12 +7,12 @@
  * `start` is production whatever NODE_ENV says; `demo` and `start --dev-outbox` turn the dev outbox on.
  */
 import { parseArgs } from 'node:util';
-import { startDemo } from './admin/demo';
-import { createOrganization } from './admin/organizations';
-import { enableProxy } from './admin/proxy';
-import { ApiError } from './errors';
-import { loadConfig, startupWarnings, type ServerConfig } from './config';
-import { openServices, startServer } from './main';
+import { startDemo } from './admin/demo.js';
+import { createOrganization } from './admin/organizations.js';
+import { enableProxy } from './admin/proxy.js';
+import { ApiError } from './errors.js';
+import { loadConfig, startupWarnings, type ServerConfig } from './config.js';
+import { openServices, startServer } from './main.js';
 
 const USAGE = `usage:
   walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox]   (production; --dev-outbox: codes readable by loopback clients)

@@ -1,9 +1,9 @@
-export { build, type AppDeps } from './app';
-export { loadConfig, startupWarnings, type ServerConfig } from './config';
-export { startServer, openServices, type RunningServer } from './main';
-export { createOrganization, type CreatedOrganization } from './admin/organizations';
-export { Enclave } from './enclave';
-export { openStore, type Store } from './store/db';
-export { ApiError } from './errors';
-export { bootstrapDemo, startDemo, DEMO_ORGANIZATION_NAME, type DemoKitConfig } from './admin/demo';
-export { enableProxy, updateProxySettings, type ProxySettingsPatch } from './admin/proxy';
+export { build, type AppDeps } from './app.js';
+export { loadConfig, startupWarnings, type ServerConfig } from './config.js';
+export { startServer, openServices, type RunningServer } from './main.js';
+export { createOrganization, type CreatedOrganization } from './admin/organizations.js';
+export { Enclave } from './enclave/index.js';
+export { openStore, type Store } from './store/db.js';
+export { ApiError } from './errors.js';
+export { bootstrapDemo, startDemo, DEMO_ORGANIZATION_NAME, type DemoKitConfig } from './admin/demo.js';
+export { enableProxy, updateProxySettings, type ProxySettingsPatch } from './admin/proxy.js';

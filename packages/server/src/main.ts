@@ -3,10 +3,10 @@
  * graceful shutdown. Used by the CLI, the demo bootstrap and the benchmark.
  */
 import type { FastifyInstance } from 'fastify';
-import { build, type AppDeps } from './app';
-import type { ServerConfig } from './config';
-import { Enclave } from './enclave';
-import { openStore, type Store } from './store/db';
+import { build, type AppDeps } from './app.js';
+import type { ServerConfig } from './config.js';
+import { Enclave } from './enclave/index.js';
+import { openStore, type Store } from './store/db.js';
 
 export interface RunningServer {
   app: FastifyInstance;

@@ -22,7 +22,7 @@
  * this file adds only the checks (docs/decisions/0012-strict-json.md).
  */
 import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors';
+import { ApiError } from './errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -12,13 +12,13 @@ import {
   type EthereumTransaction,
   type TypedData,
 } from '@walletkit/crypto';
-import type { ActivityClient } from '../activity-client';
-import { confirmWith, currentOrigin, type Confirmer, type SignatureRequest, type SignOptions } from '../confirm';
-import { toWalletKitError, WalletKitError } from '../errors';
-import type { ChainRegistry } from './chains';
-import { prepareTransaction } from './prepare';
-import { toQuantity } from './rpc';
-import { maxFeeOf, normalizeTransactionRequest, quantity, transactionFields, type EthereumTransactionRequest, type Quantity } from './transaction';
+import type { ActivityClient } from '../activity-client.js';
+import { confirmWith, currentOrigin, type Confirmer, type SignatureRequest, type SignOptions } from '../confirm.js';
+import { toWalletKitError, WalletKitError } from '../errors.js';
+import type { ChainRegistry } from './chains.js';
+import { prepareTransaction } from './prepare.js';
+import { toQuantity } from './rpc.js';
+import { maxFeeOf, normalizeTransactionRequest, quantity, transactionFields, type EthereumTransactionRequest, type Quantity } from './transaction.js';
 
 /** A transaction to sign or send with `address`, on `chainId` (default: the kit's selected chain). */
 export type EthereumTransactionParams = { address: string; transaction: EthereumTransactionRequest; chainId?: number } & SignOptions;

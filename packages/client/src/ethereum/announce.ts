@@ -3,7 +3,7 @@
  * so that RainbowKit, ConnectKit, plain wagmi or any other dApp code on the page finds it
  * without `window.ethereum`.
  */
-import type { WalletKitEthereumProvider } from './provider';
+import type { WalletKitEthereumProvider } from './provider.js';
 
 /** EIP-6963 `EIP6963ProviderInfo`. */
 export interface Eip6963ProviderInfo {

@@ -3,10 +3,10 @@
  * provider of the kit and the React wallet panel: one selected network per page, as a browser
  * wallet has one per site (decision 0015).
  */
-import type { ChainConfig } from '../confirm';
-import { WalletKitError } from '../errors';
-import type { FetchLike } from '../transport';
-import { createRpcClient, type RpcClient } from './rpc';
+import type { ChainConfig } from '../confirm.js';
+import { WalletKitError } from '../errors.js';
+import type { FetchLike } from '../transport.js';
+import { createRpcClient, type RpcClient } from './rpc.js';
 
 /** A change of the registry: a chain was added or another one selected. */
 export type ChainEvent = { type: 'added'; chain: ChainConfig } | { type: 'selected'; chainId: number };

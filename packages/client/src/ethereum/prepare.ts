@@ -11,9 +11,9 @@
  * A complete request needs no RPC at all.
  */
 import type { EthereumTransaction } from '@walletkit/crypto';
-import { isWalletKitError } from '../errors';
-import type { NormalizedRequest } from './transaction';
-import { toQuantity, type RpcClient } from './rpc';
+import { isWalletKitError } from '../errors.js';
+import type { NormalizedRequest } from './transaction.js';
+import { toQuantity, type RpcClient } from './rpc.js';
 
 interface Block {
   baseFeePerGas?: string | null;

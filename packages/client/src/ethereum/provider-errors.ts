@@ -3,8 +3,8 @@
  * to the provider codes of EIP-1193 and EIP-1474 (decision 0015, "error mapping"); the kit's
  * own code stays in `data.walletKitCode` for callers that want it.
  */
-import { isWalletKitError, type WalletKitErrorCode } from '../errors';
-import type { JsonRpcErrorObject } from './rpc';
+import { isWalletKitError, type WalletKitErrorCode } from '../errors.js';
+import type { JsonRpcErrorObject } from './rpc.js';
 
 /** EIP-1193 / EIP-1474 provider error codes the kit raises. */
 export const PROVIDER_ERRORS = {

@@ -6,13 +6,13 @@
  */
 import type { TypedData } from '@walletkit/crypto';
 import { hexToBytes } from '@walletkit/crypto';
-import type { ChainConfig } from '../confirm';
-import type { Session, SessionManager } from '../session';
-import type { WalletActions } from '../wallet';
-import type { ChainRegistry } from './chains';
-import { invalidParams, PROVIDER_ERRORS, ProviderRpcError, toProviderRpcError } from './provider-errors';
-import { toQuantity } from './rpc';
-import type { EthereumTransactionRequest } from './transaction';
+import type { ChainConfig } from '../confirm.js';
+import type { Session, SessionManager } from '../session.js';
+import type { WalletActions } from '../wallet.js';
+import type { ChainRegistry } from './chains.js';
+import { invalidParams, PROVIDER_ERRORS, ProviderRpcError, toProviderRpcError } from './provider-errors.js';
+import { toQuantity } from './rpc.js';
+import type { EthereumTransactionRequest } from './transaction.js';
 
 /** What the provider needs of the kit. */
 export type ProviderKit = { session: SessionManager; wallet: WalletActions; chains: ChainRegistry };

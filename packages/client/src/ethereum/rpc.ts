@@ -3,8 +3,8 @@
  * broadcasting it and reading balances need, nothing else (no viem in the main entry: the kit's
  * bundle budget, decision 0015).
  */
-import { WalletKitError } from '../errors';
-import type { FetchLike } from '../transport';
+import { WalletKitError } from '../errors.js';
+import type { FetchLike } from '../transport.js';
 
 /** A JSON-RPC error object as the node sent it (kept as the `cause` of `ERR_RPC`). */
 export interface JsonRpcErrorObject {

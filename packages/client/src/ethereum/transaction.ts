@@ -4,8 +4,8 @@
  * `@walletkit/crypto`'s {@link EthereumTransaction}. What is missing is filled by `prepare.ts`.
  */
 import type { AccessListEntry, EthereumTransaction, EthereumTransactionType, SignedAuthorization } from '@walletkit/crypto';
-import type { EthereumTransactionFields } from '../confirm';
-import { WalletKitError } from '../errors';
+import type { EthereumTransactionFields } from '../confirm.js';
+import { WalletKitError } from '../errors.js';
 
 /** An integer as viem (bigint, number) or JSON-RPC (`0x` quantity) spells it; decimal strings too. */
 export type Quantity = bigint | number | string;

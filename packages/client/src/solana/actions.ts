@@ -4,10 +4,10 @@
  * (`sign_transaction`, TRANSACTION_TYPE_SOLANA). Every signature goes through the Confirmer.
  */
 import { bytesToHex, hexToBytes } from '@walletkit/crypto';
-import type { ActivityClient } from '../activity-client';
-import { confirmWith, currentOrigin, type Confirmer, type SignOptions } from '../confirm';
-import { WalletKitError } from '../errors';
-import { isEthereumAddress } from '../ethereum/actions';
+import type { ActivityClient } from '../activity-client.js';
+import { confirmWith, currentOrigin, type Confirmer, type SignOptions } from '../confirm.js';
+import { WalletKitError } from '../errors.js';
+import { isEthereumAddress } from '../ethereum/actions.js';
 
 /**
  * Solana signing actions of the session (part of `kit.wallet`).

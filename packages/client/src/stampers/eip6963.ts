@@ -1,4 +1,4 @@
-import type { Eip1193Provider } from './wallet';
+import type { Eip1193Provider } from './wallet.js';
 
 /**
  * A wallet announced through EIP-6963 (multi injected provider discovery).

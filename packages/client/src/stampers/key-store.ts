@@ -1,6 +1,6 @@
-import { WalletKitError } from '../errors';
-import type { OAuthProvider } from '../oauth';
-import type { SessionKey } from './session-key';
+import { WalletKitError } from '../errors.js';
+import type { OAuthProvider } from '../oauth.js';
+import type { SessionKey } from './session-key.js';
 
 /**
  * What survives a reload: the session key (its CryptoKeyPair is stored by structured clone,

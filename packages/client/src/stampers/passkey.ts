@@ -1,7 +1,7 @@
 import { startAuthentication } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8ToBytes, webAuthnChallengeForBody } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
-import type { Stamper } from './types';
+import { WalletKitError } from '../errors.js';
+import type { Stamper } from './types.js';
 
 /**
  * Options of {@link createPasskeyStamper}.

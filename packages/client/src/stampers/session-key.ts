@@ -1,7 +1,7 @@
 import { base64urlEncode, bytesToHex, utf8ToBytes } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
-import { rawSignatureToDer } from './der';
-import type { Stamper } from './types';
+import { WalletKitError } from '../errors.js';
+import { rawSignatureToDer } from './der.js';
+import type { Stamper } from './types.js';
 
 /**
  * A P-256 key held by the browser: the private half is a non-extractable WebCrypto key (it

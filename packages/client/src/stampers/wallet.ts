@@ -1,7 +1,7 @@
 import { base64urlEncode, bytesToHex, hashPersonalMessage, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
-import { rawSignatureToDer } from './der';
-import type { Stamper } from './types';
+import { WalletKitError } from '../errors.js';
+import { rawSignatureToDer } from './der.js';
+import type { Stamper } from './types.js';
 
 /**
  * The EIP-1193 provider surface the kit uses (`window.ethereum`, or one from EIP-6963).

@@ -1,8 +1,8 @@
 // Enclave-signed bundles (DESIGN "Signed bundles") verified through WebCrypto: the same checks
 // and error codes as @walletkit/crypto's verifyBundle, without P-256 arithmetic in the bundle.
 import { bytesToHex, bytesToUtf8, hexToBytes } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
-import { derSignatureToRaw, uncompressedP256, verifyP256 } from './p256';
+import { WalletKitError } from '../errors.js';
+import { derSignatureToRaw, uncompressedP256, verifyP256 } from './p256.js';
 
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
 

@@ -3,8 +3,8 @@
 // @hpke/core runs on WebCrypto; the receiver of exports is a WebCrypto ECDH key pair.
 import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
-import { subtle, uncompressedP256 } from './p256';
+import { WalletKitError } from '../errors.js';
+import { subtle, uncompressedP256 } from './p256.js';
 
 const INFO = utf8ToBytes('turnkey_hpke');
 let suite: CipherSuite | undefined;

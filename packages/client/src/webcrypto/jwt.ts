@@ -1,7 +1,7 @@
 // ES256 compact JWS verification through WebCrypto (session JWTs): raw r || s, base64url.
 import { base64urlDecode, bytesToUtf8, utf8ToBytes } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
-import { verifyP256 } from './p256';
+import { WalletKitError } from '../errors.js';
+import { verifyP256 } from './p256.js';
 
 const MAX_TOKEN_LENGTH = 16_384;
 

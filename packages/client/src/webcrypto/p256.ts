@@ -2,7 +2,7 @@
 // Points travel as hex, compressed (02/03 || x) or uncompressed (04 || x || y); WebCrypto
 // imports only the uncompressed form in every browser, so compressed points are expanded here.
 import { hexToBytes } from '@walletkit/crypto';
-import { WalletKitError } from '../errors';
+import { WalletKitError } from '../errors.js';
 
 /** P-256 field prime and curve constant b (SEC 2, section 2.4.2); a = -3. */
 const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;

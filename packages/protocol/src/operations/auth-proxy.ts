@@ -5,7 +5,7 @@
  * stored settings and validates the whole document.
  */
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
+import { defineOperation, Obj } from '../descriptor.js';
 
 /**
  * An allowed origin: an exact `scheme://host[:port]` (no path, no wildcard), or the single

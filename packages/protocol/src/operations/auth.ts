@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { OTP_TYPES } from '../enums';
-import { Email, ExpirationSeconds, Id, Jwt, Name, PublicKeyHex } from '../fields';
-import { ClientSignature, sessionFields } from '../params';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { OTP_TYPES } from '../enums.js';
+import { Email, ExpirationSeconds, Id, Jwt, Name, PublicKeyHex } from '../fields.js';
+import { ClientSignature, sessionFields } from '../params.js';
 
 /** The session JWT every login returns (DESIGN section 2, "Session JWT"). */
 const SessionResult = Obj({ session: Type.String() });

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Activity } from '../envelope';
+import { defineOperation, Obj } from '../descriptor.js';
+import { Activity } from '../envelope.js';
 
 /** The fingerprint of the activity voted on (its SHA-256 body hash, see DESIGN section 2). */
 const Fingerprint = Type.String({ minLength: 1, maxLength: 256 });

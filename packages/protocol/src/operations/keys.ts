@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { ADDRESS_FORMATS, CURVES } from '../enums';
-import { Bundle, Id, IdList, MAX_ITEMS, Name, PublicKeyHex } from '../fields';
-import { AddressEntry } from '../params';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { ADDRESS_FORMATS, CURVES } from '../enums.js';
+import { Bundle, Id, IdList, MAX_ITEMS, Name, PublicKeyHex } from '../fields.js';
+import { AddressEntry } from '../params.js';
 
 const AddressFormats = Type.Array(Enum(ADDRESS_FORMATS), { maxItems: ADDRESS_FORMATS.length });
 

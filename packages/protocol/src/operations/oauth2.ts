@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { OAUTH2_PROVIDERS } from '../enums';
-import { Id, PublicKeyHex } from '../fields';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { OAUTH2_PROVIDERS } from '../enums.js';
+import { Id, PublicKeyHex } from '../fields.js';
 
 /**
  * Spec B: store an OAuth 2.0 client (X, Discord) whose secret is encrypted to the enclave.

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { FEATURE_NAMES } from '../enums';
-import { Id, Jwt, MAX_ITEMS, Name, Threshold } from '../fields';
-import { ClientSignature, Feature, RootUserParams, WalletParams, WalletResult } from '../params';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { FEATURE_NAMES } from '../enums.js';
+import { Id, Jwt, MAX_ITEMS, Name, Threshold } from '../fields.js';
+import { ClientSignature, Feature, RootUserParams, WalletParams, WalletResult } from '../params.js';
 
 /**
  * Extra (Turnkey ACTIVITY_TYPE_CREATE_SUB_ORGANIZATION_V8, current): create a sub-organization

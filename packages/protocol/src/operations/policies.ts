@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { POLICY_EFFECTS } from '../enums';
-import { Id, Name, Notes } from '../fields';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { POLICY_EFFECTS } from '../enums.js';
+import { Id, Name, Notes } from '../fields.js';
 
 /** A policy condition or consensus expression (Turnkey policy language). */
 const Expression = Type.String({ maxLength: 8192 });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { HASH_FUNCTIONS, PAYLOAD_ENCODINGS, TRANSACTION_TYPES } from '../enums';
-import { MAX_ITEMS } from '../fields';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { HASH_FUNCTIONS, PAYLOAD_ENCODINGS, TRANSACTION_TYPES } from '../enums.js';
+import { MAX_ITEMS } from '../fields.js';
 
 /**
  * Spec B: sign raw payloads with a wallet account or private key.

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { SMART_CONTRACT_INTERFACE_TYPES } from '../enums';
-import { Address, Id, Name, Notes } from '../fields';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { SMART_CONTRACT_INTERFACE_TYPES } from '../enums.js';
+import { Address, Id, Name, Notes } from '../fields.js';
 
 /**
  * Spec B: store an ABI (Ethereum) or IDL (Solana) as JSON text, for policies to use.

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Id, IdList, MAX_ITEMS, Name } from '../fields';
+import { defineOperation, Obj } from '../descriptor.js';
+import { Id, IdList, MAX_ITEMS, Name } from '../fields.js';
 
 /** Spec B: create a user tag and attach it to users. @example { userTagName: 'admins', userIds: [userId] } */
 export const createUserTag = defineOperation({

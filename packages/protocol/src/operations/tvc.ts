@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Id, MAX_ITEMS, Name, PublicKeyHex, SignatureHex, Threshold } from '../fields';
+import { defineOperation, Obj } from '../descriptor.js';
+import { Id, MAX_ITEMS, Name, PublicKeyHex, SignatureHex, Threshold } from '../fields.js';
 
 /**
  * Extra, this project's own (Turnkey creates manifests through TVC app deployments, which are

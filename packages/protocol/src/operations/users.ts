@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor';
-import { Email, Id, Jwt, MAX_ITEMS } from '../fields';
-import { ApiKeyParams, AuthenticatorParams, OauthProviderParams, UserParams } from '../params';
+import { defineOperation, Obj } from '../descriptor.js';
+import { Email, Id, Jwt, MAX_ITEMS } from '../fields.js';
+import { ApiKeyParams, AuthenticatorParams, OauthProviderParams, UserParams } from '../params.js';
 
 const NonEmptyIds = Type.Array(Id, { minItems: 1, maxItems: MAX_ITEMS });
 

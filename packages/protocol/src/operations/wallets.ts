@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj, Enum } from '../descriptor';
-import { MNEMONIC_LANGUAGES } from '../enums';
-import { Address, Bundle, Id, MAX_ITEMS, Name, PublicKeyHex } from '../fields';
-import { MnemonicLengthField, WalletAccountList, WalletAccountParams } from '../params';
+import { defineOperation, Obj, Enum } from '../descriptor.js';
+import { MNEMONIC_LANGUAGES } from '../enums.js';
+import { Address, Bundle, Id, MAX_ITEMS, Name, PublicKeyHex } from '../fields.js';
+import { MnemonicLengthField, WalletAccountList, WalletAccountParams } from '../params.js';
 
 /**
  * Extra (Turnkey ACTIVITY_TYPE_CREATE_WALLET): create an HD wallet (BIP39 seed) and derive

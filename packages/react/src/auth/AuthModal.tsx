@@ -1,13 +1,13 @@
 import { useState } from 'react';
-import type { WalletKitConfig } from '../client-contract';
-import { Modal } from '../components/Modal';
-import { useWalletKitContext } from '../provider/context';
-import { useWalletKitConfig } from '../provider/hooks';
-import { ContactForm, type OtpSent } from './ContactForm';
-import { ErrorText } from './ErrorText';
-import { ExternalWalletButtons, OAuthButton, PasskeyButtons } from './MethodButtons';
-import { resolveAuthMethods, type AuthMethod, type AuthMethodOverrides } from './methods';
-import { OtpStep } from './OtpStep';
+import type { WalletKitConfig } from '../client-contract.js';
+import { Modal } from '../components/Modal.js';
+import { useWalletKitContext } from '../provider/context.js';
+import { useWalletKitConfig } from '../provider/hooks.js';
+import { ContactForm, type OtpSent } from './ContactForm.js';
+import { ErrorText } from './ErrorText.js';
+import { ExternalWalletButtons, OAuthButton, PasskeyButtons } from './MethodButtons.js';
+import { resolveAuthMethods, type AuthMethod, type AuthMethodOverrides } from './methods.js';
+import { OtpStep } from './OtpStep.js';
 
 /** Props of {@link AuthModal}. */
 export interface AuthModalProps extends AuthMethodOverrides {

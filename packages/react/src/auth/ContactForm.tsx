@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { emailOtpMutationOptions, smsOtpMutationOptions } from '../queries';
-import { useKitMutation } from '../provider/hooks';
-import { ErrorText } from './ErrorText';
-import { isValidEmail, toE164 } from './validation';
+import { emailOtpMutationOptions, smsOtpMutationOptions } from '../queries.js';
+import { useKitMutation } from '../provider/hooks.js';
+import { ErrorText } from './ErrorText.js';
+import { isValidEmail, toE164 } from './validation.js';
 
 /** A code was sent; the OTP step takes over. */
 export interface OtpSent {

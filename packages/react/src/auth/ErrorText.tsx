@@ -1,4 +1,4 @@
-import { errorMessage } from '../errors';
+import { errorMessage } from '../errors.js';
 
 /** An error message read out by screen readers (`role="alert"`), or nothing. */
 export function ErrorText({ error, id }: { error: unknown; id?: string }) {

@@ -1,9 +1,9 @@
-import type { OAuthProviderName } from '../client-contract';
-import { connectWalletMutationOptions, oauthLoginMutationOptions, passkeyMutationOptions } from '../queries';
-import { useWalletKitContext } from '../provider/context';
-import { useKitMutation } from '../provider/hooks';
-import { ErrorText } from './ErrorText';
-import { useInjectedWallets } from './useInjectedWallets';
+import type { OAuthProviderName } from '../client-contract.js';
+import { connectWalletMutationOptions, oauthLoginMutationOptions, passkeyMutationOptions } from '../queries.js';
+import { useWalletKitContext } from '../provider/context.js';
+import { useKitMutation } from '../provider/hooks.js';
+import { ErrorText } from './ErrorText.js';
+import { useInjectedWallets } from './useInjectedWallets.js';
 
 
 const providerNames: Record<OAuthProviderName, string> = { google: 'Google', apple: 'Apple', x: 'X', discord: 'Discord' };

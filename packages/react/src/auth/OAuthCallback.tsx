@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { handleOAuthCallback } from '@walletkit/client';
-import { useKitRoot } from '../theme/theme';
-import { useWalletKitContext } from '../provider/context';
-import { ErrorText } from './ErrorText';
+import { useKitRoot } from '../theme/theme.js';
+import { useWalletKitContext } from '../provider/context.js';
+import { ErrorText } from './ErrorText.js';
 
 /** Props of {@link OAuthCallback}. */
 export interface OAuthCallbackProps {

@@ -1,10 +1,10 @@
 import { useId, useState } from 'react';
-import type { WalletKitConfig } from '../client-contract';
-import { OtpInput } from '../components/OtpInput';
-import { completeOtpMutationOptions, emailOtpMutationOptions, smsOtpMutationOptions } from '../queries';
-import { useKitMutation } from '../provider/hooks';
-import type { OtpSent } from './ContactForm';
-import { ErrorText } from './ErrorText';
+import type { WalletKitConfig } from '../client-contract.js';
+import { OtpInput } from '../components/OtpInput.js';
+import { completeOtpMutationOptions, emailOtpMutationOptions, smsOtpMutationOptions } from '../queries.js';
+import { useKitMutation } from '../provider/hooks.js';
+import type { OtpSent } from './ContactForm.js';
+import { ErrorText } from './ErrorText.js';
 
 /** Props of {@link OtpStep}. */
 export interface OtpStepProps {

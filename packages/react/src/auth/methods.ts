@@ -1,4 +1,4 @@
-import type { WalletKitConfig } from '../client-contract';
+import type { WalletKitConfig } from '../client-contract.js';
 
 /** A login method the modal can show. `sms` is the phone-number entry. */
 export type AuthMethod = 'email' | 'sms' | 'passkey' | 'google' | 'apple' | 'x' | 'discord' | 'wallet';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Modal } from './Modal';
+import { Modal } from './Modal.js';
 
 /** Props of {@link ConfirmDialog}. */
 export interface ConfirmDialogProps {

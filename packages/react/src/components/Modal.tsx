@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { useKitRoot } from '../theme/theme';
+import { useKitRoot } from '../theme/theme.js';
 
 /** Props of {@link Modal}. */
 export interface ModalProps {

@@ -1,6 +1,6 @@
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
-import { chainLabel } from './chain';
-import { Fields, Warning } from './parts';
+import { chainLabel } from './chain.js';
+import { Fields, Warning } from './parts.js';
 
 type Authorization = Extract<SignatureRequest, { kind: 'authorization' }>['authorization'];
 

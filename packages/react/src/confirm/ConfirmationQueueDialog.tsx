@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore, type ComponentType } from 'react';
 import type { ChainConfig } from '@walletkit/client';
-import type { ConfirmationQueue } from './queue';
-import type { SignatureRequestDialogProps } from './SignatureRequestDialog';
+import type { ConfirmationQueue } from './queue.js';
+import type { SignatureRequestDialogProps } from './SignatureRequestDialog.js';
 
 /**
  * The confirmation dialog bound to a {@link ConfirmationQueue}: shows the request at the head,
@@ -17,7 +17,7 @@ export function ConfirmationQueueDialog({ queue, chains }: { queue: Confirmation
   const [Dialog, setDialog] = useState<ComponentType<SignatureRequestDialogProps> | 'failed'>();
   useEffect(() => {
     let live = true;
-    import('./SignatureRequestDialog').then(
+    import('./SignatureRequestDialog.js').then(
       (m) => live && setDialog(() => m.SignatureRequestDialog),
       () => live && setDialog('failed'),
     );

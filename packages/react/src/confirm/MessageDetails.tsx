@@ -1,4 +1,4 @@
-import { describeMessage } from './message';
+import { describeMessage } from './message.js';
 
 /**
  * A message to sign, verbatim: its text, or its hex when the bytes are not readable text.

@@ -1,9 +1,9 @@
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
-import { AuthorizationDetails } from './AuthorizationDetails';
-import { MessageDetails } from './MessageDetails';
-import { SolanaDetails } from './SolanaDetails';
-import { TransactionDetails } from './TransactionDetails';
-import { TypedDataDetails } from './TypedDataDetails';
+import { AuthorizationDetails } from './AuthorizationDetails.js';
+import { MessageDetails } from './MessageDetails.js';
+import { SolanaDetails } from './SolanaDetails.js';
+import { TransactionDetails } from './TransactionDetails.js';
+import { TypedDataDetails } from './TypedDataDetails.js';
 
 /**
  * What a request does, by kind: the part of the confirmation that decodes.

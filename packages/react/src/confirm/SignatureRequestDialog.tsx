@@ -1,9 +1,9 @@
 import { useEffect, useRef, type MouseEvent } from 'react';
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
-import { FailureBoundary } from '../components/FailureBoundary';
-import { Modal } from '../components/Modal';
-import { Fields, Warning } from './parts';
-import { RequestDetails } from './RequestDetails';
+import { FailureBoundary } from '../components/FailureBoundary.js';
+import { Modal } from '../components/Modal.js';
+import { Fields, Warning } from './parts.js';
+import { RequestDetails } from './RequestDetails.js';
 
 /** Props of {@link SignatureRequestDialog}. */
 export interface SignatureRequestDialogProps {

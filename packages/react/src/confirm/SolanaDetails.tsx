@@ -1,5 +1,5 @@
-import { Fields, SectionTitle, Warning } from './parts';
-import { summarizeSolanaTransaction } from './solana';
+import { Fields, SectionTitle, Warning } from './parts.js';
+import { summarizeSolanaTransaction } from './solana.js';
 
 /**
  * A Solana transaction in short: size, version, signers, and what each instruction calls

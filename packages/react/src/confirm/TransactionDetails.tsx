@@ -1,10 +1,10 @@
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
 import { checksumAddress } from '@walletkit/crypto';
-import { formatAmount } from '../units';
-import { AuthorizationWarning } from './AuthorizationDetails';
-import { decodeCalldata, type DecodedCall } from './calldata';
-import { chainLabel } from './chain';
-import { Fields, SectionTitle, Warning, type FieldRow } from './parts';
+import { formatAmount } from '../units.js';
+import { AuthorizationWarning } from './AuthorizationDetails.js';
+import { decodeCalldata, type DecodedCall } from './calldata.js';
+import { chainLabel } from './chain.js';
+import { Fields, SectionTitle, Warning, type FieldRow } from './parts.js';
 
 type TransactionRequest = Extract<SignatureRequest, { kind: 'transaction' }>;
 

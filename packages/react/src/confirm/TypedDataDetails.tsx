@@ -1,9 +1,9 @@
 import type { ChainConfig } from '@walletkit/client';
 import type { TypedData } from '@walletkit/crypto';
-import { chainLabel } from './chain';
-import { Fields, SectionTitle, Warning } from './parts';
-import { permitSentence, recognizePermit, type Permit } from './permits';
-import { describeTypedData, type TypedField } from './typed-data';
+import { chainLabel } from './chain.js';
+import { Fields, SectionTitle, Warning } from './parts.js';
+import { permitSentence, recognizePermit, type Permit } from './permits.js';
+import { describeTypedData, type TypedField } from './typed-data.js';
 
 /**
  * Typed-data fields as nested definition lists: each field's name and type, then its value or

@@ -1,5 +1,5 @@
 import { checksumAddress } from '@walletkit/crypto';
-import { isUnlimitedAmount } from './unlimited';
+import { isUnlimitedAmount } from './unlimited.js';
 
 /**
  * A transaction's `data` as the confirmation explains it. Only what can be decoded exactly is

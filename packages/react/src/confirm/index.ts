@@ -13,14 +13,14 @@
  * ```
  * @packageDocumentation
  */
-export { SignatureRequestDialog, requestWording, type SignatureRequestDialogProps } from './SignatureRequestDialog';
-export { RequestDetails } from './RequestDetails';
-export { decodeCalldata, ERC20_APPROVE, ERC20_TRANSFER, type DecodedCall } from './calldata';
-export { describeTypedData, leafText, type TypedDataView, type TypedField } from './typed-data';
-export { expiryText, permitSentence, recognizePermit, type Permit, type PermitAllowance, type PermitExpiry } from './permits';
-export { isUnlimitedAmount } from './unlimited';
-export { formatDeadline } from './time';
-export { describeMessage, type MessageView } from './message';
-export { base58, summarizeSolanaTransaction, type SolanaInstructionView, type SolanaTransactionView } from './solana';
-export { chainLabel } from './chain';
-export { formatAmount, formatUnits, parseUnits } from '../units';
+export { SignatureRequestDialog, requestWording, type SignatureRequestDialogProps } from './SignatureRequestDialog.js';
+export { RequestDetails } from './RequestDetails.js';
+export { decodeCalldata, ERC20_APPROVE, ERC20_TRANSFER, type DecodedCall } from './calldata.js';
+export { describeTypedData, leafText, type TypedDataView, type TypedField } from './typed-data.js';
+export { expiryText, permitSentence, recognizePermit, type Permit, type PermitAllowance, type PermitExpiry } from './permits.js';
+export { isUnlimitedAmount } from './unlimited.js';
+export { formatDeadline } from './time.js';
+export { describeMessage, type MessageView } from './message.js';
+export { base58, summarizeSolanaTransaction, type SolanaInstructionView, type SolanaTransactionView } from './solana.js';
+export { chainLabel } from './chain.js';
+export { formatAmount, formatUnits, parseUnits } from '../units.js';

@@ -1,6 +1,6 @@
 import { checksumAddress, type TypedData } from '@walletkit/crypto';
-import { formatDeadline } from './time';
-import { isUnlimitedAmount } from './unlimited';
+import { formatDeadline } from './time.js';
+import { isUnlimitedAmount } from './unlimited.js';
 
 /** When a permit's allowance ends: a Unix time in seconds, never, or within the block that uses it. */
 export type PermitExpiry = bigint | 'never' | 'block';

@@ -1,4 +1,4 @@
-import { formatUnits } from '../units';
+import { formatUnits } from '../units.js';
 
 /** One instruction of a Solana transaction, as far as the confirmation can name it. */
 export interface SolanaInstructionView {

@@ -1,12 +1,12 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import type { WalletKitClientLike } from '../client-contract';
-import { AuthModal, type AuthModalProps } from '../auth/AuthModal';
-import { ConfirmationQueueDialog } from '../confirm/ConfirmationQueueDialog';
-import type { ConfirmationQueue } from '../confirm/queue';
-import { ThemeContext, type WalletKitTheme } from '../theme/theme';
-import { WalletKitContext } from './context';
-import { useChains } from './hooks';
+import type { WalletKitClientLike } from '../client-contract.js';
+import { AuthModal, type AuthModalProps } from '../auth/AuthModal.js';
+import { ConfirmationQueueDialog } from '../confirm/ConfirmationQueueDialog.js';
+import type { ConfirmationQueue } from '../confirm/queue.js';
+import { ThemeContext, type WalletKitTheme } from '../theme/theme.js';
+import { WalletKitContext } from './context.js';
+import { useChains } from './hooks.js';
 
 /** Props of {@link WalletKitClientProvider}. */
 export interface WalletKitClientProviderProps {

@@ -8,10 +8,10 @@ import {
   type WalletKitConfig as ClientConfig,
   type WalletKitEthereumProvider,
 } from '@walletkit/client';
-import type { OAuthProviderName } from '../client-contract';
-import { createConfirmationQueue } from '../confirm/queue';
-import { adaptClient } from './adapt-client';
-import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider';
+import type { OAuthProviderName } from '../client-contract.js';
+import { createConfirmationQueue } from '../confirm/queue.js';
+import { adaptClient } from './adapt-client.js';
+import { WalletKitClientProvider, type WalletKitClientProviderProps } from './WalletKitClientProvider.js';
 
 /** The client the provider builds from `config`, or one the app built (to share it with wagmi). */
 type ClientSource =

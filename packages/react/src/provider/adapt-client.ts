@@ -1,5 +1,5 @@
 import { createEthereumProvider, type WalletKitClient } from '@walletkit/client';
-import type { ChainsState, Eip1193Provider, OAuthProviderName, SessionState, WalletKitClientLike, WalletKitConfig } from '../client-contract';
+import type { ChainsState, Eip1193Provider, OAuthProviderName, SessionState, WalletKitClientLike, WalletKitConfig } from '../client-contract.js';
 
 /**
  * Bind a `@walletkit/client` client to the shape the components call: a session snapshot for

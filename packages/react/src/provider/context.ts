@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { WalletKitClientLike } from '../client-contract';
+import type { WalletKitClientLike } from '../client-contract.js';
 
 /** What {@link WalletKitProvider} shares with the kit's components and hooks. */
 export interface WalletKitContextValue {

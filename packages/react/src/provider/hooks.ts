@@ -1,8 +1,8 @@
 import { useQuery, useMutation, type QueryClient, type UseMutationOptions } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
-import type { ChainsState, SessionState, WalletKitClientLike } from '../client-contract';
-import { walletKitConfigQueryOptions, walletsQueryOptions } from '../queries';
-import { useKitQueryClient, useWalletKitContext } from './context';
+import type { ChainsState, SessionState, WalletKitClientLike } from '../client-contract.js';
+import { walletKitConfigQueryOptions, walletsQueryOptions } from '../queries.js';
+import { useKitQueryClient, useWalletKitContext } from './context.js';
 
 /**
  * The client's session state, re-rendered on every change (login, refresh, expiry, logout,

@@ -1,5 +1,5 @@
 import type { ChainConfig, SignOptions } from '@walletkit/client';
-import type { Eip1193Provider, SessionInfo, SessionState, TransactionParams, WalletAccountParams, WalletSummary } from '../client-contract';
+import type { Eip1193Provider, SessionInfo, SessionState, TransactionParams, WalletAccountParams, WalletSummary } from '../client-contract.js';
 import {
   addPasskeyMutationOptions,
   createAccountsMutationOptions,
@@ -12,9 +12,9 @@ import {
   signMessageMutationOptions,
   signTransactionMutationOptions,
   signTypedDataMutationOptions,
-} from '../queries';
-import { useWalletKitContext } from './context';
-import { useChains, useKitMutation, useSession, useWallets } from './hooks';
+} from '../queries.js';
+import { useWalletKitContext } from './context.js';
+import { useChains, useKitMutation, useSession, useWallets } from './hooks.js';
 
 /** What {@link useWalletKit} returns: state and actions (DESIGN section 4). */
 export interface WalletKit {

@@ -1,5 +1,5 @@
 import { createContext, useContext, useInsertionEffect } from 'react';
-import { injectWalletKitStyles } from './styles';
+import { injectWalletKitStyles } from './styles.js';
 
 /** `system` follows prefers-color-scheme; `light` and `dark` force one. */
 export type WalletKitTheme = 'light' | 'dark' | 'system';

@@ -1,6 +1,6 @@
-import { exportAccountMutationOptions } from '../queries';
-import { useKitMutation } from '../provider/hooks';
-import { SecretReveal } from './SecretReveal';
+import { exportAccountMutationOptions } from '../queries.js';
+import { useKitMutation } from '../provider/hooks.js';
+import { SecretReveal } from './SecretReveal.js';
 
 /**
  * Export one account's private key: shown only after confirmation, decrypted by the client in

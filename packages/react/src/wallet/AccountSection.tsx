@@ -1,15 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useId, useState } from 'react';
-import { ErrorText } from '../auth/ErrorText';
-import { useKitQueryClient, useWalletKitContext } from '../provider/context';
-import { useChains } from '../provider/hooks';
-import { balanceQueryOptions } from '../queries';
-import { formatAmount } from '../units';
+import { ErrorText } from '../auth/ErrorText.js';
+import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
+import { useChains } from '../provider/hooks.js';
+import { balanceQueryOptions } from '../queries.js';
+import { formatAmount } from '../units.js';
 
 // Send and Receive (with the QR encoder, the panel's largest dependency) load when opened,
 // apart from the kit's first chunk.
-const SendForm = lazy(() => import('./SendForm').then((m) => ({ default: m.SendForm })));
-const ReceivePanel = lazy(() => import('./ReceivePanel').then((m) => ({ default: m.ReceivePanel })));
+const SendForm = lazy(() => import('./SendForm.js').then((m) => ({ default: m.SendForm })));
+const ReceivePanel = lazy(() => import('./ReceivePanel.js').then((m) => ({ default: m.ReceivePanel })));
 const loading = <p className="wk-hint">Loading…</p>;
 
 const isEthereum = (address: string) => /^0x[0-9a-fA-F]{40}$/.test(address);

@@ -1,6 +1,6 @@
-import { exportWalletMutationOptions } from '../queries';
-import { useKitMutation } from '../provider/hooks';
-import { SecretReveal } from './SecretReveal';
+import { exportWalletMutationOptions } from '../queries.js';
+import { useKitMutation } from '../provider/hooks.js';
+import { SecretReveal } from './SecretReveal.js';
 
 /**
  * Export a wallet's recovery phrase: shown only after confirmation, decrypted by the client in

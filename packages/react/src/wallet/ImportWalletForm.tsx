@@ -1,8 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ErrorText } from '../auth/ErrorText';
-import { importWalletMutationOptions } from '../queries';
-import { useKitMutation, useSession } from '../provider/hooks';
-import { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './mnemonic';
+import { ErrorText } from '../auth/ErrorText.js';
+import { importWalletMutationOptions } from '../queries.js';
+import { useKitMutation, useSession } from '../provider/hooks.js';
+import { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './mnemonic.js';
 
 /**
  * Import a wallet from its recovery phrase: a name and the phrase, checked for 12 to 24 words

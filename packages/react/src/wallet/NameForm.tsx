@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ErrorText } from '../auth/ErrorText';
+import { ErrorText } from '../auth/ErrorText.js';
 
 /** Props of {@link NameForm}. */
 export interface NameFormProps {

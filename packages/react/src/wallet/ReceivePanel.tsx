@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { QrCode } from './QrCode';
+import { QrCode } from './QrCode.js';
 
 /**
  * Receive: the account's address in full, a copy button, and a QR code of it for a phone's

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { ConfirmDialog } from '../components/ConfirmDialog';
-import { ErrorText } from '../auth/ErrorText';
+import { ConfirmDialog } from '../components/ConfirmDialog.js';
+import { ErrorText } from '../auth/ErrorText.js';
 
 /** Props of {@link SecretReveal}: the export mutation and the words around it. */
 export interface SecretRevealProps {

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { ChainConfig } from '@walletkit/client';
-import { ErrorText } from '../auth/ErrorText';
-import { useKitQueryClient, useWalletKitContext } from '../provider/context';
-import { useKitMutation } from '../provider/hooks';
-import { balanceQueryOptions, sendTransactionMutationOptions } from '../queries';
-import { formatAmount, parseUnits } from '../units';
-import { checkEthereumAddress } from './address';
+import { ErrorText } from '../auth/ErrorText.js';
+import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
+import { useKitMutation } from '../provider/hooks.js';
+import { balanceQueryOptions, sendTransactionMutationOptions } from '../queries.js';
+import { formatAmount, parseUnits } from '../units.js';
+import { checkEthereumAddress } from './address.js';
 
 /** Props of {@link SendForm}. */
 export interface SendFormProps {

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { ErrorText } from '../auth/ErrorText';
-import { signMessageMutationOptions, signTypedDataMutationOptions } from '../queries';
-import { useKitMutation } from '../provider/hooks';
+import { ErrorText } from '../auth/ErrorText.js';
+import { signMessageMutationOptions, signTypedDataMutationOptions } from '../queries.js';
+import { useKitMutation } from '../provider/hooks.js';
 
 /**
  * Sign a message (EIP-191) or EIP-712 typed data (JSON) with the selected account. The client

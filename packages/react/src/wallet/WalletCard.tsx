@@ -1,11 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import type { WalletAccountParams, WalletAccountSummary, WalletSummary } from '../client-contract';
-import { ErrorText } from '../auth/ErrorText';
-import { accountsQueryOptions, createAccountsMutationOptions } from '../queries';
-import { useKitQueryClient, useWalletKitContext } from '../provider/context';
-import { useKitMutation, useSession } from '../provider/hooks';
-import { AccountKeyExport } from './AccountKeyExport';
-import { ExportButton } from './ExportButton';
+import type { WalletAccountParams, WalletAccountSummary, WalletSummary } from '../client-contract.js';
+import { ErrorText } from '../auth/ErrorText.js';
+import { accountsQueryOptions, createAccountsMutationOptions } from '../queries.js';
+import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
+import { useKitMutation, useSession } from '../provider/hooks.js';
+import { AccountKeyExport } from './AccountKeyExport.js';
+import { ExportButton } from './ExportButton.js';
 
 /**
  * The next Ethereum account of a wallet (BIP44 m/44'/60'/0'/0/n after the highest index used).

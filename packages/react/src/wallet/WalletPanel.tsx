@@ -1,17 +1,17 @@
 import { lazy, Suspense, useState } from 'react';
-import { addPasskeyMutationOptions, createWalletMutationOptions, logoutMutationOptions } from '../queries';
-import { useKitMutation, useSession, useWallets } from '../provider/hooks';
-import { useKitRoot } from '../theme/theme';
-import { ImportWalletForm } from './ImportWalletForm';
-import { NameForm } from './NameForm';
-import { SessionCountdown } from './SessionCountdown';
-import { SignSection } from './SignSection';
-import { WalletCard } from './WalletCard';
-import { ErrorText } from '../auth/ErrorText';
-import { FailureBoundary } from '../components/FailureBoundary';
+import { addPasskeyMutationOptions, createWalletMutationOptions, logoutMutationOptions } from '../queries.js';
+import { useKitMutation, useSession, useWallets } from '../provider/hooks.js';
+import { useKitRoot } from '../theme/theme.js';
+import { ImportWalletForm } from './ImportWalletForm.js';
+import { NameForm } from './NameForm.js';
+import { SessionCountdown } from './SessionCountdown.js';
+import { SignSection } from './SignSection.js';
+import { WalletCard } from './WalletCard.js';
+import { ErrorText } from '../auth/ErrorText.js';
+import { FailureBoundary } from '../components/FailureBoundary.js';
 
 // Balance, Send and Receive load apart from the kit's first chunk (decision 0016).
-const AccountSection = lazy(() => import('./AccountSection').then((m) => ({ default: m.AccountSection })));
+const AccountSection = lazy(() => import('./AccountSection.js').then((m) => ({ default: m.AccountSection })));
 
 /**
  * The signed-in user's wallet: wallets and accounts, the selected account's balance on the

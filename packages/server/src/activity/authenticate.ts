@@ -14,13 +14,13 @@ import {
   webAuthnChallengeForBody,
   type StampScheme,
 } from '@walletkit/crypto';
-import { ApiError } from '../errors';
-import { parseStrictJson } from '../request-body';
-import type { Store } from '../store/db';
-import { apiKeys, authenticators, organizations } from '../store/schema';
-import type { Caller, Services } from './context';
-import { verifyP256Node } from './p256-node';
-import { relyingPartyFor, rpIdFitsOrigin } from './webauthn';
+import { ApiError } from '../errors.js';
+import { parseStrictJson } from '../request-body.js';
+import type { Store } from '../store/db.js';
+import { apiKeys, authenticators, organizations } from '../store/schema.js';
+import type { Caller, Services } from './context.js';
+import { verifyP256Node } from './p256-node.js';
+import { relyingPartyFor, rpIdFitsOrigin } from './webauthn.js';
 
 const CURVE_OF_SCHEME: Record<StampScheme, string> = {
   SIGNATURE_SCHEME_TK_API_P256: 'API_KEY_CURVE_P256',

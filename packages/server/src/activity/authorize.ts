@@ -12,11 +12,11 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { operations, type OperationName, type QueryName } from '@walletkit/protocol';
-import { ApiError } from '../errors';
-import type { Executor, Tx } from '../store/db';
-import { organizations, proxyConfigs, rootQuorumMembers, users } from '../store/schema';
-import type { Caller } from './context';
-import { evaluatePolicies } from './policy';
+import { ApiError } from '../errors.js';
+import type { Executor, Tx } from '../store/db.js';
+import { organizations, proxyConfigs, rootQuorumMembers, users } from '../store/schema.js';
+import type { Caller } from './context.js';
+import { evaluatePolicies } from './policy.js';
 
 export type Decision = { kind: 'execute' } | { kind: 'consensus'; threshold: number };
 

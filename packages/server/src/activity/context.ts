@@ -1,8 +1,8 @@
 import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
-import type { ServerConfig } from '../config';
-import type { Delivery } from '../delivery';
-import type { Enclave } from '../enclave';
-import type { Executor, Tx } from '../store/db';
+import type { ServerConfig } from '../config.js';
+import type { Delivery } from '../delivery/index.js';
+import type { Enclave } from '../enclave/index.js';
+import type { Executor, Tx } from '../store/db.js';
 
 /** Who stamped the request: a user of the target organization or of its parent. */
 export interface Caller {

@@ -5,13 +5,13 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
 import { operationByType } from '@walletkit/protocol';
-import { ApiError } from '../errors';
-import { isUniqueViolation, type Store, type Tx } from '../store/db';
-import { newSortableId } from '../store/ids';
-import { activities, activityVotes, users } from '../store/schema';
-import { authorize } from './authorize';
-import type { Caller, HandlerTable, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context';
-import { toReply } from './record';
+import { ApiError } from '../errors.js';
+import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
+import { newSortableId } from '../store/ids.js';
+import { activities, activityVotes, users } from '../store/schema.js';
+import { authorize } from './authorize.js';
+import type { Caller, HandlerTable, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
+import { toReply } from './record.js';
 
 type ActivityRow = typeof activities.$inferSelect;
 

@@ -9,15 +9,15 @@ import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor } from '@walletkit/protocol';
-import { ApiError } from '../errors';
-import { useStrictJson } from '../request-body';
-import type { Store } from '../store/db';
-import { authenticate } from './authenticate';
-import { authorizeQuery } from './authorize';
-import type { HandlerTable, PrefetchTable, Services } from './context';
-import { ActivityRunner } from './execute';
-import type { QueryTable } from './queries/context';
-import { assertSchema } from './validate';
+import { ApiError } from '../errors.js';
+import { useStrictJson } from '../request-body.js';
+import type { Store } from '../store/db.js';
+import { authenticate } from './authenticate.js';
+import { authorizeQuery } from './authorize.js';
+import type { HandlerTable, PrefetchTable, Services } from './context.js';
+import { ActivityRunner } from './execute.js';
+import type { QueryTable } from './queries/context.js';
+import { assertSchema } from './validate.js';
 
 export interface ActivityPluginOptions {
   store: Store;

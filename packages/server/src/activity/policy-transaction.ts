@@ -6,7 +6,7 @@
  */
 import { operations } from '@walletkit/protocol';
 import { parseUnsignedEthereumTransaction } from '@walletkit/crypto';
-import type { Value } from './policy-language';
+import type { Value } from './policy-language.js';
 
 const SIGN_TRANSACTION = operations.sign_transaction.type;
 

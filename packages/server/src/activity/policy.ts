@@ -9,11 +9,11 @@
  * whenever it might (UNKNOWN or unparsable), and DENY wins over ALLOW. No ALLOW, no access.
  */
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../store/db';
-import { policies, userTagMembers, userTags } from '../store/schema';
-import type { Caller } from './context';
-import { evaluatePolicyExpression, parsePolicyExpression, UNKNOWN, type Expr, type Truth, type Value } from './policy-language';
-import { ethereumTransactionFields } from './policy-transaction';
+import type { Tx } from '../store/db.js';
+import { policies, userTagMembers, userTags } from '../store/schema.js';
+import type { Caller } from './context.js';
+import { evaluatePolicyExpression, parsePolicyExpression, UNKNOWN, type Expr, type Truth, type Value } from './policy-language.js';
+import { ethereumTransactionFields } from './policy-transaction.js';
 
 export type Verdict = 'allow' | 'deny';
 

@@ -1,5 +1,5 @@
 import type { Activity, ActivityReply, ActivityStatus, Vote } from '@walletkit/protocol';
-import type { activities, activityVotes } from '../store/schema';
+import type { activities, activityVotes } from '../store/schema.js';
 
 type ActivityRow = typeof activities.$inferSelect;
 type VoteRow = typeof activityVotes.$inferSelect;

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { ApiError } from '../errors';
+import { ApiError } from '../errors.js';
 
 const compiled = new WeakMap<TSchema, TypeCheck<TSchema>>();
 

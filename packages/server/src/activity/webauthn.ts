@@ -11,10 +11,10 @@ import { verifyRegistrationResponse } from '@simplewebauthn/server';
 import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { AuthenticatorTransport, ParamsOf } from '@walletkit/protocol';
-import type { ServerConfig } from '../config';
-import { ApiError } from '../errors';
-import type { Executor } from '../store/db';
-import { organizations, proxyConfigs } from '../store/schema';
+import type { ServerConfig } from '../config.js';
+import { ApiError } from '../errors.js';
+import type { Executor } from '../store/db.js';
+import { organizations, proxyConfigs } from '../store/schema.js';
 
 /** One passkey as sent on the wire (v1AuthenticatorParamsV2). */
 export type AuthenticatorInput = ParamsOf<'create_authenticators'>['authenticators'][number];

@@ -3,13 +3,13 @@
  * (found by its name among top-level organizations), with its authentication proxy enabled.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import type { ServerConfig } from '../config';
-import type { Enclave } from '../enclave';
-import { startServer, type RunningServer } from '../main';
-import type { Store } from '../store/db';
-import { organizations } from '../store/schema';
-import { createOrganization } from './organizations';
-import { enableProxy } from './proxy';
+import type { ServerConfig } from '../config.js';
+import type { Enclave } from '../enclave/index.js';
+import { startServer, type RunningServer } from '../main.js';
+import type { Store } from '../store/db.js';
+import { organizations } from '../store/schema.js';
+import { createOrganization } from './organizations.js';
+import { enableProxy } from './proxy.js';
 
 export const DEMO_ORGANIZATION_NAME = 'walletkit demo';
 

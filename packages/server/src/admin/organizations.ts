@@ -3,9 +3,9 @@
  * its root quorum and a root P-256 API key. Used by the CLI and the demo's `npm start`.
  */
 import { generateP256KeyPair } from '@walletkit/crypto';
-import type { Store } from '../store/db';
-import { newId } from '../store/ids';
-import { apiKeys, organizations, rootQuorumMembers, users } from '../store/schema';
+import type { Store } from '../store/db.js';
+import { newId } from '../store/ids.js';
+import { apiKeys, organizations, rootQuorumMembers, users } from '../store/schema.js';
 
 export interface CreatedOrganization {
   organizationId: string;

@@ -8,13 +8,13 @@
 import { and, eq } from 'drizzle-orm';
 import { Value } from '@sinclair/typebox/value';
 import { generateP256KeyPair } from '@walletkit/crypto';
-import type { Enclave } from '../enclave';
-import { ApiError } from '../errors';
-import { defaultProxySettings, ProxySettings } from '../proxy/settings';
-import type { ProxyConfigRow } from '../proxy/repository';
-import type { Store, Tx } from '../store/db';
-import { newId } from '../store/ids';
-import { apiKeys, organizations, proxyConfigs, users } from '../store/schema';
+import type { Enclave } from '../enclave/index.js';
+import { ApiError } from '../errors.js';
+import { defaultProxySettings, ProxySettings } from '../proxy/settings.js';
+import type { ProxyConfigRow } from '../proxy/repository.js';
+import type { Store, Tx } from '../store/db.js';
+import { newId } from '../store/ids.js';
+import { apiKeys, organizations, proxyConfigs, users } from '../store/schema.js';
 
 /** A partial settings document: every field optional, `methods` and each `social` entry merged key by key. */
 export type ProxySettingsPatch = Omit<Partial<ProxySettings>, 'methods' | 'social'> & {

@@ -4,17 +4,17 @@
  * ERR_DELIVERY_NOT_CONFIGURED before anything is stored), unless the dev outbox was asked
  * for (`config.devOutbox`): then its messages go to the table `otp_outbox`.
  */
-import type { ServerConfig } from '../config';
-import { ApiError } from '../errors';
-import type { Store } from '../store/db';
-import { insertOutbox } from './outbox';
-import { smsWebhookSender, smtpSender } from './transports';
-import type { Delivery } from './types';
+import type { ServerConfig } from '../config.js';
+import { ApiError } from '../errors.js';
+import type { Store } from '../store/db.js';
+import { insertOutbox } from './outbox.js';
+import { smsWebhookSender, smtpSender } from './transports.js';
+import type { Delivery } from './types.js';
 
-export type { Delivery, EmailMessage, SmsMessage } from './types';
-export { listOutbox, type OutboxMessage } from './outbox';
-export { otpEmail, otpSms, DEFAULT_APP_NAME } from './message';
-export { DeliveryError } from './transports';
+export type { Delivery, EmailMessage, SmsMessage } from './types.js';
+export { listOutbox, type OutboxMessage } from './outbox.js';
+export { otpEmail, otpSms, DEFAULT_APP_NAME } from './message.js';
+export { DeliveryError } from './transports.js';
 
 /** The refusal of a code for a channel without a transport. */
 export const deliveryNotConfigured = (channel: 'email' | 'sms') =>

@@ -3,7 +3,7 @@
  * and one SMS. The code appears in the body only, never in a subject line, which mail
  * systems log and show in notifications more widely than bodies.
  */
-import type { EmailMessage, SmsMessage } from './types';
+import type { EmailMessage, SmsMessage } from './types.js';
 
 /** Default app name when neither the request nor the proxy configuration names one. */
 export const DEFAULT_APP_NAME = 'walletkit';

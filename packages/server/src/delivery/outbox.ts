@@ -4,9 +4,9 @@
  * the endpoint that lists them exists only in dev mode.
  */
 import { and, desc, eq } from 'drizzle-orm';
-import type { Executor } from '../store/db';
-import { newSortableId } from '../store/ids';
-import { otpOutbox } from '../store/schema';
+import type { Executor } from '../store/db.js';
+import { newSortableId } from '../store/ids.js';
+import { otpOutbox } from '../store/schema.js';
 
 /** One stored message. */
 export interface OutboxMessage {

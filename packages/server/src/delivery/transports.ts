@@ -4,7 +4,7 @@
  * the logs, and a provider's echo of the message could carry the code.
  */
 import nodemailer from 'nodemailer';
-import type { EmailMessage, SmsMessage } from './types';
+import type { EmailMessage, SmsMessage } from './types.js';
 
 /** Outbound calls give up after this long, so a stuck provider cannot pin a request. */
 export const DELIVERY_TIMEOUT_MS = 10_000;

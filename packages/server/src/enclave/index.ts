@@ -22,8 +22,8 @@ import {
   type SignedBundle,
 } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
-import { ApiError } from '../errors';
-import type { Store } from '../store/db';
+import { ApiError } from '../errors.js';
+import type { Store } from '../store/db.js';
 import {
   addressesOf,
   deriveAccounts,
@@ -35,12 +35,12 @@ import {
   type AccountSpec,
   type DerivedAccountPublic,
   type RawSignature,
-} from './key-material';
-import { resolveMasterKey } from './master-key';
-import { derivePrivateKeyNative as derivePrivateKey } from './native-derive';
-import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore';
+} from './key-material.js';
+import { resolveMasterKey } from './master-key.js';
+import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
+import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
 
-export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material';
+export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
 
 /** HPKE ciphertext to the at-rest key, as stored in `*_encrypted` columns. */
 export interface Sealed {

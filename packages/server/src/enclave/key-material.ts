@@ -15,7 +15,7 @@ import {
   type Curve,
 } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
-import { ApiError, asApiError } from '../errors';
+import { ApiError, asApiError } from '../errors.js';
 
 /** One account to derive from a wallet seed. */
 export interface AccountSpec {

@@ -1,8 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { generateP256KeyPair, p256PublicKey } from '@walletkit/crypto';
-import type { Store } from '../store/db';
-import { enclaveKeys } from '../store/schema';
+import type { Store } from '../store/db.js';
+import { enclaveKeys } from '../store/schema.js';
 
 /** The enclave's long-lived keys, shared by every server instance on one database. */
 export interface EnclaveKeyPair {

@@ -8,7 +8,7 @@
  */
 import { createECDH, createHmac } from 'node:crypto';
 import { HARDENED_OFFSET, parsePath, type Curve } from '@walletkit/crypto';
-import { ApiError } from '../errors';
+import { ApiError } from '../errors.js';
 
 /** Order of the secp256k1 group. */
 const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;

@@ -8,7 +8,7 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { compressPublicKey, generateP256KeyPair, hpkeOpen } from '@walletkit/crypto';
-import type { Enclave, Sealed } from './index';
+import type { Enclave, Sealed } from './index.js';
 
 /** Digits only. */
 export const NUMERIC_ALPHABET = '0123456789';

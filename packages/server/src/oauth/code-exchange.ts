@@ -3,7 +3,7 @@
  * 4.5) and the user-info call, for providers without OIDC (X, Discord). The client secret is
  * sent with HTTP Basic (RFC 6749 section 2.3.1) and never logged or returned.
  */
-import { ApiError } from '../errors';
+import { ApiError } from '../errors.js';
 
 /** Where a provider's endpoints are (ServerConfig.oauth2Providers entries). */
 export interface ProviderEndpoints {

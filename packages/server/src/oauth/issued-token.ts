@@ -4,8 +4,8 @@
  * token signed by the enclave key (published at /.well-known/jwks.json). oauth_login and
  * create_oauth_providers accept these like any OIDC provider's tokens.
  */
-import type { ServerConfig } from '../config';
-import type { Enclave } from '../enclave';
+import type { ServerConfig } from '../config.js';
+import type { Enclave } from '../enclave/index.js';
 
 /** Lifetime of an issued id token: long enough to finish a login, short enough to be useless later. */
 export const ISSUED_TOKEN_TTL_SECONDS = 600;

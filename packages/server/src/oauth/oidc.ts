@@ -17,10 +17,10 @@ import {
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import type { ServerConfig } from '../config';
-import type { Enclave } from '../enclave';
-import { ApiError } from '../errors';
-import { issuerOf } from './issued-token';
+import type { ServerConfig } from '../config.js';
+import type { Enclave } from '../enclave/index.js';
+import { ApiError } from '../errors.js';
+import { issuerOf } from './issued-token.js';
 
 /** What a verified OIDC token proves. `iss` is the configured issuer spelling (see GOOGLE_ISSUER_ALIASES). */
 export interface VerifiedOidcToken {

@@ -6,12 +6,12 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
-import { normalizeEmail, normalizeLookupPublicKey, type IdentityKind } from '../activity/operations/identities';
-import type { Db } from '../store/db';
-import { apiKeys, organizations, subOrganizationIdentities } from '../store/schema';
+import { normalizeEmail, normalizeLookupPublicKey, type IdentityKind } from '../activity/operations/identities.js';
+import type { Db } from '../store/db.js';
+import { apiKeys, organizations, subOrganizationIdentities } from '../store/schema.js';
 
 export type { IdentityKind };
-export { oidcIdentityValue } from '../activity/operations/identities';
+export { oidcIdentityValue } from '../activity/operations/identities.js';
 
 /** The normalized value sub_org_identities stores (lowercased email, compressed hex key, others as given). */
 export function normalizeIdentity(kind: IdentityKind, value: string): string {

@@ -4,10 +4,10 @@
  * `forward`, the one way to reach the activity API.
  */
 import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
-import type { Services } from '../activity/context';
-import type { Store } from '../store/db';
-import type { ProxyConfigRow } from './repository';
-import type { ProxySettings } from './settings';
+import type { Services } from '../activity/context.js';
+import type { Store } from '../store/db.js';
+import type { ProxyConfigRow } from './repository.js';
+import type { ProxySettings } from './settings.js';
 
 export interface ProxyContext {
   services: Services;

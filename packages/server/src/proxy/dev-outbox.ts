@@ -10,11 +10,11 @@ import { isIP } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Obj } from '@walletkit/protocol';
-import { assertSchema } from '../activity/validate';
-import { listOutbox } from '../delivery';
-import { ApiError } from '../errors';
-import { assertStorableString } from '../request-body';
-import type { Store } from '../store/db';
+import { assertSchema } from '../activity/validate.js';
+import { listOutbox } from '../delivery/index.js';
+import { ApiError } from '../errors.js';
+import { assertStorableString } from '../request-body.js';
+import type { Store } from '../store/db.js';
 
 const OutboxQuery = Obj({
   organizationId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),

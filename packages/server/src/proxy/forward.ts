@@ -6,10 +6,10 @@
  */
 import { stampApiKey } from '@walletkit/crypto';
 import { isErrorCode, operations, type OperationName, type ParamsOf, type ResultOf } from '@walletkit/protocol';
-import type { Services } from '../activity/context';
-import { ApiError } from '../errors';
-import { issuerOf } from '../oauth/issued-token';
-import type { ProxyConfigRow } from './repository';
+import type { Services } from '../activity/context.js';
+import { ApiError } from '../errors.js';
+import { issuerOf } from '../oauth/issued-token.js';
+import type { ProxyConfigRow } from './repository.js';
 
 /** An outbound activity call should never hang a proxy request. */
 const FORWARD_TIMEOUT_MS = 15_000;

@@ -6,12 +6,12 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { assertSchema } from '../activity/validate';
-import { ApiError } from '../errors';
-import type { Store } from '../store/db';
-import { proxyConfigs } from '../store/schema';
-import { loadProxyConfig, type ProxyConfigRow } from './repository';
-import { ProxySettings } from './settings';
+import { assertSchema } from '../activity/validate.js';
+import { ApiError } from '../errors.js';
+import type { Store } from '../store/db.js';
+import { proxyConfigs } from '../store/schema.js';
+import { loadProxyConfig, type ProxyConfigRow } from './repository.js';
+import { ProxySettings } from './settings.js';
 
 /** Headers a browser may send on proxy requests (answered in preflights). */
 const ALLOWED_HEADERS = 'content-type, x-auth-proxy-config-id';

@@ -7,23 +7,23 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { proxyEndpoints, type ProxyEndpointDescriptor, type ProxyEndpointName } from '@walletkit/protocol';
-import type { Services } from '../activity/context';
-import { assertSchema } from '../activity/validate';
-import { ApiError } from '../errors';
-import { useStrictJson } from '../request-body';
-import type { Store } from '../store/db';
-import type { ProxyContext, ProxyRoute } from './context';
-import { registerDevOutbox } from './dev-outbox';
-import { forwardActivity } from './forward';
-import { answerPreflight, guardRequest, type GuardedRequest } from './guard';
-import { account } from './routes/account';
-import { oauth2Authenticate } from './routes/oauth2-authenticate';
-import { oauthLogin } from './routes/oauth-login';
-import { otpInit } from './routes/otp-init';
-import { otpLogin } from './routes/otp-login';
-import { otpVerify } from './routes/otp-verify';
-import { signup } from './routes/signup';
-import { walletKitConfig } from './routes/wallet-kit-config';
+import type { Services } from '../activity/context.js';
+import { assertSchema } from '../activity/validate.js';
+import { ApiError } from '../errors.js';
+import { useStrictJson } from '../request-body.js';
+import type { Store } from '../store/db.js';
+import type { ProxyContext, ProxyRoute } from './context.js';
+import { registerDevOutbox } from './dev-outbox.js';
+import { forwardActivity } from './forward.js';
+import { answerPreflight, guardRequest, type GuardedRequest } from './guard.js';
+import { account } from './routes/account.js';
+import { oauth2Authenticate } from './routes/oauth2-authenticate.js';
+import { oauthLogin } from './routes/oauth-login.js';
+import { otpInit } from './routes/otp-init.js';
+import { otpLogin } from './routes/otp-login.js';
+import { otpVerify } from './routes/otp-verify.js';
+import { signup } from './routes/signup.js';
+import { walletKitConfig } from './routes/wallet-kit-config.js';
 
 export interface ProxyPluginOptions {
   store: Store;

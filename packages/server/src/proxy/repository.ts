@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { Db } from '../store/db';
-import { proxyConfigs } from '../store/schema';
+import type { Db } from '../store/db.js';
+import { proxyConfigs } from '../store/schema.js';
 
 export type ProxyConfigRow = typeof proxyConfigs.$inferSelect;
 

@@ -17,12 +17,12 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { lockDataDir, type DirLock } from './lock';
-import { migrate, MigrationError } from './migrate';
-import * as schema from './schema';
+import { lockDataDir, type DirLock } from './lock.js';
+import { migrate, MigrationError } from './migrate.js';
+import * as schema from './schema.js';
 
-export { StoreLockedError } from './lock';
-export { MigrationError } from './migrate';
+export { StoreLockedError } from './lock.js';
+export { MigrationError } from './migrate.js';
 
 export type Schema = typeof schema;
 /** The drizzle database over schema.ts, whichever driver is underneath. */

@@ -1,5 +1,5 @@
-export * from './db';
-export { newId, newSortableId, sortableIdTime } from './ids';
-export { loadMigrations, migrate, MIGRATIONS_DIR, type Migration } from './migrate';
-export { LOCK_FILE, type DirLock } from './lock';
-export * as schema from './schema';
+export * from './db.js';
+export { newId, newSortableId, sortableIdTime } from './ids.js';
+export { loadMigrations, migrate, MIGRATIONS_DIR, type Migration } from './migrate.js';
+export { LOCK_FILE, type DirLock } from './lock.js';
+export * as schema from './schema.js';

@@ -5,9 +5,9 @@
  * both on a timer so neither table grows without bound nor keeps codes around.
  */
 import { lt } from 'drizzle-orm';
-import type { ServerConfig } from '../config';
-import type { Executor } from './db';
-import { otpOutbox, otps } from './schema';
+import type { ServerConfig } from '../config.js';
+import type { Executor } from './db.js';
+import { otpOutbox, otps } from './schema.js';
 
 const DAY_SECONDS = 24 * 3600;
 

@@ -1,6 +1,6 @@
 // Tables of one-time codes (issue 3); re-exported by schema.ts. Must match migrations/0003_otp.sql.
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { organizations } from './schema';
+import { organizations } from './schema.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

@@ -1,7 +1,7 @@
 // Tables of the authentication proxy (issue 3); re-exported by schema.ts. Must match migrations/*.sql.
 import { boolean, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, index } from 'drizzle-orm/pg-core';
-import type { ProxySettings } from '../proxy/settings';
-import { organizations, users } from './schema';
+import type { ProxySettings } from '../proxy/settings.js';
+import { organizations, users } from './schema.js';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 

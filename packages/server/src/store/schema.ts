@@ -388,5 +388,5 @@ export const enclaveKeys = pgTable('enclave_keys', {
 });
 
 // Authentication proxy tables live in their own files (re-exported here so one schema object covers all).
-export * from './schema-proxy';
-export * from './schema-otp';
+export * from './schema-proxy.js';
+export * from './schema-otp.js';

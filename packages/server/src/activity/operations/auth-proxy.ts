@@ -4,8 +4,8 @@
  * CLI); here it runs in the activity's transaction. Who may run them: authorize.ts (root quorum
  * or policy; never the proxy user itself).
  */
-import { disableProxyInTx, enableProxyInTx, updateProxySettingsInTx } from '../../admin/proxy';
-import type { HandlerTable } from '../context';
+import { disableProxyInTx, enableProxyInTx, updateProxySettingsInTx } from '../../admin/proxy.js';
+import type { HandlerTable } from '../context.js';
 
 export const authProxyHandlers = {
   enable_auth_proxy: async (params, ctx) => {

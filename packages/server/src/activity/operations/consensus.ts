@@ -7,14 +7,14 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { Activity } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import { isUniqueViolation } from '../../store/db';
-import { newSortableId } from '../../store/ids';
-import { activities, activityVotes, users } from '../../store/schema';
-import { isRootMember } from '../authorize';
-import type { HandlerTable, OperationContext } from '../context';
-import { readQuorum } from '../queries/organization';
-import { toActivity } from '../record';
+import { ApiError } from '../../errors.js';
+import { isUniqueViolation } from '../../store/db.js';
+import { newSortableId } from '../../store/ids.js';
+import { activities, activityVotes, users } from '../../store/schema.js';
+import { isRootMember } from '../authorize.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { readQuorum } from '../queries/organization.js';
+import { toActivity } from '../record.js';
 
 type Selection = 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED';
 

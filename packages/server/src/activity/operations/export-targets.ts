@@ -5,10 +5,10 @@
  * a replay by someone who captured it, so the second export to one key in an organization is
  * refused. The claim is a row of the activity's transaction: a failed export leaves none.
  */
-import { exportTarget } from '../../enclave';
-import { ApiError } from '../../errors';
-import { usedExportTargets } from '../../store/schema';
-import type { OperationContext } from '../context';
+import { exportTarget } from '../../enclave/index.js';
+import { ApiError } from '../../errors.js';
+import { usedExportTargets } from '../../store/schema.js';
+import type { OperationContext } from '../context.js';
 
 /**
  * Record `targetPublicKey` as used by this organization.

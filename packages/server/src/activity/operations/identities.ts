@@ -11,9 +11,9 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
-import { ApiError } from '../../errors';
-import type { Executor, Tx } from '../../store/db';
-import { apiKeys, authenticators, oauthProviders, organizations, subOrganizationIdentities, users } from '../../store/schema';
+import { ApiError } from '../../errors.js';
+import type { Executor, Tx } from '../../store/db.js';
+import { apiKeys, authenticators, oauthProviders, organizations, subOrganizationIdentities, users } from '../../store/schema.js';
 
 /** Kinds stored in sub_org_identities.kind. */
 export type IdentityKind = 'EMAIL' | 'PHONE_NUMBER' | 'OIDC' | 'CREDENTIAL_ID' | 'PUBLIC_KEY';

@@ -1,21 +1,21 @@
 /** Every activity handler, by operation name; the plugin registers a route for each. */
-import type { HandlerTable, PrefetchTable } from '../context';
-import { walletHandlers } from './wallets';
-import { privateKeyHandlers } from './private-keys';
-import { signingHandlers } from './signing';
-import { transactionHandlers } from './transactions';
-import { policyHandlers } from './policies';
-import { tagHandlers } from './tags';
-import { smartContractHandlers } from './smart-contracts';
-import { organizationHandlers } from './organization';
-import { userHandlers } from './users';
-import { sessionHandlers } from './sessions';
-import { oauth2Handlers, oauth2Prefetchers } from './oauth2';
-import { oauthLoginHandlers } from './oauth-login';
-import { tvcHandlers } from './tvc';
-import { consensusHandlers } from './consensus';
-import { otpHandlers } from './otp';
-import { authProxyHandlers } from './auth-proxy';
+import type { HandlerTable, PrefetchTable } from '../context.js';
+import { walletHandlers } from './wallets.js';
+import { privateKeyHandlers } from './private-keys.js';
+import { signingHandlers } from './signing.js';
+import { transactionHandlers } from './transactions.js';
+import { policyHandlers } from './policies.js';
+import { tagHandlers } from './tags.js';
+import { smartContractHandlers } from './smart-contracts.js';
+import { organizationHandlers } from './organization.js';
+import { userHandlers } from './users.js';
+import { sessionHandlers } from './sessions.js';
+import { oauth2Handlers, oauth2Prefetchers } from './oauth2.js';
+import { oauthLoginHandlers } from './oauth-login.js';
+import { tvcHandlers } from './tvc.js';
+import { consensusHandlers } from './consensus.js';
+import { otpHandlers } from './otp.js';
+import { authProxyHandlers } from './auth-proxy.js';
 
 export const handlers: HandlerTable = {
   ...walletHandlers,

@@ -6,12 +6,12 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { sha256Hex } from '@walletkit/crypto';
-import { ApiError } from '../../errors';
-import { verifyOidcToken, type VerifiedOidcToken } from '../../oauth/oidc';
-import { organizations, oauthProviders, proxyConfigs, users } from '../../store/schema';
-import type { HandlerTable, OperationContext } from '../context';
-import { openSession } from './sessions';
-import { insertOauthProviders, normalizeApiPublicKey } from './users-credentials';
+import { ApiError } from '../../errors.js';
+import { verifyOidcToken, type VerifiedOidcToken } from '../../oauth/oidc.js';
+import { organizations, oauthProviders, proxyConfigs, users } from '../../store/schema.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { openSession } from './sessions.js';
+import { insertOauthProviders, normalizeApiPublicKey } from './users-credentials.js';
 
 /**
  * The nonces that bind a token to `publicKey`: the hash of the key as sent and of its

@@ -6,14 +6,14 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
-import { ApiError } from '../../errors';
-import { exchangeAuthorizationCode, fetchProviderUser } from '../../oauth/code-exchange';
-import { issueOidcToken } from '../../oauth/issued-token';
-import { newId } from '../../store/ids';
-import { oauth2Credentials } from '../../store/schema';
+import { ApiError } from '../../errors.js';
+import { exchangeAuthorizationCode, fetchProviderUser } from '../../oauth/code-exchange.js';
+import { issueOidcToken } from '../../oauth/issued-token.js';
+import { newId } from '../../store/ids.js';
+import { oauth2Credentials } from '../../store/schema.js';
 import type { ParamsOf } from '@walletkit/protocol';
-import type { Executor } from '../../store/db';
-import type { HandlerTable, PrefetchTable, Services } from '../context';
+import type { Executor } from '../../store/db.js';
+import type { HandlerTable, PrefetchTable, Services } from '../context.js';
 
 type Credential = typeof oauth2Credentials.$inferSelect;
 type ProviderUser = Awaited<ReturnType<typeof fetchProviderUser>>;

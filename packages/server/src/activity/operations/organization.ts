@@ -3,11 +3,11 @@
  * (set_organization_feature, spec B remove_organization_feature).
  */
 import { and, eq } from 'drizzle-orm';
-import { ApiError } from '../../errors';
-import { organizationFeatures, organizations, rootQuorumMembers } from '../../store/schema';
-import type { HandlerTable } from '../context';
-import { readFeatures } from '../queries/organization';
-import { requireUsers, unique } from './scoped';
+import { ApiError } from '../../errors.js';
+import { organizationFeatures, organizations, rootQuorumMembers } from '../../store/schema.js';
+import type { HandlerTable } from '../context.js';
+import { readFeatures } from '../queries/organization.js';
+import { requireUsers, unique } from './scoped.js';
 
 /** Handlers of update_root_quorum, set_organization_feature and remove_organization_feature. */
 export const organizationHandlers = {

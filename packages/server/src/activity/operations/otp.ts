@@ -15,15 +15,15 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { OtpType } from '@walletkit/protocol';
-import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery';
-import { checkOtpAttempt, issueOtp, parseEncryptedOtpBundle } from '../../enclave/otp';
-import { ApiError } from '../../errors';
-import { newId } from '../../store/ids';
-import { otps, users } from '../../store/schema';
-import type { HandlerTable, OperationContext } from '../context';
-import { CommittedFailure } from '../execute';
-import { openSession } from './sessions';
-import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
+import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery/index.js';
+import { checkOtpAttempt, issueOtp, parseEncryptedOtpBundle } from '../../enclave/otp.js';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import { otps, users } from '../../store/schema.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { CommittedFailure } from '../execute.js';
+import { openSession } from './sessions.js';
+import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
 
 /** Turnkey's default code length. */
 export const DEFAULT_OTP_LENGTH = 6;

@@ -3,12 +3,12 @@
  * (policy-language.ts) so that a typo is a 400 now rather than a policy that never matches.
  */
 import { and, eq, ne } from 'drizzle-orm';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { newId } from '../../store/ids';
-import { policies } from '../../store/schema';
-import type { HandlerTable } from '../context';
-import { parsePolicyExpression, PolicySyntaxError } from '../policy-language';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { newId } from '../../store/ids.js';
+import { policies } from '../../store/schema.js';
+import type { HandlerTable } from '../context.js';
+import { parsePolicyExpression, PolicySyntaxError } from '../policy-language.js';
 
 /** @throws ApiError ERR_INVALID_PARAMETER when `value` is not a policy expression. */
 function assertExpression(value: string | undefined, field: string): void {

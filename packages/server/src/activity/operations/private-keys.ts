@@ -5,13 +5,13 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Curve } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { newSortableId } from '../../store/ids';
-import { privateKeyTagMembers, privateKeyTags, privateKeys } from '../../store/schema';
-import { claimExportTarget } from './export-targets';
-import type { HandlerTable, OperationContext } from '../context';
-import { assertAddressFormat, assertUserOf } from './wallet-records';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { newSortableId } from '../../store/ids.js';
+import { privateKeyTagMembers, privateKeyTags, privateKeys } from '../../store/schema.js';
+import { claimExportTarget } from './export-targets.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { assertAddressFormat, assertUserOf } from './wallet-records.js';
 
 type PrivateKeyRow = typeof privateKeys.$inferSelect;
 

@@ -3,9 +3,9 @@
  * another organization is reported exactly like an id that does not exist (404).
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { privateKeys, users } from '../../store/schema';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { privateKeys, users } from '../../store/schema.js';
 
 /** The ids without repeats, in first-seen order. */
 export function unique(ids: readonly string[]): string[] {

@@ -5,9 +5,9 @@
  * by stamps from that key, never by presenting the JWT.
  */
 import { and, eq } from 'drizzle-orm';
-import { apiKeys } from '../../store/schema';
-import type { HandlerTable, OperationContext } from '../context';
-import { expiryOf, insertApiKeys, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials';
+import { apiKeys } from '../../store/schema.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { expiryOf, insertApiKeys, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
 
 /** Spec limits: "Default session expiration when expirationSeconds is absent: 15 minutes". */
 export const DEFAULT_SESSION_SECONDS = 900;

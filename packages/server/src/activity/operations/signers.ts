@@ -4,11 +4,11 @@
  */
 import { and, eq, or, sql } from 'drizzle-orm';
 import type { Curve } from '@walletkit/crypto';
-import type { SigningKey } from '../../enclave';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { privateKeys, walletAccounts, wallets } from '../../store/schema';
-import { canonicalAddress } from './wallets';
+import type { SigningKey } from '../../enclave/index.js';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { privateKeys, walletAccounts, wallets } from '../../store/schema.js';
+import { canonicalAddress } from './wallets.js';
 
 /** A sealed key that can sign, with its public key (hex, as stored) to place its signature. */
 export interface Signer {

@@ -4,9 +4,9 @@
  * payload, then one enclave call: one unseal and at most one derivation per request.
  */
 import { isCryptoError, payloadDigest, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
-import { ApiError } from '../../errors';
-import type { HandlerTable } from '../context';
-import { resolveSigner } from './signers';
+import { ApiError } from '../../errors.js';
+import type { HandlerTable } from '../context.js';
+import { resolveSigner } from './signers.js';
 
 /** The bytes to sign for one payload; whatever payloadDigest rejects is a bad payload at `field`. */
 function digestOf(payload: string, encoding: PayloadEncoding, hashFunction: HashFunction, curve: Curve, field: string): Uint8Array {

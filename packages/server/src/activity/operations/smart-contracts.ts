@@ -4,10 +4,10 @@
  */
 import { and, eq } from 'drizzle-orm';
 import type { SmartContractInterfaceType } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import { newId } from '../../store/ids';
-import { smartContractInterfaces } from '../../store/schema';
-import type { HandlerTable } from '../context';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import { smartContractInterfaces } from '../../store/schema.js';
+import type { HandlerTable } from '../context.js';
 
 const ETHEREUM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';

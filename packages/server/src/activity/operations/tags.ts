@@ -4,12 +4,12 @@
  * of one update are atomic (one transaction per activity).
  */
 import { and, eq, inArray, ne } from 'drizzle-orm';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { newId } from '../../store/ids';
-import { privateKeyTagMembers, privateKeyTags, userTagMembers, userTags } from '../../store/schema';
-import type { HandlerTable } from '../context';
-import { assertDisjoint, requirePrivateKeys, requireUsers, unique } from './scoped';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { newId } from '../../store/ids.js';
+import { privateKeyTagMembers, privateKeyTags, userTagMembers, userTags } from '../../store/schema.js';
+import type { HandlerTable } from '../context.js';
+import { assertDisjoint, requirePrivateKeys, requireUsers, unique } from './scoped.js';
 
 async function assertUserTagNameFree(tx: Tx, organizationId: string, name: string, field: string, exceptId?: string): Promise<void> {
   const clash = await tx

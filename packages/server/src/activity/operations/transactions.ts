@@ -19,10 +19,10 @@ import {
   type Curve,
 } from '@walletkit/crypto';
 import type { TransactionType } from '@walletkit/protocol';
-import type { RawSignature } from '../../enclave';
-import { ApiError } from '../../errors';
-import type { HandlerTable } from '../context';
-import { resolveSigner } from './signers';
+import type { RawSignature } from '../../enclave/index.js';
+import { ApiError } from '../../errors.js';
+import type { HandlerTable } from '../context.js';
+import { resolveSigner } from './signers.js';
 
 /** What one transaction needs signed, and how the signature goes back in. */
 interface Signable {

@@ -6,11 +6,11 @@
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
-import { ApiError } from '../../errors';
-import { newId } from '../../store/ids';
-import { tvcManifestApprovals, tvcManifests, tvcOperators } from '../../store/schema';
-import type { HandlerTable } from '../context';
-import { verifyP256Node } from '../p256-node';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import { tvcManifestApprovals, tvcManifests, tvcOperators } from '../../store/schema.js';
+import type { HandlerTable } from '../context.js';
+import { verifyP256Node } from '../p256-node.js';
 
 /** @throws ApiError ERR_INVALID_PUBLIC_KEY unless `hex` is a compressed P-256 point. */
 function compressedP256(hex: string, field: string): string {

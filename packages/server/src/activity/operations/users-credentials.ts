@@ -7,15 +7,15 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { compressPublicKey, formatAddress, hexToBytes } from '@walletkit/crypto';
 import type { ApiKeyCurve, ParamsOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { OidcIdentity } from '../../oauth/issued-token';
-import { verifyOidcToken } from '../../oauth/oidc';
-import type { Tx } from '../../store/db';
-import { newId } from '../../store/ids';
-import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema';
-import type { OperationContext } from '../context';
-import { syncSubOrganizationIdentities } from './identities';
-import { relyingPartyFor, verifyPasskeyAttestation, type AuthenticatorInput } from '../webauthn';
+import { ApiError } from '../../errors.js';
+import type { OidcIdentity } from '../../oauth/issued-token.js';
+import { verifyOidcToken } from '../../oauth/oidc.js';
+import type { Tx } from '../../store/db.js';
+import { newId } from '../../store/ids.js';
+import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema.js';
+import type { OperationContext } from '../context.js';
+import { syncSubOrganizationIdentities } from './identities.js';
+import { relyingPartyFor, verifyPasskeyAttestation, type AuthenticatorInput } from '../webauthn.js';
 
 type ApiKeyInput = ParamsOf<'create_api_keys'>['apiKeys'][number];
 type OauthProviderInput = ParamsOf<'create_oauth_providers'>['oauthProviders'][number];

@@ -7,11 +7,11 @@
 import { eq } from 'drizzle-orm';
 import { compressPublicKey, verifyClientSignature } from '@walletkit/crypto';
 import type { OtpType, ParamsOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { organizations, usedVerificationTokens, users } from '../../store/schema';
-import type { OperationContext } from '../context';
-import type { Enclave } from '../../enclave';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { organizations, usedVerificationTokens, users } from '../../store/schema.js';
+import type { OperationContext } from '../context.js';
+import type { Enclave } from '../../enclave/index.js';
 
 /** Claims of a verification token. */
 export interface VerificationClaims {

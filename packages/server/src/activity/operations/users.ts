@@ -6,14 +6,14 @@
  */
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { ParamsOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import { newId } from '../../store/ids';
-import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembers, userTagMembers, userTags, users } from '../../store/schema';
-import type { HandlerTable, OperationContext } from '../context';
-import { syncSubOrganizationIdentities } from './identities';
-import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials';
-import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification';
-import { createWalletRecord } from './wallet-store';
+import { ApiError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembers, userTagMembers, userTags, users } from '../../store/schema.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { syncSubOrganizationIdentities } from './identities.js';
+import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials.js';
+import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
+import { createWalletRecord } from './wallet-store.js';
 
 type UserInput = ParamsOf<'create_users'>['users'][number];
 type RootUserInput = ParamsOf<'create_sub_organization'>['rootUsers'][number];

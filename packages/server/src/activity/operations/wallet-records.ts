@@ -6,11 +6,11 @@
 import { and, eq } from 'drizzle-orm';
 import { HARDENED_OFFSET, parsePath, type Curve } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength, PathFormat } from '@walletkit/protocol';
-import type { AccountSpec, Enclave, Sealed } from '../../enclave';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { newSortableId } from '../../store/ids';
-import { users, walletAccounts, wallets } from '../../store/schema';
+import type { AccountSpec, Enclave, Sealed } from '../../enclave/index.js';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { newSortableId } from '../../store/ids.js';
+import { users, walletAccounts, wallets } from '../../store/schema.js';
 
 /** A wallet account as the wire asks for it (v1WalletAccountParams). */
 export interface AccountParams {

@@ -4,12 +4,12 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { checksumAddress, type Curve } from '@walletkit/crypto';
-import { ApiError } from '../../errors';
-import type { Tx } from '../../store/db';
-import { walletAccounts, wallets } from '../../store/schema';
-import type { HandlerTable, OperationContext } from '../context';
-import { claimExportTarget } from './export-targets';
-import { assertUserOf, createWalletRecord, deriveAndStoreAccounts } from './wallet-records';
+import { ApiError } from '../../errors.js';
+import type { Tx } from '../../store/db.js';
+import { walletAccounts, wallets } from '../../store/schema.js';
+import type { HandlerTable, OperationContext } from '../context.js';
+import { claimExportTarget } from './export-targets.js';
+import { assertUserOf, createWalletRecord, deriveAndStoreAccounts } from './wallet-records.js';
 
 type WalletRow = typeof wallets.$inferSelect;
 

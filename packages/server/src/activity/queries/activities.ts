@@ -4,11 +4,11 @@
  */
 import { and, asc, desc, eq, gt, inArray, lt, or, type SQL } from 'drizzle-orm';
 import type { Activity } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { Executor } from '../../store/db';
-import { activities, activityVotes } from '../../store/schema';
-import { toActivity } from '../record';
-import type { QueryTable } from './context';
+import { ApiError } from '../../errors.js';
+import type { Executor } from '../../store/db.js';
+import { activities, activityVotes } from '../../store/schema.js';
+import { toActivity } from '../record.js';
+import type { QueryTable } from './context.js';
 
 type ActivityRow = typeof activities.$inferSelect;
 const DEFAULT_LIMIT = 10;

@@ -6,12 +6,12 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { QueryRequestOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import { verifyOidcToken } from '../../oauth/oidc';
-import { proxyConfigOfOrganization } from '../../proxy/repository';
-import { organizations, subOrganizationIdentities, users } from '../../store/schema';
-import { normalizeEmail, normalizeLookupPublicKey, oidcIdentityValue, type IdentityKind } from '../operations/identities';
-import type { QueryContext, QueryTable } from './context';
+import { ApiError } from '../../errors.js';
+import { verifyOidcToken } from '../../oauth/oidc.js';
+import { proxyConfigOfOrganization } from '../../proxy/repository.js';
+import { organizations, subOrganizationIdentities, users } from '../../store/schema.js';
+import { normalizeEmail, normalizeLookupPublicKey, oidcIdentityValue, type IdentityKind } from '../operations/identities.js';
+import type { QueryContext, QueryTable } from './context.js';
 
 /** The stored kind and normalized value a filter matches. */
 async function identityOf(request: QueryRequestOf<'list_suborgs'>, ctx: QueryContext): Promise<{ kind: IdentityKind; value: string }> {

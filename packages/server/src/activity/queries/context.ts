@@ -1,6 +1,6 @@
 import type { QueryName, QueryRequestOf, QueryResponseOf } from '@walletkit/protocol';
-import type { Db } from '../../store/db';
-import type { Caller, Services } from '../context';
+import type { Db } from '../../store/db.js';
+import type { Caller, Services } from '../context.js';
 
 /** What a read handler sees: the database (no transaction needed), target org, caller. */
 export interface QueryContext extends Services {

@@ -1,11 +1,11 @@
 /** Every read handler, by query name. */
-import type { QueryTable } from './context';
-import { walletQueries } from './wallets';
-import { userQueries } from './users';
-import { activityQueries } from './activities';
-import { organizationQueries } from './organization';
-import { policyQueries } from './policies';
-import { authProxyQueries } from './auth-proxy';
+import type { QueryTable } from './context.js';
+import { walletQueries } from './wallets.js';
+import { userQueries } from './users.js';
+import { activityQueries } from './activities.js';
+import { organizationQueries } from './organization.js';
+import { policyQueries } from './policies.js';
+import { authProxyQueries } from './auth-proxy.js';
 
 export const queryHandlers: QueryTable = {
   ...walletQueries,

@@ -4,10 +4,10 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { FeatureName } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { Executor } from '../../store/db';
-import { organizationFeatures, organizations, rootQuorumMembers, users } from '../../store/schema';
-import type { QueryTable } from './context';
+import { ApiError } from '../../errors.js';
+import type { Executor } from '../../store/db.js';
+import { organizationFeatures, organizations, rootQuorumMembers, users } from '../../store/schema.js';
+import type { QueryTable } from './context.js';
 
 /** Features of an organization, by name. */
 export async function readFeatures(db: Executor, organizationId: string): Promise<Array<{ name: FeatureName; value: string }>> {

@@ -4,9 +4,9 @@
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { PolicyEffect, SmartContractInterfaceType } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import { policies, privateKeyTags, smartContractInterfaces, userTags } from '../../store/schema';
-import type { QueryTable } from './context';
+import { ApiError } from '../../errors.js';
+import { policies, privateKeyTags, smartContractInterfaces, userTags } from '../../store/schema.js';
+import type { QueryTable } from './context.js';
 
 type PolicyRow = typeof policies.$inferSelect;
 

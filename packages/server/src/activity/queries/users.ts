@@ -5,11 +5,11 @@
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AuthenticatorTransport, Oauth2Provider, QueryResponseOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { Db } from '../../store/db';
-import { apiKeys, authenticators, oauth2Credentials, oauthProviders, userTagMembers, users } from '../../store/schema';
-import { credentialPublicKeyHex } from '../webauthn';
-import type { QueryTable } from './context';
+import { ApiError } from '../../errors.js';
+import type { Db } from '../../store/db.js';
+import { apiKeys, authenticators, oauth2Credentials, oauthProviders, userTagMembers, users } from '../../store/schema.js';
+import { credentialPublicKeyHex } from '../webauthn.js';
+import type { QueryTable } from './context.js';
 
 type UserRecord = QueryResponseOf<'get_user'>['user'];
 type ApiKeyRecord = UserRecord['apiKeys'][number];

@@ -7,10 +7,10 @@ import { and, asc, desc, eq, gt, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from '@walletkit/protocol';
 import { Pagination } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { Db } from '../../store/db';
-import { privateKeyTagMembers, privateKeys, walletAccounts, wallets } from '../../store/schema';
-import type { QueryTable } from './context';
+import { ApiError } from '../../errors.js';
+import type { Db } from '../../store/db.js';
+import { privateKeyTagMembers, privateKeys, walletAccounts, wallets } from '../../store/schema.js';
+import type { QueryTable } from './context.js';
 
 type WalletRow = typeof wallets.$inferSelect;
 type AccountRow = typeof walletAccounts.$inferSelect;

@@ -9,13 +9,13 @@
  */
 import { eq } from 'drizzle-orm';
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import { verificationClaimsOf } from '../../activity/operations/users-verification';
-import { ApiError } from '../../errors';
-import { usedVerificationTokens } from '../../store/schema';
-import { findSubOrganization, isSecp256k1LookupKey, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts';
-import type { ProxyContext, ProxyRoute } from '../context';
-import { requireWalletMethod } from './methods';
-import { verifyConfiguredOidcToken } from './oauth-login';
+import { verificationClaimsOf } from '../../activity/operations/users-verification.js';
+import { ApiError } from '../../errors.js';
+import { usedVerificationTokens } from '../../store/schema.js';
+import { findSubOrganization, isSecp256k1LookupKey, normalizeIdentity, oidcIdentityValue, type IdentityKind } from '../accounts.js';
+import type { ProxyContext, ProxyRoute } from '../context.js';
+import { requireWalletMethod } from './methods.js';
+import { verifyConfiguredOidcToken } from './oauth-login.js';
 
 type Body = ProxyRequestOf<'account'>;
 

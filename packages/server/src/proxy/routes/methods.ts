@@ -1,7 +1,7 @@
 /** Auth-method toggles of a proxy configuration (spec A: each method enabled independently). */
 import type { OtpType } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { ProxySettings } from '../settings';
+import { ApiError } from '../../errors.js';
+import type { ProxySettings } from '../settings.js';
 
 /** Refuse an OTP flow whose channel is disabled. @throws ApiError ERR_AUTH_METHOD_DISABLED */
 export function requireOtpMethod(settings: ProxySettings, otpType: OtpType): void {

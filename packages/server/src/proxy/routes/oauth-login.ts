@@ -4,11 +4,11 @@
  * oauth_login verifies it again, and its nonce, inside the activity.
  */
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import { verifyOidcToken, type VerifiedOidcToken } from '../../oauth/oidc';
-import { findSubOrganization, oidcIdentityValue } from '../accounts';
-import type { ProxyContext, ProxyRoute } from '../context';
-import { enabledOidcAudiences } from './methods';
+import { ApiError } from '../../errors.js';
+import { verifyOidcToken, type VerifiedOidcToken } from '../../oauth/oidc.js';
+import { findSubOrganization, oidcIdentityValue } from '../accounts.js';
+import type { ProxyContext, ProxyRoute } from '../context.js';
+import { enabledOidcAudiences } from './methods.js';
 
 /** Verify an OIDC token for this configuration: signature, expiry and `aud` among the enabled client ids. */
 export async function verifyConfiguredOidcToken(ctx: ProxyContext, token: string, field = 'oidcToken') {

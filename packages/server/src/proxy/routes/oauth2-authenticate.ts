@@ -4,8 +4,8 @@
  * configuration's stored OAuth 2.0 credential, and its issued OIDC token is returned.
  */
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { ProxyRoute } from '../context';
+import { ApiError } from '../../errors.js';
+import type { ProxyRoute } from '../context.js';
 
 export const oauth2Authenticate: ProxyRoute<ProxyRequestOf<'oauth2_authenticate'>, ProxyResponseOf<'oauth2_authenticate'>> = async (body, ctx) => {
   const social = body.provider === 'OAUTH2_PROVIDER_X' ? ctx.settings.social.x : ctx.settings.social.discord;

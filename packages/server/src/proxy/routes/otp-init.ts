@@ -1,7 +1,7 @@
 /** POST /v1/otp_init_v2: send a code of the configured length and charset (init_otp on the configuration's organization). */
 import type { ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import type { ProxyRoute } from '../context';
-import { requireOtpMethod } from './methods';
+import type { ProxyRoute } from '../context.js';
+import { requireOtpMethod } from './methods.js';
 
 export const otpInit: ProxyRoute<ProxyRequestOf<'otp_init_v2'>, ProxyResponseOf<'otp_init_v2'>> = async (body, ctx) => {
   requireOtpMethod(ctx.settings, body.otpType);

@@ -7,11 +7,11 @@
  * signature inside the activity.
  */
 import type { OtpType, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import { verificationClaimsOf } from '../../activity/operations/users-verification';
-import { ApiError } from '../../errors';
-import { findSubOrganization } from '../accounts';
-import type { ProxyContext, ProxyRoute } from '../context';
-import { requireOtpMethod } from './methods';
+import { verificationClaimsOf } from '../../activity/operations/users-verification.js';
+import { ApiError } from '../../errors.js';
+import { findSubOrganization } from '../accounts.js';
+import type { ProxyContext, ProxyRoute } from '../context.js';
+import { requireOtpMethod } from './methods.js';
 
 /**
  * The contact of a verification token this server issued (signature, expiry and shape checked).

@@ -6,11 +6,11 @@
  * the activity. Duplicates (contact, identity) are refused by the activity (409).
  */
 import type { ParamsOf, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import { ApiError } from '../../errors';
-import type { ProxyRoute } from '../context';
-import { verifyConfiguredOidcToken } from './oauth-login';
-import { tokenContact } from './otp-login';
-import { requireOtpMethod, requireWalletMethod } from './methods';
+import { ApiError } from '../../errors.js';
+import type { ProxyRoute } from '../context.js';
+import { verifyConfiguredOidcToken } from './oauth-login.js';
+import { tokenContact } from './otp-login.js';
+import { requireOtpMethod, requireWalletMethod } from './methods.js';
 
 type Body = ProxyRequestOf<'signup_v2'>;
 type RootUser = ParamsOf<'create_sub_organization'>['rootUsers'][number];

@@ -1,6 +1,6 @@
 /** POST /v1/wallet_kit_config: the enabled methods and the session and OTP settings, for the client's auth modal. */
 import type { ProxyAuthMethod, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
-import type { ProxyRoute } from '../context';
+import type { ProxyRoute } from '../context.js';
 
 export const walletKitConfig: ProxyRoute<ProxyRequestOf<'wallet_kit_config'>, ProxyResponseOf<'wallet_kit_config'>> = async (_body, ctx) => {
   const s = ctx.settings;
