@@ -50,7 +50,7 @@ export function assertOneOf<T extends string>(
   return value as T;
 }
 
-/** Copies bytes into a fresh ArrayBuffer, the type WebCrypto and @hpke/core accept. */
+/** Copies bytes into a fresh ArrayBuffer, the type WebCrypto accepts. */
 export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
   const out = new ArrayBuffer(bytes.length);
   new Uint8Array(out).set(bytes);

@@ -1,9 +1,9 @@
 // HPKE (RFC 9180) base mode as used on the wire (DESIGN section 2): DHKEM(P-256,
 // HKDF-SHA256), HKDF-SHA256, AES-256-GCM, info "turnkey_hpke", and
 // AAD = encapsulated key (65 B) || receiver public key (65 B), both uncompressed.
-import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+import { AEAD_AES_256_GCM, CipherSuite, KDF_HKDF_SHA256, KEM_DHKEM_P256_HKDF_SHA256 } from 'hpke';
 import { p256 } from '@noble/curves/nist.js';
-import { assertBytes, assertObject, assertString, toArrayBuffer } from './assert.js';
+import { assertBytes, assertObject, assertString } from './assert.js';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
 import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
@@ -27,7 +27,7 @@ const INFO = utf8ToBytes('turnkey_hpke');
 let suite: CipherSuite | undefined;
 
 function cipherSuite(): CipherSuite {
-  suite ??= new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+  suite ??= new CipherSuite(KEM_DHKEM_P256_HKDF_SHA256, KDF_HKDF_SHA256, AEAD_AES_256_GCM);
   return suite;
 }
 
@@ -50,11 +50,10 @@ export async function hpkeSeal(params: { plaintext: Uint8Array; receiverPublicKe
   assertString(params.receiverPublicKey, 'receiverPublicKey', 'ERR_INVALID_PUBLIC_KEY');
   const receiver = decodePublicKey(p256, params.receiverPublicKey).toBytes(false);
   const hpke = cipherSuite();
-  const recipientPublicKey = await hpke.kem.deserializePublicKey(toArrayBuffer(receiver));
-  const sender = await hpke.createSenderContext({ recipientPublicKey, info: toArrayBuffer(INFO) });
-  const enc = new Uint8Array(sender.enc);
+  const recipientPublicKey = await hpke.DeserializePublicKey(receiver);
+  const { encapsulatedSecret: enc, ctx } = await hpke.SetupSender(recipientPublicKey, { info: INFO });
   const aad = concatBytes(enc, receiver);
-  const ciphertext = new Uint8Array(await sender.seal(toArrayBuffer(params.plaintext), toArrayBuffer(aad)));
+  const ciphertext = await ctx.Seal(params.plaintext, aad);
   return { encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) };
 }
 
@@ -84,13 +83,13 @@ export async function hpkeOpen(params: {
     const enc = decodePublicKey(p256, params.encappedPublic).toBytes(false);
     const ciphertext = hexToBytes(params.ciphertext);
     const hpke = cipherSuite();
-    const recipientKey: CryptoKeyPair = {
-      privateKey: await hpke.kem.importKey('raw', toArrayBuffer(privateKey), false),
-      publicKey: await hpke.kem.deserializePublicKey(toArrayBuffer(receiver)),
+    const recipientKey = {
+      privateKey: await hpke.DeserializePrivateKey(privateKey, false),
+      publicKey: await hpke.DeserializePublicKey(receiver),
     };
-    const recipient = await hpke.createRecipientContext({ recipientKey, enc: toArrayBuffer(enc), info: toArrayBuffer(INFO) });
+    const recipient = await hpke.SetupRecipient(recipientKey, enc, { info: INFO });
     const aad = concatBytes(enc, receiver);
-    return new Uint8Array(await recipient.open(toArrayBuffer(ciphertext), toArrayBuffer(aad)));
+    return new Uint8Array(await recipient.Open(ciphertext, aad));
   } catch (cause) {
     throw new CryptoError('ERR_INVALID_ENCRYPTED_BUNDLE', 'could not decrypt the encrypted bundle', { cause });
   }

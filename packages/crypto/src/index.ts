@@ -1,7 +1,7 @@
 /**
  * `@walletkit/crypto`: the isomorphic (browser + node) cryptography of walletkit, wire-
  * compatible with Turnkey's public formats (DESIGN section 2). Depends only on `@noble/*`,
- * `@scure/*` and `@hpke/core`; no `node:` imports.
+ * `@scure/*` and `hpke`; no `node:` imports.
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 // HPKE (RFC 9180) base mode as on the wire (DESIGN section 2): DHKEM(P-256, HKDF-SHA256),
 // HKDF-SHA256, AES-256-GCM, info "turnkey_hpke", AAD = enc (65 B) || receiver public (65 B).
-// @hpke/core runs on WebCrypto; the receiver of exports is a WebCrypto ECDH key pair.
-import { Aes256Gcm, CipherSuite, DhkemP256HkdfSha256, HkdfSha256 } from '@hpke/core';
+// `hpke` (panva) runs on WebCrypto; the receiver of exports is a WebCrypto ECDH key pair.
+import { AEAD_AES_256_GCM, CipherSuite, KDF_HKDF_SHA256, KEM_DHKEM_P256_HKDF_SHA256 } from 'hpke';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
 import { WalletKitError } from '../errors.js';
 import { subtle, uncompressedP256 } from './p256.js';
@@ -10,11 +10,9 @@ const INFO = utf8ToBytes('turnkey_hpke');
 let suite: CipherSuite | undefined;
 
 function cipherSuite(): CipherSuite {
-  suite ??= new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes256Gcm() });
+  suite ??= new CipherSuite(KEM_DHKEM_P256_HKDF_SHA256, KDF_HKDF_SHA256, AEAD_AES_256_GCM);
   return suite;
 }
-
-const buffer = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer;
 
 /**
  * Encrypts `plaintext` to a P-256 public key (hex, compressed or not). Returns the wire's
@@ -29,15 +27,14 @@ const buffer = (bytes: Uint8Array): ArrayBuffer => new Uint8Array(bytes).buffer;
 export async function hpkeSealTo(plaintext: Uint8Array, receiverPublicKey: string): Promise<{ encappedPublic: string; ciphertext: string }> {
   const receiver = uncompressedP256(receiverPublicKey);
   const hpke = cipherSuite();
-  let recipientPublicKey: CryptoKey;
+  let recipientPublicKey: Awaited<ReturnType<CipherSuite['DeserializePublicKey']>>;
   try {
-    recipientPublicKey = await hpke.kem.deserializePublicKey(buffer(receiver));
+    recipientPublicKey = await hpke.DeserializePublicKey(receiver);
   } catch (cause) {
     throw new WalletKitError('ERR_INVALID_PUBLIC_KEY', 'receiver key is not on P-256', { cause });
   }
-  const sender = await hpke.createSenderContext({ recipientPublicKey, info: buffer(INFO) });
-  const enc = new Uint8Array(sender.enc);
-  const ciphertext = new Uint8Array(await sender.seal(buffer(plaintext), buffer(concatBytes(enc, receiver))));
+  const { encapsulatedSecret: enc, ctx } = await hpke.SetupSender(recipientPublicKey, { info: INFO });
+  const ciphertext = await ctx.Seal(plaintext, concatBytes(enc, receiver));
   return { encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) };
 }
 
@@ -75,9 +72,9 @@ export async function hpkeOpenWith(target: HpkeTarget, sealed: { encappedPublic:
   try {
     const enc = uncompressedP256(sealed.encappedPublic);
     const hpke = cipherSuite();
-    const recipient = await hpke.createRecipientContext({ recipientKey: target.keyPair, enc: buffer(enc), info: buffer(INFO) });
+    const recipient = await hpke.SetupRecipient(target.keyPair, enc, { info: INFO });
     const aad = concatBytes(enc, hexToBytes(target.publicKey));
-    return new Uint8Array(await recipient.open(buffer(hexToBytes(sealed.ciphertext)), buffer(aad)));
+    return await recipient.Open(hexToBytes(sealed.ciphertext), aad);
   } catch (cause) {
     throw new WalletKitError('ERR_INVALID_ENCRYPTED_BUNDLE', 'could not decrypt the encrypted bundle', { cause });
   }
