@@ -1,6 +1,13 @@
+import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// The monorepo runs the packages from source: their exports map a `@walletkit/source` condition
+// to src/ (decision 0017); consumers never set it and get dist/.
+const SOURCE = '@walletkit/source';
+
 export default defineConfig({
+  resolve: { conditions: [SOURCE, ...defaultClientConditions] },
+  ssr: { resolve: { conditions: [SOURCE, ...defaultServerConditions] } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'packages/*/test/**/*.test.tsx'],
     environment: 'node',

@@ -33,7 +33,7 @@ interface Started {
 /** Run `npm start`'s script and wait for its summary (the URL to open and the kit config). */
 async function npmStart(env: Record<string, string>, dataDir: string): Promise<Started> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(SMTP_URL|SMS_WEBHOOK_URL|DATABASE_URL|NODE_ENV)$/.test(k)));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/start.ts'), '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['--conditions=@walletkit/source', '--import', 'tsx', join(root, 'scripts/start.ts'), '--data-dir', dataDir], {
     cwd: root,
     env: { ...clean, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

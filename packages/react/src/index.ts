@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * `@walletkit/react`: drop-in, accessible components and hooks over `@walletkit/client`.
  * `react`, `react-dom` and `@tanstack/react-query` are peers; the kit never creates a

@@ -2,9 +2,7 @@
  * Authentication proxy administration: enable / update / disable as stamped activities and
  * through the CLI; the proxy user and its sealed key; what the proxy key may and may not do.
  */
-import { spawn } from 'node:child_process';
 import { createECDH } from 'node:crypto';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../src/store/db';
@@ -13,6 +11,7 @@ import { startTestServer, type ActivityClient, type TestServer } from './support
 import { addOrganization, expectError } from './support/members';
 import { SoftwareAuthenticator } from './support/authenticator';
 import { createTestDataDir, storeKinds } from './support/stores';
+import { cli } from './support/cli';
 import { createOrganization } from '../src/admin/organizations';
 
 const ETH_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
@@ -206,19 +205,7 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
   });
 });
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const bin = join(root, 'packages', 'server', 'bin', 'walletkit-server.js');
-
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const cliRun = (args: string[]) => cli(args, {});
 
 describe('walletkit-server proxy enable', () => {
   const dir = createTestDataDir();
@@ -231,7 +218,7 @@ describe('walletkit-server proxy enable', () => {
     const org = await createOrganization(setup, { name: 'Acme' });
     await setup.close();
 
-    const first = await cli(['proxy', 'enable', '--org', org.organizationId, '--origin', 'https://app.example.com', '--origin', 'http://localhost:5173', '--data-dir', dataDir, '--json']);
+    const first = await cliRun(['proxy', 'enable', '--org', org.organizationId, '--origin', 'https://app.example.com', '--origin', 'http://localhost:5173', '--data-dir', dataDir, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const out = JSON.parse(first.stdout);
     expect(out).toEqual({
@@ -242,14 +229,14 @@ describe('walletkit-server proxy enable', () => {
       proxyApiPublicKey: expect.stringMatching(/^0[23][0-9a-f]{64}$/),
       allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
     });
-    const second = await cli(['proxy', 'enable', '--org', org.organizationId, '--data-dir', dataDir, '--json']);
+    const second = await cliRun(['proxy', 'enable', '--org', org.organizationId, '--data-dir', dataDir, '--json']);
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout).configId).toBe(out.configId);
 
-    const bad = await cli(['proxy', 'enable', '--org', org.organizationId, '--origin', 'https://*.example.com', '--data-dir', dataDir, '--json']);
+    const bad = await cliRun(['proxy', 'enable', '--org', org.organizationId, '--origin', 'https://*.example.com', '--data-dir', dataDir, '--json']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/ERR_INVALID_PARAMETER/);
-    const missing = await cli(['proxy', 'enable', '--data-dir', dataDir]);
+    const missing = await cliRun(['proxy', 'enable', '--data-dir', dataDir]);
     expect(missing.code).toBe(2);
 
     const store = await openStore({ dataDir });

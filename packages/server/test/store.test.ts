@@ -458,7 +458,7 @@ async function startHolder(dataDir: string): Promise<ChildProcess & { pid: numbe
       process.stdin.on('end', close);
     }).catch((err) => { console.error(err); process.exit(1); });
   `;
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script, dataDir, storeIndexUrl], {
+  const child = spawn(process.execPath, ['--conditions=@walletkit/source', '--import', 'tsx', '-e', script, dataDir, storeIndexUrl], {
     cwd: repoRoot,
     stdio: ['pipe', 'pipe', 'pipe'],
   });

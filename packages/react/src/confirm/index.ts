@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * `@walletkit/react/confirm`: the kit's confirmation dialog (`SignatureRequestDialog`, any
  * SignatureRequest in words) and the pure decoders behind it, for an integrator who places the

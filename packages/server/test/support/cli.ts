@@ -1,5 +1,6 @@
 /**
- * The real `walletkit-server` command as a child process (bin/walletkit-server.js), for tests
+ * The real `walletkit-server` command as a child process (src/bin.ts from source through tsx,
+ * exactly what the package's dist/bin.js runs; the packed tarball is run by examples/test), for tests
  * that start it exactly as the README says: one-shot commands (`org create`, `proxy enable`)
  * and servers (`start`, `demo`) on a free port, with their output, a graceful stop and a
  * `kill -9`.
@@ -8,13 +9,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..', '..', '..');
-const bin = join(root, 'packages', 'server', 'bin', 'walletkit-server.js');
+/** `node <command...> <args>` runs the CLI from source (the `@walletkit/source` export condition). */
+export const serverCommand = ['--conditions=@walletkit/source', '--import', 'tsx', join(root, 'packages', 'server', 'src', 'bin.ts')];
 const children = new Set<ChildProcess>();
 
 /** Run a one-shot command to its end. */
 export function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...serverCommand, ...args], { cwd: root, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -41,7 +43,7 @@ export interface CliServer {
  * @example const server = await startCli(['--data-dir', dir], { NODE_ENV: 'development' });
  */
 export async function startCli(args: string[], env: NodeJS.ProcessEnv, command: 'start' | 'demo' = 'start'): Promise<CliServer> {
-  const child = spawn(process.execPath, [bin, command, '--port', '0', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(process.execPath, [...serverCommand, command, '--port', '0', ...args], { cwd: root, env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
   children.add(child);
   let out = '';
   let err = '';
