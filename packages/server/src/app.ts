@@ -26,9 +26,11 @@ export interface AppDeps {
   fetch?: typeof fetch;
   /** OTP delivery (default from config: SMTP, SMS webhook or dev outbox). */
   delivery?: Delivery;
+  /** @internal */
   handlers?: HandlerTable;
-  /** Pre-transaction provider calls per operation (default: operations/index.ts). */
+  /** Pre-transaction provider calls per operation (default: operations/index.ts). @internal */
   prefetchers?: PrefetchTable;
+  /** @internal */
   queries?: QueryTable;
 }
 

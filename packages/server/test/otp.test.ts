@@ -4,7 +4,7 @@ import { decodeJwt, generateP256KeyPair, verifyJwt } from '@walletkit/crypto';
 import { errorBody, operations } from '@walletkit/protocol';
 import type { SessionClaims } from '../src/activity/operations/sessions';
 import type { VerificationClaims } from '../src/activity/operations/users-verification';
-import { listOutbox } from '../src/delivery';
+import { listOutbox } from '../src/delivery/outbox';
 import { activities, otps, users } from '../src/store/schema';
 import { build } from '../src/app';
 import { Enclave } from '../src/enclave';

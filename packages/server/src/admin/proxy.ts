@@ -126,6 +126,7 @@ export interface EnableProxyInput {
  * (sealed private half) and the configuration; afterwards re-enable and apply the settings.
  * Idempotent: the config id never changes.
  * @throws ApiError ERR_ORGANIZATION_NOT_FOUND | ERR_PERMISSION_DENIED | ERR_INVALID_PARAMETER
+ * @internal
  */
 export async function enableProxyInTx(tx: Tx, enclave: Enclave, now: Date, input: EnableProxyInput): Promise<ProxyConfigRow> {
   await lockTopLevelOrganization(tx, input.organizationId);
@@ -177,6 +178,7 @@ async function requireConfig(tx: Tx, organizationId: string): Promise<ProxyConfi
 /**
  * Apply a settings patch to an organization's configuration (enabled or not).
  * @throws ApiError ERR_CONFIG_NOT_FOUND | ERR_INVALID_PARAMETER
+ * @internal
  */
 export async function updateProxySettingsInTx(tx: Tx, now: Date, organizationId: string, patch: ProxySettingsPatch): Promise<ProxyConfigRow> {
   const existing = await requireConfig(tx, organizationId);
@@ -185,7 +187,7 @@ export async function updateProxySettingsInTx(tx: Tx, now: Date, organizationId:
   return row!;
 }
 
-/** Turn the proxy off (configuration and key kept). @throws ApiError ERR_CONFIG_NOT_FOUND */
+/** Turn the proxy off (configuration and key kept). @throws ApiError ERR_CONFIG_NOT_FOUND @internal */
 export async function disableProxyInTx(tx: Tx, now: Date, organizationId: string): Promise<ProxyConfigRow> {
   const existing = await requireConfig(tx, organizationId);
   const [row] = await tx

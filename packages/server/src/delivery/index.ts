@@ -12,7 +12,7 @@ import { smsWebhookSender, smtpSender } from './transports.js';
 import type { Delivery } from './types.js';
 
 export type { Delivery, EmailMessage, SmsMessage } from './types.js';
-export { listOutbox, type OutboxMessage } from './outbox.js';
+export type { OutboxMessage } from './outbox.js';
 export { otpEmail, otpSms, DEFAULT_APP_NAME } from './message.js';
 export { DeliveryError } from './transports.js';
 

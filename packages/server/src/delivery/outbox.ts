@@ -19,7 +19,7 @@ export interface OutboxMessage {
   createdAt: Date;
 }
 
-/** Store a message in the outbox. */
+/** Store a message in the outbox. @internal */
 export async function insertOutbox(
   db: Executor,
   message: { organizationId: string; channel: 'email' | 'sms'; recipient: string; subject?: string; body: string },
@@ -38,6 +38,7 @@ export async function insertOutbox(
  * Messages of the outbox, newest first (at most `limit`, default 50), optionally for one
  * organization and/or recipient (emails compared case-insensitively as stored lowercased).
  * @example const [latest] = await listOutbox(store.db, { organizationId, recipient: 'a@example.com' });
+ * @internal
  */
 export async function listOutbox(db: Executor, filter: { organizationId?: string; recipient?: string; limit?: number } = {}): Promise<OutboxMessage[]> {
   const rows = await db

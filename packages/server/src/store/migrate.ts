@@ -114,6 +114,7 @@ const CREATE_MIGRATIONS_TABLE = `CREATE TABLE schema_migrations (
  * Applies every pending migration to `target` (a PGlite instance or a node-postgres Pool).
  * Returns the versions applied by this call (empty when the schema was already current).
  * Throws MigrationError when an applied migration's file has changed since it was applied.
+ * @internal
  */
 export async function migrate(target: PGlite | Pool, migrations: Migration[] = loadMigrations()): Promise<string[]> {
   const run = target instanceof PGlite ? pgliteRunner(target) : poolRunner(target);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compressPublicKey, generateP256KeyPair, verifyJwt } from '@walletkit/crypto';
-import { listOutbox } from '../../src/delivery';
+import { listOutbox } from '../../src/delivery/outbox';
 import { cli, killChildren, startCli } from '../support/cli';
 import { startProxyServer, submitOver, type ProxyTestServer } from '../support/proxy';
 import { storeKinds } from '../support/stores';

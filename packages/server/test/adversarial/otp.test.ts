@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { base64urlDecode, base64urlEncode, createClientSignature, decodeJwt, generateP256KeyPair, hpkeSeal, utf8ToBytes, verifyJwt, type EcKeyPair } from '@walletkit/crypto';
 import { createOrganization } from '../../src/admin/organizations';
 import { enableProxy } from '../../src/admin/proxy';
-import { listOutbox } from '../../src/delivery';
+import { listOutbox } from '../../src/delivery/outbox';
 import { otps, users } from '../../src/store/schema';
 import { encryptOtpAttempt, otpTargetOf } from '../support/otp';
 import { outboxCode, outcomes, ProxyClient, spelling, startProxyServer, startSecondInstance, submitOver, type ProxyReply, type ProxyTestServer } from '../support/proxy';

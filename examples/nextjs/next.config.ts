@@ -1,0 +1,6 @@
+import type { NextConfig } from 'next';
+
+// Nothing walletkit-specific: no transpilePackages, no webpack aliases, no polyfills.
+const nextConfig: NextConfig = {};
+
+export default nextConfig;
