@@ -40,7 +40,7 @@ export interface ActivityClientOptions {
   /** The default signer and organization, looked up per call (the session changes). */
   auth: () => Promise<ActivityAuth> | ActivityAuth;
   /** Milliseconds since the epoch for `timestampMs`; `Date.now` by default. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

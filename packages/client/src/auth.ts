@@ -32,8 +32,8 @@ export interface PendingOtp {
  * ```
  */
 export interface SignupOptions {
-  userName?: string;
-  wallet?: ParamsOf<'create_wallet'> | false;
+  userName?: string | undefined;
+  wallet?: ParamsOf<'create_wallet'> | false | undefined;
 }
 
 /**
@@ -49,11 +49,11 @@ export interface AuthFlows {
   startEmailOtp(email: string): Promise<PendingOtp>;
   startSmsOtp(phoneNumber: string): Promise<PendingOtp>;
   /** Verifies the code, then logs in, or signs up (with a wallet) when no account exists. */
-  completeOtp(params: { otpId: string; code: string; pending?: PendingOtp } & SignupOptions): Promise<Session>;
+  completeOtp(params: { otpId: string; code: string; pending?: PendingOtp | undefined } & SignupOptions): Promise<Session>;
   /** Registers a passkey and creates the account with it (and a wallet). */
-  signUpWithPasskey(params: PasskeyRegistrationOptions & SignupOptions & { authenticatorName?: string }): Promise<Session>;
+  signUpWithPasskey(params: PasskeyRegistrationOptions & SignupOptions & { authenticatorName?: string | undefined }): Promise<Session>;
   /** Logs in with a passkey: stamp_login stamped by it. Without `organizationId` it prompts twice (find the account, then sign). */
-  logInWithPasskey(params?: PasskeyStamperOptions & { organizationId?: string }): Promise<Session>;
+  logInWithPasskey(params?: PasskeyStamperOptions & { organizationId?: string | undefined }): Promise<Session>;
   /**
    * Social login. Call synchronously from the click handler: the popup opens before any
    * await. Signs up when no account holds the identity. When the popup is blocked, the pending
@@ -75,7 +75,7 @@ export interface AuthFlows {
    * else await kit.auth.completeOAuthRedirect();
    * ```
    */
-  completeOAuthRedirect(params?: { url?: string }): Promise<Session>;
+  completeOAuthRedirect(params?: { url?: string | undefined }): Promise<Session>;
   /**
    * External-wallet login (EIP-1193). The wallet signs twice: once to reveal its public key
    * (recovered from the signature), once for stamp_login. Signs up when no account holds the
@@ -88,7 +88,7 @@ export interface AuthFlows {
    * const session = await kit.auth.connectWallet({ provider: wallet.provider });
    * ```
    */
-  connectWallet(params: { provider: Eip1193Provider; address?: string; apiKeyName?: string } & SignupOptions): Promise<Session>;
+  connectWallet(params: { provider: Eip1193Provider; address?: string | undefined; apiKeyName?: string | undefined } & SignupOptions): Promise<Session>;
 }
 
 /**

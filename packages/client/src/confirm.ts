@@ -16,7 +16,7 @@ export interface ChainConfig {
   rpcUrl: string;
   nativeCurrency: { name: string; symbol: string; decimals: number };
   /** Base URL of a block explorer (transactions at `${url}/tx/${hash}`), when there is one. */
-  blockExplorerUrl?: string;
+  blockExplorerUrl?: string | undefined;
 }
 
 /** An Ethereum transaction as the confirmation shows it: every field the signature commits to. */
@@ -66,7 +66,7 @@ export type Confirmer = (request: SignatureRequest) => Promise<void>;
 
 /** Per-call options of every signing action: `confirm: false` skips the confirmation (headless flows). */
 export interface SignOptions {
-  confirm?: boolean;
+  confirm?: boolean | undefined;
 }
 
 /**

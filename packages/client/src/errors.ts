@@ -58,7 +58,7 @@ export class WalletKitError extends Error {
   /** HTTP status of the server reply, when there was one. */
   readonly status: number | undefined;
 
-  constructor(code: WalletKitErrorCode, message?: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(code: WalletKitErrorCode, message?: string, options: { status?: number | undefined; cause?: unknown } = {}) {
     super(message ?? defaultMessage(code), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'WalletKitError';
     this.code = code;

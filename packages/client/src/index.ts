@@ -84,22 +84,22 @@ export interface WalletKitConfig {
   organizationId: string;
   /** The enclave signing key (uncompressed hex, from `/.well-known/walletkit.json`): bundles and sessions must be signed by it. */
   enclavePublicKey: string;
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Where the session key and JWT live; IndexedDB by default. */
-  storage?: SessionKeyStore;
+  storage?: SessionKeyStore | undefined;
   /** Clock and timers for the session (tests). */
-  now?: () => number;
-  timers?: Timers;
+  now?: (() => number) | undefined;
+  timers?: Timers | undefined;
   /** Cross-tab channel; `null` disables it. */
-  channel?: SessionChannel | null;
+  channel?: SessionChannel | null | undefined;
   /** Cross-tab refresh lock; `navigator.locks` by default, `null` disables it. */
-  locks?: LockManagerLike | null;
+  locks?: LockManagerLike | null | undefined;
   /** EVM chains the wallet transacts on (RPC endpoint, native currency); a page can add more (`wallet_addEthereumChain`). */
-  chains?: ChainConfig[];
+  chains?: ChainConfig[] | undefined;
   /** The chain selected at start; the first of `chains` by default. */
-  defaultChainId?: number;
+  defaultChainId?: number | undefined;
   /** Asked before every signature (the React kit's dialog, or your own); without one, requests are signed as they come. */
-  confirm?: Confirmer;
+  confirm?: Confirmer | undefined;
 }
 
 /**

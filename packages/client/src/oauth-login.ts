@@ -15,10 +15,10 @@ export interface OAuthLoginParams {
   clientId: string;
   redirectUri: string;
   /** Override the provider's authorization endpoint (self-hosted or test issuers). */
-  authorizeUrl?: string;
-  window?: OAuthWindow;
-  userName?: string;
-  wallet?: ParamsOf<'create_wallet'> | false;
+  authorizeUrl?: string | undefined;
+  window?: OAuthWindow | undefined;
+  userName?: string | undefined;
+  wallet?: ParamsOf<'create_wallet'> | false | undefined;
 }
 
 interface Deps {
@@ -26,7 +26,7 @@ interface Deps {
   session: SessionManager;
   pendingLogin: RecordStore<PendingLogin>;
   now: () => number;
-  walletOf: (opts: { wallet?: ParamsOf<'create_wallet'> | false }) => { wallet?: ParamsOf<'create_wallet'> };
+  walletOf: (opts: { wallet?: ParamsOf<'create_wallet'> | false | undefined }) => { wallet?: ParamsOf<'create_wallet'> };
 }
 
 /**
@@ -88,7 +88,7 @@ export function createOAuthLogin(deps: Deps) {
     })();
   }
 
-  async function completeOAuthRedirect(params: { url?: string } = {}): Promise<Session> {
+  async function completeOAuthRedirect(params: { url?: string | undefined } = {}): Promise<Session> {
     const href = params.url ?? (globalThis as { location?: { href: string } }).location?.href;
     if (!href) throw new WalletKitError('ERR_INVALID_PARAMETER', 'no callback URL: pass `url`');
     const message = parseOAuthCallback(href);

@@ -74,8 +74,8 @@ export function buildAuthorizationUrl(params: {
   redirectUri: string;
   state: string;
   nonce: string;
-  codeChallenge?: string;
-  authorizeUrl?: string;
+  codeChallenge?: string | undefined;
+  authorizeUrl?: string | undefined;
 }): string {
   const url = new URL(params.authorizeUrl ?? OAUTH_AUTHORIZE_URLS[params.provider]);
   const q = url.searchParams;
@@ -125,7 +125,7 @@ const PENDING_KEY = 'walletkit:oauth:pending';
  */
 export function openOAuthPopup(
   url: string | Promise<string>,
-  opts: { state: string; callbackOrigin?: string; window?: OAuthWindow; pollMs?: number; beforeRedirect?: () => Promise<void> },
+  opts: { state: string; callbackOrigin?: string | undefined; window?: OAuthWindow | undefined; pollMs?: number | undefined; beforeRedirect?: (() => Promise<void>) | undefined },
 ): Promise<OAuthResult> {
   const win = opts.window ?? (globalThis as unknown as { window: OAuthWindow }).window;
   // A URL still being prepared: open a blank popup now (inside the click), point it later.

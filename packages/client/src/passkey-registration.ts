@@ -16,12 +16,12 @@ type Attestation = ParamsOf<'create_authenticators'>['authenticators'][number]['
  */
 export interface PasskeyRegistrationOptions {
   /** Shown by the browser; the app name. */
-  rpName?: string;
+  rpName?: string | undefined;
   /** Relying party id; the page's host by default. */
-  rpId?: string;
+  rpId?: string | undefined;
   /** The account label shown in the passkey list. */
-  userName?: string;
-  timeout?: number;
+  userName?: string | undefined;
+  timeout?: number | undefined;
 }
 
 /**

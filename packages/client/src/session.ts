@@ -66,23 +66,23 @@ export const SESSION_REFRESH_LOCK = 'walletkit-session-refresh';
 export interface SessionManagerOptions {
   store: SessionKeyStore;
   /** Pinned enclave key: session JWTs must be signed by it. Skipped when absent. */
-  enclavePublicKey?: string;
+  enclavePublicKey?: string | undefined;
   /**
    * Renews the session: given the current one and a NEW key, returns a JWT bound to the new
    * key (the kit does `stamp_login` stamped by the current key). No refresh when absent.
    */
-  refresh?: (current: StoredSession & Session, next: SessionKey) => Promise<string>;
+  refresh?: ((current: StoredSession & Session, next: SessionKey) => Promise<string>) | undefined;
   /** Refresh this long before expiry; default a fifth of the lifetime, at most 60 s. */
-  refreshMarginMs?: number;
-  now?: () => number;
-  timers?: Timers;
+  refreshMarginMs?: number | undefined;
+  now?: (() => number) | undefined;
+  timers?: Timers | undefined;
   /** Cross-tab channel; `null` disables it. Default `new BroadcastChannel('walletkit-session')`. */
-  channel?: SessionChannel | null;
+  channel?: SessionChannel | null | undefined;
   /**
    * Cross-tab refresh lock; default `navigator.locks` when the browser has it, `null` disables
    * it. Without it, tabs may refresh concurrently (each gets a valid session; the last stored wins).
    */
-  locks?: LockManagerLike | null;
+  locks?: LockManagerLike | null | undefined;
 }
 
 /** setTimeout's limit (2^31 - 1 ms); longer waits are split. */
@@ -111,8 +111,10 @@ export class SessionManager {
   private channelState: 'idle' | 'open' | 'closed' = 'idle';
   private refreshing: Promise<Session | undefined> | undefined;
   private readonly locks: LockManagerLike | undefined;
+  private readonly opts: SessionManagerOptions;
 
-  constructor(private readonly opts: SessionManagerOptions) {
+  constructor(opts: SessionManagerOptions) {
+    this.opts = opts;
     this.now = opts.now ?? Date.now;
     this.timers = opts.timers ?? { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
     this.locks = opts.locks === undefined ? defaultLocks() : (opts.locks ?? undefined);

@@ -48,14 +48,14 @@ export type SolanaWalletKit = { session: SessionManager; wallet: WalletActions; 
 
 /** Options of {@link createSolanaWallet}. */
 export interface SolanaWalletOptions {
-  name?: string;
-  icon?: WalletIcon;
+  name?: string | undefined;
+  icon?: WalletIcon | undefined;
   /** Called by `standard:connect` when logged out (the React kit's `login()`); without it, connecting logged out fails with `ERR_NO_SESSION`. */
-  onLoginRequired?: () => Promise<unknown>;
+  onLoginRequired?: (() => Promise<unknown>) | undefined;
   /** JSON-RPC endpoints per cluster: `solana:signAndSendTransaction` is offered when at least one is set. */
-  rpcUrls?: Partial<Record<SolanaChain, string>>;
+  rpcUrls?: Partial<Record<SolanaChain, string>> | undefined;
   /** Applied to every signature (e.g. `{ confirm: false }` for a headless page). */
-  signOptions?: SignOptions;
+  signOptions?: SignOptions | undefined;
 }
 
 type Features = StandardConnectFeature & StandardDisconnectFeature & StandardEventsFeature & SolanaSignMessageFeature & SolanaSignTransactionFeature & Partial<SolanaSignAndSendTransactionFeature>;

@@ -20,11 +20,11 @@ import { WalletKitError } from './errors.js';
 /** Options of {@link walletKit}. */
 export interface WalletKitConnectorOptions {
   /** Opens the kit's login when `connect` runs logged out (the React kit passes its `login()`); without it, `connect` rejects with `ERR_NO_SESSION`. */
-  onLoginRequired?: () => Promise<unknown>;
-  id?: string;
-  name?: string;
-  icon?: string;
-  rdns?: string;
+  onLoginRequired?: (() => Promise<unknown>) | undefined;
+  id?: string | undefined;
+  name?: string | undefined;
+  icon?: string | undefined;
+  rdns?: string | undefined;
 }
 
 /** The connector's own helpers (listening to the provider while wagmi is connected). */

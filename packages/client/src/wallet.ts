@@ -39,14 +39,14 @@ export interface WalletActions extends EthereumActions, SolanaActions {
   listWallets(): Promise<QueryResponseOf<'list_wallets'>['wallets']>;
   listAccounts(walletId?: string): Promise<QueryResponseOf<'list_wallet_accounts'>['accounts']>;
   /** Creates a wallet; one Ethereum account unless `accounts` says otherwise. */
-  createWallet(params: { walletName: string; accounts?: ParamsOf<'create_wallet'>['accounts']; mnemonicLength?: ParamsOf<'create_wallet'>['mnemonicLength'] }): Promise<ResultOf<'create_wallet'>>;
+  createWallet(params: { walletName: string; accounts?: ParamsOf<'create_wallet'>['accounts'] | undefined; mnemonicLength?: ParamsOf<'create_wallet'>['mnemonicLength'] | undefined }): Promise<ResultOf<'create_wallet'>>;
   createAccounts(params: ParamsOf<'create_wallet_accounts'>): Promise<ResultOf<'create_wallet_accounts'>>;
   /** The wallet's mnemonic, decrypted here with a one-time key that is then dropped. */
   exportWallet(params: { walletId: string }): Promise<string>;
   /** The account's private key (hex), decrypted here with a one-time key. */
   exportAccount(params: { address: string }): Promise<string>;
   /** Imports a mnemonic, encrypted here to the enclave's signed import target. */
-  importWallet(params: { mnemonic: string; walletName: string; accounts?: ParamsOf<'import_wallet'>['accounts'] }): Promise<ResultOf<'import_wallet'>>;
+  importWallet(params: { mnemonic: string; walletName: string; accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined }): Promise<ResultOf<'import_wallet'>>;
   /** Registers a new passkey for the user (WebAuthn registration, then create_authenticators). */
   addPasskey(params: PasskeyRegistrationOptions & { authenticatorName: string }): Promise<ResultOf<'create_authenticators'>>;
 }

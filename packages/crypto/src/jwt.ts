@@ -17,7 +17,7 @@ import { decodePrivateKey, decodePublicKey } from './point.js';
  */
 export interface VerifyJwtOptions {
   /** Clock in milliseconds since the epoch; defaults to `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 const MAX_TOKEN_LENGTH = 16_384;
@@ -25,6 +25,9 @@ const MAX_TOKEN_LENGTH = 16_384;
 function invalid(message: string, cause?: unknown): CryptoError {
   return new CryptoError('ERR_JWT_INVALID', message, cause === undefined ? undefined : { cause });
 }
+
+/** A decoded JOSE header or claims set: a JSON object, with the members this module reads named. */
+type JwtObject<K extends string> = { [P in K]?: unknown } & Record<string, unknown>;
 
 function decodeSegment(segment: string, what: string): Record<string, unknown> {
   let value: unknown;
@@ -57,11 +60,11 @@ function split(token: string): [string, string, string] {
  * );
  * ```
  */
-export function signJwt(claims: Record<string, unknown>, privateKeyHex: string, header?: { kid?: string }): string {
+export function signJwt(claims: Record<string, unknown>, privateKeyHex: string, header?: { kid?: string | undefined }): string {
   assertObject(claims, 'claims');
   assertString(privateKeyHex, 'privateKeyHex');
   const privateKey = decodePrivateKey(privateKeyHex, p256);
-  const head: Record<string, string> = { alg: 'ES256', typ: 'JWT' };
+  const head: { alg: string; typ: string; kid?: string } = { alg: 'ES256', typ: 'JWT' };
   if (header?.kid !== undefined) {
     assertString(header.kid, 'header.kid');
     head.kid = header.kid;
@@ -100,7 +103,7 @@ export function verifyJwt<T = Record<string, unknown>>(token: string, publicKeyH
   assertString(publicKeyHex, 'publicKeyHex', 'ERR_INVALID_PUBLIC_KEY');
   const publicKey = decodePublicKey(p256, publicKeyHex).toBytes(false);
   const [head, payload, sig] = split(token);
-  const header = decodeSegment(head, 'header');
+  const header: JwtObject<'alg'> = decodeSegment(head, 'header');
   if (header.alg !== 'ES256') throw invalid('JWT alg must be ES256');
   let signature: Uint8Array;
   try {
@@ -111,7 +114,7 @@ export function verifyJwt<T = Record<string, unknown>>(token: string, publicKeyH
   if (!ecdsaVerify(p256, publicKey, utf8ToBytes(`${head}.${payload}`), signature, 'compact')) {
     throw invalid('JWT signature is invalid');
   }
-  const claims = decodeSegment(payload, 'payload');
+  const claims: JwtObject<'exp' | 'nbf'> = decodeSegment(payload, 'payload');
   const nowSeconds = (opts?.now ?? Date.now)() / 1000;
   if (claims.exp !== undefined) {
     if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) throw invalid('JWT exp must be a number');

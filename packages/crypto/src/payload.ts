@@ -90,7 +90,7 @@ function structuredDigest(encoding: PayloadEncoding, payload: string, hashFuncti
   if (encoding === 'PAYLOAD_ENCODING_EIP712') {
     return hashTypedData(parseJson(payload, 'EIP-712 typed-data') as TypedData);
   }
-  const tuple = parseJson(payload, 'EIP-7702 authorization') as Record<string, unknown> | null;
+  const tuple = parseJson(payload, 'EIP-7702 authorization') as { address?: unknown; contractAddress?: unknown; [field: string]: unknown } | null;
   assertObject(tuple, 'authorization', 'ERR_INVALID_PAYLOAD');
   // viem names the delegate `contractAddress`; accept it as an alias of `address`.
   const address = tuple.address ?? tuple.contractAddress;

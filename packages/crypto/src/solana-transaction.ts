@@ -23,7 +23,11 @@ function invalid(message: string): CryptoError {
 /** A cursor over the bytes with the wire's primitives. */
 class Reader {
   at = 0;
-  constructor(readonly bytes: Uint8Array) {}
+  readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 
   take(n: number, what: string): Uint8Array {
     if (this.at + n > this.bytes.length) throw invalid(`truncated ${what}`);

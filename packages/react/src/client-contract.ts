@@ -19,7 +19,7 @@ export interface WalletKitClientLike {
     startEmailOtp(contact: string): Promise<{ otpId: string }>;
     startSmsOtp(phone: string): Promise<{ otpId: string }>;
     completeOtp(input: { otpId: string; code: string }): Promise<unknown>;
-    signUpWithPasskey(opts?: { userName?: string }): Promise<unknown>;
+    signUpWithPasskey(opts?: { userName?: string | undefined }): Promise<unknown>;
     logInWithPasskey(): Promise<unknown>;
     logInWithOAuth(provider: OAuthProviderName): Promise<unknown>;
     /** Log in with an EIP-1193 wallet; when absent the modal hides the wallet method. */
@@ -41,7 +41,7 @@ export interface WalletKitClientLike {
     /** Fill, confirm, sign and broadcast a transaction: its hash. */
     sendTransaction(params: TransactionParams): Promise<string>;
     /** The account's balance in wei on `chainId` (default: the selected chain). */
-    getBalance(params: { address: string; chainId?: number }): Promise<bigint>;
+    getBalance(params: { address: string; chainId?: number | undefined }): Promise<bigint>;
     exportWallet(walletId: string): Promise<string>;
     /** One account's private key (hex), decrypted in this browser. */
     exportAccount(address: string): Promise<string>;

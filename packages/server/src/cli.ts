@@ -119,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'demo') {
     // The server on the embedded database plus the demo organization and its proxy
     // (`npm start` runs the same through scripts/start.ts, with the demo app beside it).
-    const origins = process.env.WALLETKIT_DEMO_ORIGINS?.split(',').filter(Boolean);
+    const origins = process.env['WALLETKIT_DEMO_ORIGINS']?.split(',').filter(Boolean);
     // The demo needs no mail server: its codes go to the dev outbox (loopback clients only).
     const config = loadConfig(process.env, { ...overrides, devOutbox: true });
     const { server, kitConfig, created } = await startDemo(config, origins);

@@ -43,11 +43,36 @@ export interface ServerConfig {
 
 export const DEFAULT_DATA_DIR = join('.walletkit', 'data');
 
+/** The environment {@link loadConfig} reads (`process.env`): the variables it knows are named, any other is ignored. */
+export interface ServerEnv {
+  PORT?: string | undefined;
+  HOST?: string | undefined;
+  WALLETKIT_MASTER_KEY?: string | undefined;
+  WALLETKIT_RP_ID?: string | undefined;
+  WALLETKIT_DATA_DIR?: string | undefined;
+  DATABASE_URL?: string | undefined;
+  WALLETKIT_PUBLIC_URL?: string | undefined;
+  WALLETKIT_WEBAUTHN_ORIGINS?: string | undefined;
+  X_TOKEN_URL?: string | undefined;
+  X_USERINFO_URL?: string | undefined;
+  DISCORD_TOKEN_URL?: string | undefined;
+  DISCORD_USERINFO_URL?: string | undefined;
+  SMTP_URL?: string | undefined;
+  SMS_WEBHOOK_URL?: string | undefined;
+  WALLETKIT_EMAIL_FROM?: string | undefined;
+  GOOGLE_ISSUER?: string | undefined;
+  GOOGLE_JWKS_URL?: string | undefined;
+  APPLE_ISSUER?: string | undefined;
+  APPLE_JWKS_URL?: string | undefined;
+  LOG_LEVEL?: string | undefined;
+  [name: string]: string | undefined;
+}
+
 /**
  * Build a config from environment variables and explicit overrides (CLI flags win).
  * @example const config = loadConfig(process.env, { port: 8080 });
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
+export function loadConfig(env: ServerEnv = process.env, overrides: Partial<ServerConfig> = {}): ServerConfig {
   const port = overrides.port ?? (env.PORT ? Number(env.PORT) : 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${env.PORT}`);
   const masterKey = overrides.masterKey ?? (env.WALLETKIT_MASTER_KEY || undefined);

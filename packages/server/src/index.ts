@@ -1,5 +1,5 @@
 export { build, type AppDeps } from './app.js';
-export { loadConfig, startupWarnings, type ServerConfig } from './config.js';
+export { loadConfig, startupWarnings, type ServerConfig, type ServerEnv } from './config.js';
 export { startServer, openServices, type RunningServer } from './main.js';
 export { createOrganization, type CreatedOrganization } from './admin/organizations.js';
 export { Enclave } from './enclave/index.js';

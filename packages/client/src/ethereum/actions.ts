@@ -21,7 +21,7 @@ import { toQuantity } from './rpc.js';
 import { maxFeeOf, normalizeTransactionRequest, quantity, transactionFields, type EthereumTransactionRequest, type Quantity } from './transaction.js';
 
 /** A transaction to sign or send with `address`, on `chainId` (default: the kit's selected chain). */
-export type EthereumTransactionParams = { address: string; transaction: EthereumTransactionRequest; chainId?: number } & SignOptions;
+export type EthereumTransactionParams = { address: string; transaction: EthereumTransactionRequest; chainId?: number | undefined } & SignOptions;
 
 /** An EIP-7702 authorization's signature (`0x` 32-byte r and s, y parity 0 or 1). */
 export interface AuthorizationSignature {
@@ -55,7 +55,7 @@ export interface EthereumActions {
   /** Signs an EIP-7702 authorization (the account delegates its code to `authorization.address`). */
   signAuthorization(params: { address: string; authorization: { chainId: Quantity; address: string; nonce: Quantity } } & SignOptions): Promise<AuthorizationSignature>;
   /** The account's balance in wei on `chainId` (default: the selected chain). */
-  getBalance(params: { address: string; chainId?: number }): Promise<bigint>;
+  getBalance(params: { address: string; chainId?: number | undefined }): Promise<bigint>;
 }
 
 const ETHEREUM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

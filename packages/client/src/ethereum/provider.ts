@@ -40,9 +40,9 @@ export interface WalletKitEthereumProvider {
 /** Options of {@link createEthereumProvider}. */
 export interface EthereumProviderOptions {
   /** Selects this chain of the kit when the provider is created (the kit has one selected chain). */
-  chainId?: number;
+  chainId?: number | undefined;
   /** Called by `eth_requestAccounts` when logged out (e.g. the React kit's `login()`); without it, 4100. */
-  onLoginRequired?: () => Promise<unknown>;
+  onLoginRequired?: (() => Promise<unknown>) | undefined;
 }
 
 /** Methods that only a wallet answers: never forwarded to a node. */

@@ -13,13 +13,13 @@ export type Quantity = bigint | number | string;
 /** A signed EIP-7702 authorization as viem (`address` or `contractAddress`, `yParity` or `v`) or JSON-RPC spells it. */
 export interface AuthorizationInput {
   chainId: Quantity;
-  address?: string;
-  contractAddress?: string;
+  address?: string | undefined;
+  contractAddress?: string | undefined;
   nonce: Quantity;
   r: Quantity;
   s: Quantity;
-  yParity?: Quantity;
-  v?: Quantity;
+  yParity?: Quantity | undefined;
+  v?: Quantity | undefined;
 }
 
 /**
@@ -33,22 +33,22 @@ export interface AuthorizationInput {
  */
 export interface EthereumTransactionRequest {
   /** When given, must be the signing account. */
-  from?: string;
-  to?: string | null;
-  value?: Quantity;
-  data?: string;
+  from?: string | undefined;
+  to?: string | null | undefined;
+  value?: Quantity | undefined;
+  data?: string | undefined;
   /** JSON-RPC's newer name of `data`. */
-  input?: string;
-  nonce?: Quantity;
-  gas?: Quantity;
-  gasPrice?: Quantity;
-  maxFeePerGas?: Quantity;
-  maxPriorityFeePerGas?: Quantity;
-  accessList?: ReadonlyArray<{ address: string; storageKeys: readonly string[] }>;
-  authorizationList?: readonly AuthorizationInput[];
+  input?: string | undefined;
+  nonce?: Quantity | undefined;
+  gas?: Quantity | undefined;
+  gasPrice?: Quantity | undefined;
+  maxFeePerGas?: Quantity | undefined;
+  maxPriorityFeePerGas?: Quantity | undefined;
+  accessList?: ReadonlyArray<{ address: string; storageKeys: readonly string[] }> | undefined;
+  authorizationList?: readonly AuthorizationInput[] | undefined;
   /** 'legacy' | 'eip2930' | 'eip1559' | 'eip7702', or the type byte ('0x0', '0x1', '0x2', '0x4', 0-4). */
-  type?: EthereumTransactionType | string | number;
-  chainId?: Quantity;
+  type?: EthereumTransactionType | string | number | undefined;
+  chainId?: Quantity | undefined;
 }
 
 /** A checked request: integers are bigints, addresses and data lowercase hex; `undefined` means "fill it". */

@@ -25,7 +25,7 @@ export interface DiscoveredWallet {
  * const stamper = createWalletStamper({ provider: wallets[0]!.provider });
  * ```
  */
-export function discoverWallets(opts: { timeoutMs?: number; target?: EventTarget } = {}): Promise<DiscoveredWallet[]> {
+export function discoverWallets(opts: { timeoutMs?: number | undefined; target?: EventTarget | undefined } = {}): Promise<DiscoveredWallet[]> {
   const target = opts.target ?? (globalThis as { window?: EventTarget }).window;
   if (!target) return Promise.resolve([]);
   const found = new Map<string, DiscoveredWallet>();

@@ -13,12 +13,12 @@ import type { Stamper } from './types.js';
  */
 export interface PasskeyStamperOptions {
   /** Relying party id; the page's host by default. */
-  rpId?: string;
+  rpId?: string | undefined;
   /** Restrict the prompt to these credentials (base64url ids); any discoverable one otherwise. */
-  allowCredentialIds?: string[];
+  allowCredentialIds?: string[] | undefined;
   /** Milliseconds before the prompt gives up. */
-  timeout?: number;
-  userVerification?: 'required' | 'preferred' | 'discouraged';
+  timeout?: number | undefined;
+  userVerification?: 'required' | 'preferred' | 'discouraged' | undefined;
 }
 
 /**

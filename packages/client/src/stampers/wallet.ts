@@ -53,7 +53,7 @@ export async function recoverPersonalSignKey(message: string, signatureHex: stri
  * const { value } = await stamper.stamp(body); // X-Stamp header value
  * ```
  */
-export function createWalletStamper(opts: { provider: Eip1193Provider; address?: string }): Stamper & { publicKey(): Promise<string> } {
+export function createWalletStamper(opts: { provider: Eip1193Provider; address?: string | undefined }): Stamper & { publicKey(): Promise<string> } {
   let address = opts.address;
   let publicKey: string | undefined;
 

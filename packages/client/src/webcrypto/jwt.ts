@@ -30,7 +30,8 @@ export async function verifyEs256Jwt<T = Record<string, unknown>>(token: string,
   const parts = typeof token === 'string' && token.length <= MAX_TOKEN_LENGTH ? token.split('.') : [];
   if (parts.length !== 3 || parts.some((p) => p.length === 0)) throw new WalletKitError('ERR_INVALID_SIGNATURE', 'JWT must be a compact JWS');
   const [head, payload, sig] = parts as [string, string, string];
-  if (segment(head, 'header').alg !== 'ES256') throw new WalletKitError('ERR_INVALID_SIGNATURE', 'JWT alg must be ES256');
+  const header: { alg?: unknown } = segment(head, 'header');
+  if (header.alg !== 'ES256') throw new WalletKitError('ERR_INVALID_SIGNATURE', 'JWT alg must be ES256');
   let signature: Uint8Array;
   try {
     signature = base64urlDecode(sig);

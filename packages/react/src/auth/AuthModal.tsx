@@ -14,7 +14,7 @@ export interface AuthModalProps extends AuthMethodOverrides {
   open: boolean;
   onClose: () => void;
   /** Heading; default "Log in to <appName>". */
-  title?: string;
+  title?: string | undefined;
 }
 
 /**

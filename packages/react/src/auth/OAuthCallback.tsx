@@ -7,9 +7,9 @@ import { ErrorText } from './ErrorText.js';
 /** Props of {@link OAuthCallback}. */
 export interface OAuthCallbackProps {
   /** Called once the redirect login is finished (e.g. navigate back to the app's home). */
-  onComplete?: () => void;
+  onComplete?: (() => void) | undefined;
   /** Where "Back" leads when the login failed; default `/`. */
-  homeHref?: string;
+  homeHref?: string | undefined;
 }
 
 /**

@@ -12,9 +12,9 @@ export interface AuthMethodOverrides {
    * Show only these methods. It can hide a method the server enables, never show one it
    * disables (the proxy would refuse it with ERR_AUTH_METHOD_DISABLED).
    */
-  methods?: readonly AuthMethod[];
+  methods?: readonly AuthMethod[] | undefined;
   /** Put these methods first, in this order; the others follow in the default order. */
-  order?: readonly AuthMethod[];
+  order?: readonly AuthMethod[] | undefined;
 }
 
 /**

@@ -6,13 +6,13 @@ export interface ConfirmDialogProps {
   open: boolean;
   title: ReactNode;
   /** Why the user is asked, shown above the content. */
-  description?: ReactNode;
+  description?: ReactNode | undefined;
   /** Exactly what will be signed or revealed, shown verbatim (monospace, wrapped). */
-  content?: string;
-  confirmLabel?: string;
-  cancelLabel?: string;
+  content?: string | undefined;
+  confirmLabel?: string | undefined;
+  cancelLabel?: string | undefined;
   /** Disables the buttons while the confirmed action runs. */
-  busy?: boolean;
+  busy?: boolean | undefined;
   onConfirm: () => void;
   onCancel: () => void;
 }

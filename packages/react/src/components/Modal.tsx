@@ -9,9 +9,9 @@ export interface ModalProps {
   onClose: () => void;
   /** The heading; the dialog is labelled by it. */
   title: ReactNode;
-  children?: ReactNode;
+  children?: ReactNode | undefined;
   /** Label of the close button (default "Close"). */
-  closeLabel?: string;
+  closeLabel?: string | undefined;
 }
 
 /**

@@ -5,21 +5,21 @@ export interface OtpInputProps {
   /** Number of characters (`otpLength` of wallet_kit_config). */
   length: number;
   /** Letters and digits (`otpAlphanumeric`); digits only otherwise. */
-  alphanumeric?: boolean;
+  alphanumeric?: boolean | undefined;
   /** Controlled value; leave undefined for an uncontrolled input. */
-  value?: string;
-  onChange?: (value: string) => void;
+  value?: string | undefined;
+  onChange?: ((value: string) => void) | undefined;
   /** Called once every cell is filled. */
-  onComplete?: (code: string) => void;
+  onComplete?: ((code: string) => void) | undefined;
   /** Shows a resend button, enabled after the countdown. */
-  onResend?: () => void;
+  onResend?: (() => void) | undefined;
   /** Countdown before a resend is allowed, in seconds (default 30). */
-  resendSeconds?: number;
-  disabled?: boolean;
+  resendSeconds?: number | undefined;
+  disabled?: boolean | undefined;
   /** Group label (default "One-time code"). */
-  label?: string;
+  label?: string | undefined;
   /** id of an element describing an error, linked with aria-describedby. */
-  errorId?: string;
+  errorId?: string | undefined;
 }
 
 /**

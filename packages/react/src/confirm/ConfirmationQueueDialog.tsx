@@ -11,7 +11,7 @@ import type { SignatureRequestDialogProps } from './SignatureRequestDialog.js';
  * (`ERR_USER_REJECTED`) rather than left waiting for an answer nobody can give.
  * @example <ConfirmationQueueDialog queue={queue} chains={chains} />
  */
-export function ConfirmationQueueDialog({ queue, chains }: { queue: ConfirmationQueue; chains?: readonly ChainConfig[] }) {
+export function ConfirmationQueueDialog({ queue, chains }: { queue: ConfirmationQueue; chains?: readonly ChainConfig[] | undefined }) {
   const request = useSyncExternalStore(queue.subscribe, queue.current, queue.current);
   const size = useSyncExternalStore(queue.subscribe, queue.size, queue.size);
   const [Dialog, setDialog] = useState<ComponentType<SignatureRequestDialogProps> | 'failed'>();

@@ -13,9 +13,9 @@ export interface SignatureRequestDialogProps {
   /** Decline: the Decline button, the close button and Escape. */
   onDecline: () => void;
   /** The kit's chains, to name chain ids (typed-data domains, authorizations). */
-  chains?: readonly ChainConfig[];
+  chains?: readonly ChainConfig[] | undefined;
   /** How many more requests wait after this one. */
-  waiting?: number;
+  waiting?: number | undefined;
 }
 
 /** The question and the approve button's verb, per kind. */
@@ -59,7 +59,11 @@ export function SignatureRequestDialog({ request, onApprove, onDecline, chains =
   );
 }
 
-function RequestContent({ request, onApprove, onDecline, chains, waiting }: Required<SignatureRequestDialogProps> & { request: SignatureRequest }) {
+function RequestContent({ request, onApprove, onDecline, chains, waiting }: Pick<SignatureRequestDialogProps, 'onApprove' | 'onDecline'> & {
+  request: SignatureRequest;
+  chains: readonly ChainConfig[];
+  waiting: number;
+}) {
   const wording = requestWording(request);
   const ref = useRef<HTMLDivElement>(null);
   // A request that follows another replaces the content the focus was in: move focus to it, so

@@ -4,8 +4,8 @@ import type { ReactNode } from 'react';
 export interface FieldRow {
   label: string;
   value: ReactNode;
-  mono?: boolean;
-  testId?: string;
+  mono?: boolean | undefined;
+  testId?: string | undefined;
 }
 
 /**
@@ -13,7 +13,7 @@ export interface FieldRow {
  * shown whole, never shortened: a shortened address is what address-poisoning attacks imitate.
  * @example <Fields rows={[{ label: 'To', value: to, mono: true }]} />
  */
-export function Fields({ rows, label }: { rows: FieldRow[]; label?: string }) {
+export function Fields({ rows, label }: { rows: FieldRow[]; label?: string | undefined }) {
   return (
     <dl className="wk-fields" aria-label={label}>
       {rows.map((r) => (

@@ -24,8 +24,16 @@ export interface Permit {
   allowances: PermitAllowance[];
 }
 
+/** A JSON object of the typed data whose members named `K` are read (each of any type until decoded). */
+type Struct<K extends string> = Record<string, unknown> & { [P in K]?: unknown };
+
+/** The EIP-712 domain members a permit is recognised by. */
+type Domain = Struct<'name' | 'verifyingContract'>;
+
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const has = (o: Record<string, unknown>, ...keys: string[]) => keys.every((k) => Object.prototype.hasOwnProperty.call(o, k));
+/** True when `o` has every one of `keys` as an own member (whatever its value). */
+const has = <K extends string>(o: Record<string, unknown>, ...keys: K[]): o is Record<string, unknown> & Record<K, unknown> =>
+  keys.every((k) => Object.prototype.hasOwnProperty.call(o, k));
 
 /** A uint the app may spell as number, decimal or hex string, or bigint. */
 function uint(v: unknown): bigint | undefined {
@@ -54,7 +62,7 @@ function all(list: Array<PermitAllowance | undefined>): PermitAllowance[] | unde
 }
 
 /** EIP-2612 `Permit(owner, spender, value, nonce, deadline)`: the domain's contract is the token. */
-function eip2612(domain: Record<string, unknown>, m: Record<string, unknown>): Permit | undefined {
+function eip2612(domain: Domain, m: Record<string, unknown>): Permit | undefined {
   if (!has(m, 'owner', 'spender', 'value', 'nonce', 'deadline')) return undefined;
   const deadline = uint(m.deadline);
   const a = allowance(domain.verifyingContract, m.value, 256, deadline, domain.name);
@@ -63,7 +71,7 @@ function eip2612(domain: Record<string, unknown>, m: Record<string, unknown>): P
 }
 
 /** DAI's older `Permit(holder, spender, nonce, expiry, allowed)`: all or nothing, expiry 0 = never. */
-function dai(domain: Record<string, unknown>, m: Record<string, unknown>): Permit | undefined {
+function dai(domain: Domain, m: Record<string, unknown>): Permit | undefined {
   if (!has(m, 'holder', 'spender', 'nonce', 'expiry', 'allowed')) return undefined;
   const expiry = uint(m.expiry);
   const allowed = m.allowed === true || m.allowed === 'true';
@@ -75,12 +83,13 @@ function dai(domain: Record<string, unknown>, m: Record<string, unknown>): Permi
 /** Permit2 AllowanceTransfer `PermitDetails(token, amount uint160, expiration uint48, nonce)`; expiration 0 = this block only. */
 function permit2Details(d: unknown): PermitAllowance | undefined {
   if (!isRecord(d)) return undefined;
-  const expiration = uint(d.expiration);
-  return allowance(d.token, d.amount, 160, expiration === 0n ? 'block' : expiration);
+  const { token, amount, expiration } = d;
+  const until = uint(expiration);
+  return allowance(token, amount, 160, until === 0n ? 'block' : until);
 }
 
 /** Permit2 (domain name "Permit2"), by shape: `details` (PermitSingle, PermitBatch) or `permitted` (PermitTransferFrom, batch, witness variants). */
-function permit2(m: Record<string, unknown>): Permit | undefined {
+function permit2(m: Struct<'spender' | 'details' | 'permitted' | 'deadline'>): Permit | undefined {
   const spender = address(m.spender);
   if (!spender) return undefined;
   let allowances: PermitAllowance[] | undefined;
@@ -88,7 +97,7 @@ function permit2(m: Record<string, unknown>): Permit | undefined {
     allowances = all(Array.isArray(m.details) ? m.details.map(permit2Details) : [permit2Details(m.details)]);
   } else if (has(m, 'permitted', 'deadline')) {
     const deadline = uint(m.deadline);
-    const one = (p: unknown) => (isRecord(p) ? allowance(p.token, p.amount, 256, deadline) : undefined);
+    const one = (p: unknown) => (isRecord(p) ? allowance(p['token'], p['amount'], 256, deadline) : undefined);
     allowances = all(Array.isArray(m.permitted) ? m.permitted.map(one) : [one(m.permitted)]);
   }
   return allowances ? { standard: 'Permit2', spender, allowances } : undefined;
@@ -101,7 +110,7 @@ function permit2(m: Record<string, unknown>): Permit | undefined {
  * @example recognizePermit(usdcPermit) // { standard: 'EIP-2612', spender: '0x..', allowances: [{ token, tokenName: 'USD Coin', amount, unlimited, until }] }
  */
 export function recognizePermit(typedData: TypedData): Permit | undefined {
-  const domain = isRecord(typedData.domain) ? typedData.domain : {};
+  const domain: Domain = isRecord(typedData.domain) ? typedData.domain : {};
   const message = isRecord(typedData.message) ? typedData.message : undefined;
   if (!message) return undefined;
   if (domain.name === 'Permit2') return permit2(message);

@@ -44,7 +44,10 @@ export function base58(bytes: Uint8Array): string {
 
 class Reader {
   at = 0;
-  constructor(readonly bytes: Uint8Array) {}
+  readonly bytes: Uint8Array;
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
   take(n: number): Uint8Array {
     if (this.at + n > this.bytes.length) throw new RangeError('truncated');
     return this.bytes.subarray(this.at, (this.at += n));

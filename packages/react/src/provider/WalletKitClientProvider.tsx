@@ -16,18 +16,18 @@ export interface WalletKitClientProviderProps {
    * The QueryClient the kit uses. Optional when the app already renders a
    * `<QueryClientProvider>`; the kit never creates one, so with neither it throws.
    */
-  queryClient?: QueryClient;
+  queryClient?: QueryClient | undefined;
   /** Light, dark, or follow the system (default). */
-  theme?: WalletKitTheme;
+  theme?: WalletKitTheme | undefined;
   /** Props of the auth modal that `login()` opens (methods, order), or false to render your own. */
-  authModal?: Omit<AuthModalProps, 'open' | 'onClose'> | false;
+  authModal?: Omit<AuthModalProps, 'open' | 'onClose'> | false | undefined;
   /**
    * The queue whose Confirmer the client was built with (`createWalletKitClient({ confirm:
    * queue.confirm })`): its requests show in the kit's confirmation dialog. `WalletKitProvider`
    * wires this itself.
    */
-  confirmations?: ConfirmationQueue;
-  children?: ReactNode;
+  confirmations?: ConfirmationQueue | undefined;
+  children?: ReactNode | undefined;
 }
 
 /** The confirmation dialog, inside the context so it can name the kit's chains. */

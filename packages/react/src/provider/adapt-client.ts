@@ -12,7 +12,7 @@ import type { ChainsState, Eip1193Provider, OAuthProviderName, SessionState, Wal
  */
 export function adaptClient(
   kit: WalletKitClient,
-  opts: { oauthRedirectUri?: string; oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>> } = {},
+  opts: { oauthRedirectUri?: string | undefined; oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>> | undefined } = {},
 ): WalletKitClientLike {
   let state: SessionState = { status: 'loading' };
   let config: WalletKitConfig | undefined;

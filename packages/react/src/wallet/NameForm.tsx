@@ -5,7 +5,7 @@ import { ErrorText } from '../auth/ErrorText.js';
 export interface NameFormProps {
   label: string;
   submitLabel: string;
-  defaultName?: string;
+  defaultName?: string | undefined;
   busy: boolean;
   error: unknown;
   onSubmit: (name: string) => void;

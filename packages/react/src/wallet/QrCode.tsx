@@ -7,7 +7,7 @@ export interface QrCodeProps {
   /** The image's accessible name. */
   label: string;
   /** Width and height in CSS pixels. */
-  size?: number;
+  size?: number | undefined;
 }
 
 /**

@@ -10,18 +10,18 @@ export interface SecretRevealProps {
   input: string;
   /** The button that asks (and its accessible name when it differs). */
   buttonLabel: string;
-  buttonAriaLabel?: string;
+  buttonAriaLabel?: string | undefined;
   /** The confirmation dialog. */
   title: string;
   confirmLabel: string;
-  content?: string;
+  content?: string | undefined;
   /** Shown above the secret, and the secret's accessible name and test id. */
   warning: string;
   secretLabel: string;
   testId: string;
-  hideAriaLabel?: string;
+  hideAriaLabel?: string | undefined;
   /** Offer a copy button. */
-  copyable?: boolean;
+  copyable?: boolean | undefined;
 }
 
 /**

@@ -22,8 +22,11 @@ type ActivityRow = typeof activities.$inferSelect;
  * the same error and runs nothing.
  */
 export class CommittedFailure extends Error {
-  constructor(readonly error: ApiError) {
+  readonly error: ApiError;
+
+  constructor(error: ApiError) {
     super(error.message, { cause: error });
+    this.error = error;
     this.name = 'CommittedFailure';
   }
 }
@@ -63,12 +66,17 @@ async function findByFingerprint(db: Store['db'] | Tx, organizationId: string, f
 }
 
 export class ActivityRunner {
-  constructor(
-    private readonly store: Store,
-    private readonly services: Services,
-    private readonly handlers: HandlerTable,
-    private readonly prefetchers: PrefetchTable = {},
-  ) {}
+  private readonly store: Store;
+  private readonly services: Services;
+  private readonly handlers: HandlerTable;
+  private readonly prefetchers: PrefetchTable;
+
+  constructor(store: Store, services: Services, handlers: HandlerTable, prefetchers: PrefetchTable = {}) {
+    this.store = store;
+    this.services = services;
+    this.handlers = handlers;
+    this.prefetchers = prefetchers;
+  }
 
   /** True when the descriptor has a handler (routes are registered only for those). */
   has(descriptor: OperationDescriptor): boolean {

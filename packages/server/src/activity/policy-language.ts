@@ -43,11 +43,11 @@ export type Expr =
 
 /** A syntax error in a policy expression; `position` is a 0-based character offset. */
 export class PolicySyntaxError extends Error {
-  constructor(
-    message: string,
-    readonly position: number,
-  ) {
+  readonly position: number;
+
+  constructor(message: string, position: number) {
     super(`${message} at character ${position}`);
+    this.position = position;
     this.name = 'PolicySyntaxError';
   }
 }
@@ -109,10 +109,13 @@ function tokenize(src: string): Token[] {
 class Parser {
   private i = 0;
   private depth = 0;
-  constructor(
-    private readonly tokens: Token[],
-    private readonly length: number,
-  ) {}
+  private readonly tokens: Token[];
+  private readonly length: number;
+
+  constructor(tokens: Token[], length: number) {
+    this.tokens = tokens;
+    this.length = length;
+  }
 
   parseAll(): Expr {
     const e = this.or();

@@ -15,7 +15,10 @@ const SIGN_TRANSACTION = operations.sign_transaction.type;
  * for a transaction that does not parse (the handler refuses it; a policy sees UNKNOWN).
  * @example ethereumTransactionFields('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: '02…' }) // { to: '0x…', value: 1n, … }
  */
-export function ethereumTransactionFields(type: string, parameters: Record<string, unknown> | undefined): Record<string, Value> | undefined {
+export function ethereumTransactionFields(
+  type: string,
+  parameters: { readonly type?: unknown; readonly unsignedTransaction?: unknown; readonly [name: string]: unknown } | undefined,
+): Record<string, Value> | undefined {
   if (type !== SIGN_TRANSACTION || parameters?.type !== 'TRANSACTION_TYPE_ETHEREUM' || typeof parameters.unsignedTransaction !== 'string') return undefined;
   let tx;
   try {
@@ -23,10 +26,15 @@ export function ethereumTransactionFields(type: string, parameters: Record<strin
   } catch {
     return undefined;
   }
-  const fields: Record<string, Value> = { value: tx.value, chain_id: tx.chainId, nonce: tx.nonce, gas: tx.gas, data: tx.data };
-  if (tx.to !== null) fields.to = tx.to;
-  if (tx.gasPrice !== undefined) fields.gas_price = tx.gasPrice;
-  if (tx.maxFeePerGas !== undefined) fields.max_fee_per_gas = tx.maxFeePerGas;
-  if (tx.maxPriorityFeePerGas !== undefined) fields.max_priority_fee_per_gas = tx.maxPriorityFeePerGas;
-  return fields;
+  return {
+    value: tx.value,
+    chain_id: tx.chainId,
+    nonce: tx.nonce,
+    gas: tx.gas,
+    data: tx.data,
+    ...(tx.to !== null ? { to: tx.to } : {}),
+    ...(tx.gasPrice !== undefined ? { gas_price: tx.gasPrice } : {}),
+    ...(tx.maxFeePerGas !== undefined ? { max_fee_per_gas: tx.maxFeePerGas } : {}),
+    ...(tx.maxPriorityFeePerGas !== undefined ? { max_priority_fee_per_gas: tx.maxPriorityFeePerGas } : {}),
+  };
 }

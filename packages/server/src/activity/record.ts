@@ -51,7 +51,7 @@ export function toActivity(row: ActivityRow, votes: VoteRow[], viewerUserId: str
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-  if (row.appProofs) activity.appProofs = row.appProofs as Activity['appProofs'];
+  if (row.appProofs) activity.appProofs = row.appProofs as NonNullable<Activity['appProofs']>;
   return activity;
 }
 

@@ -81,10 +81,13 @@ export function exportTarget(targetPublicKey: string): string {
 }
 
 export class Enclave {
-  private constructor(
-    private readonly atRest: EnclaveKeyPair,
-    private readonly signing: EnclaveKeyPair,
-  ) {}
+  private readonly atRest: EnclaveKeyPair;
+  private readonly signing: EnclaveKeyPair;
+
+  private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair) {
+    this.atRest = atRest;
+    this.signing = signing;
+  }
 
   /** Load (or create on first start) the at-rest and signing keys sealed in the store. */
   static async open(store: Store, opts: { masterKey: string | undefined; dataDir: string; databaseUrl: string | undefined }): Promise<Enclave> {

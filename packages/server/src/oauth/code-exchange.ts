@@ -41,6 +41,21 @@ function failed(message: string, cause?: unknown): ApiError {
   return new ApiError('ERR_OAUTH_EXCHANGE_FAILED', message, undefined, cause === undefined ? undefined : { cause: redactedCause(cause) });
 }
 
+/** A token endpoint's reply (RFC 6749 sections 5.1 and 5.2), the members read here; any may be missing or mistyped. */
+interface TokenReply {
+  access_token?: unknown;
+  error?: unknown;
+}
+
+/** A user-info reply, the members read here: Discord `{id, email, verified}`, OIDC-style `{sub, email, email_verified}`. */
+interface UserInfo {
+  id?: unknown;
+  sub?: unknown;
+  email?: unknown;
+  verified?: unknown;
+  email_verified?: unknown;
+}
+
 async function readJson(res: Response): Promise<Record<string, unknown> | undefined> {
   try {
     const value: unknown = await res.json();
@@ -81,7 +96,7 @@ export async function exchangeAuthorizationCode(
   } catch (cause) {
     throw failed(`token endpoint ${endpoints.tokenUrl} unreachable`, cause);
   }
-  const body = await readJson(res);
+  const body: TokenReply | undefined = await readJson(res);
   if (!res.ok) {
     if (res.status === 400 && body?.error === 'invalid_grant') {
       throw new ApiError('ERR_INVALID_PARAMETER', 'the provider rejected the authorization code, redirect URI or code verifier (invalid_grant)', 'authCode');
@@ -108,9 +123,10 @@ export async function fetchProviderUser(fetchFn: typeof fetch, endpoints: Provid
   } catch (cause) {
     throw failed(`user-info endpoint ${endpoints.userInfoUrl} unreachable`, cause);
   }
-  const body = await readJson(res);
+  // X nests the user under `data`.
+  const body: (UserInfo & { data?: unknown }) | undefined = await readJson(res);
   if (!res.ok || !body) throw failed(`user-info endpoint answered ${res.status}`);
-  const data = typeof body.data === 'object' && body.data !== null ? (body.data as Record<string, unknown>) : body;
+  const data = typeof body.data === 'object' && body.data !== null ? (body.data as UserInfo) : body;
   const rawId = data.id ?? data.sub;
   const id = typeof rawId === 'number' ? String(rawId) : rawId;
   if (typeof id !== 'string' || id === '') throw failed('user-info reply has no user id');

@@ -142,7 +142,8 @@ export async function verifyOidcToken(token: string, opts: VerifyOidcOptions): P
   // The unverified iss only picks which keys to check against; jwtVerify re-checks it.
   const claimedIss = typeof unverified.iss === 'string' ? unverified.iss : '';
   const ownIssuer = issuerOf(opts.config);
-  let payload: JWTPayload;
+  // The OIDC claims read beyond the registered ones (OIDC Core section 2 and 5.1); any may be missing or mistyped.
+  let payload: JWTPayload & { nonce?: unknown; email?: unknown; email_verified?: unknown };
   let iss: string;
   if (claimedIss === ownIssuer) {
     // The enclave key also signs sessions and verification tokens; only id tokens carry our iss.

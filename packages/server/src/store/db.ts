@@ -24,12 +24,13 @@ import * as schema from './schema.js';
 export { StoreLockedError } from './lock.js';
 export { MigrationError } from './migrate.js';
 
+/** @internal */
 export type Schema = typeof schema;
-/** The drizzle database over schema.ts, whichever driver is underneath. */
+/** The drizzle database over schema.ts, whichever driver is underneath. @internal */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-/** A drizzle transaction over schema.ts (also usable wherever a Db is expected). */
+/** A drizzle transaction over schema.ts (also usable wherever a Db is expected). @internal */
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-/** What repository functions should accept: the database or a transaction in progress. */
+/** What repository functions should accept: the database or a transaction in progress. @internal */
 export type Executor = Db | Tx;
 
 export type StoreKind = 'pglite' | 'postgres';
@@ -53,12 +54,14 @@ export interface OpenStoreOptions {
 
 export interface Store {
   kind: StoreKind;
+  /** @internal The drizzle database (not part of the published types: drizzle's own declarations do not pass skipLibCheck false). */
   db: Db;
   /**
    * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
    * On PGlite transactions are serialized (one connection); on PostgreSQL they run
    * concurrently, so rely on constraints (see isUniqueViolation) or 'serializable'
    * (see isSerializationFailure; retrying is the caller's decision).
+   * @internal
    */
   transaction<T>(fn: (tx: Tx) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   /** Applies pending migrations (already done by openStore); returns the versions applied. */
@@ -66,7 +69,7 @@ export interface Store {
   /** Closes connections and releases the data directory lock. Idempotent. */
   close(): Promise<void>;
   /** Absolute data directory (PGlite on disk only). */
-  readonly dataDir?: string;
+  readonly dataDir?: string | undefined;
 }
 
 export const DEFAULT_DATA_DIR = './.walletkit/data';
@@ -180,12 +183,20 @@ function redactUrl(url: string): string {
   }
 }
 
+/** What a driver's DatabaseError may carry (pg and PGlite alike); any member may be missing. */
+interface DatabaseErrorFields {
+  code?: unknown;
+  severity?: unknown;
+  constraint?: unknown;
+  cause?: unknown;
+}
+
 /** The error and its `cause` chain (drizzle wraps driver errors in DrizzleQueryError). */
-function* errorChain(err: unknown): Generator<Record<string, unknown>> {
+function* errorChain(err: unknown): Generator<DatabaseErrorFields> {
   let e: unknown = err;
   for (let depth = 0; depth < 10 && e !== null && typeof e === 'object'; depth++) {
-    yield e as Record<string, unknown>;
-    e = (e as { cause?: unknown }).cause;
+    yield e as DatabaseErrorFields;
+    e = (e as DatabaseErrorFields).cause;
   }
 }
 

@@ -14,12 +14,15 @@ import { join } from 'node:path';
 export const LOCK_FILE = 'walletkit.lock';
 
 export class StoreLockedError extends Error {
+  /** Absolute path of the data directory. */
+  readonly dataDir: string;
+  /** Pid of the process holding it. */
+  readonly pid: number;
   override name = 'StoreLockedError';
+
   constructor(
-    /** Absolute path of the data directory. */
-    readonly dataDir: string,
-    /** Pid of the process holding it. */
-    readonly pid: number,
+    dataDir: string,
+    pid: number,
     /** The directory as the caller named it (used in the message). */
     displayDir: string = dataDir,
     sameProcess = false,
@@ -29,6 +32,8 @@ export class StoreLockedError extends Error {
         ? `data directory ${displayDir} is already open in this process (pid ${pid}); close that store first or use another --data-dir`
         : `data directory ${displayDir} is in use by another walletkit-server process (pid ${pid}); stop it or use --data-dir`,
     );
+    this.dataDir = dataDir;
+    this.pid = pid;
   }
 }
 

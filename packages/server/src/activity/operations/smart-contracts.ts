@@ -32,7 +32,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object; the members named `K` are the ones read (of any JSON type until checked). */
+type JsonObject<K extends string> = Record<string, unknown> & { [P in K]?: unknown };
+
+const isObject = <K extends string = never>(v: unknown): v is JsonObject<K> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Check the address and interface text of a type; returns the address in the form used to
@@ -46,7 +49,7 @@ function validate(type: SmartContractInterfaceType, address: string, text: strin
       throw new ApiError('ERR_INVALID_PARAMETER', 'an Ethereum contract address is 0x and 20 bytes of hex', 'smartContractAddress');
     }
     // Solidity ABI JSON: a list of entries; `type` may be omitted (it defaults to "function").
-    if (!Array.isArray(doc) || doc.length === 0 || !doc.every((e) => isObject(e) && (e.type === undefined || typeof e.type === 'string'))) {
+    if (!Array.isArray(doc) || doc.length === 0 || !doc.every((e) => isObject<'type'>(e) && (e.type === undefined || typeof e.type === 'string'))) {
       throw new ApiError('ERR_INVALID_PARAMETER', 'an Ethereum interface is a non-empty JSON ABI array of entries', 'smartContractInterface');
     }
     return address.toLowerCase();
@@ -55,7 +58,7 @@ function validate(type: SmartContractInterfaceType, address: string, text: strin
   if (address.length < 32 || address.length > 44 || base58Length(address) !== 32) {
     throw new ApiError('ERR_INVALID_PARAMETER', 'a Solana program address is 32 bytes in base58', 'smartContractAddress');
   }
-  if (!isObject(doc) || !Array.isArray(doc.instructions)) {
+  if (!isObject<'instructions'>(doc) || !Array.isArray(doc.instructions)) {
     throw new ApiError('ERR_INVALID_PARAMETER', 'a Solana interface is a JSON IDL object with an instructions array', 'smartContractInterface');
   }
   return address;

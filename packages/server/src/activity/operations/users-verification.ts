@@ -122,7 +122,7 @@ export function checkClientSignature(sig: ClientSignatureInput, claims: Verifica
   } catch {
     message = undefined;
   }
-  const doc = (typeof message === 'object' && message !== null ? message : {}) as Record<string, unknown>;
+  const doc = (typeof message === 'object' && message !== null ? message : {}) as { type?: unknown; tokenId?: unknown };
   if (doc.tokenId !== claims.id || doc.type !== usage) {
     throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', `the signed message must be {"type":"${usage}","tokenId":"<token id>"}`, field);
   }

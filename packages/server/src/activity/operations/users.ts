@@ -19,7 +19,7 @@ type UserInput = ParamsOf<'create_users'>['users'][number];
 type RootUserInput = ParamsOf<'create_sub_organization'>['rootUsers'][number];
 
 /** Contacts are unique per organization (DESIGN section 3), emails case-insensitively. */
-async function assertContactsFree(ctx: OperationContext, organizationId: string, user: { email?: string; phone?: string; exceptUserId?: string }, field: string) {
+async function assertContactsFree(ctx: OperationContext, organizationId: string, user: { email?: string | undefined; phone?: string | undefined; exceptUserId?: string }, field: string) {
   const matches = [
     ...(user.email !== undefined ? [sql`lower(${users.userEmail}) = ${user.email.toLowerCase()}`] : []),
     ...(user.phone !== undefined ? [eq(users.userPhoneNumber, user.phone)] : []),
