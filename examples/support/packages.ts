@@ -50,10 +50,20 @@ export interface RunResult {
   stderr: string;
 }
 
+/**
+ * The environment an integrator's shell would give a command: this process's, without the
+ * NODE_ENV=test the test runner sets (Vite would build React's development bundle, Next warns).
+ */
+export function integratorEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env, ...extra };
+  if (extra['NODE_ENV'] === undefined) delete env['NODE_ENV'];
+  return env;
+}
+
 /** Run a command to its end, collecting its output (never throws on a non-zero exit). */
 export function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(cmd, args, { cwd: opts.cwd, env: integratorEnv(opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -152,6 +162,18 @@ export function npmInstall(dir: string, registry: Registry, packages: string[] =
 /** Lines of npm's output that warn about a package's `engines` (EBADENGINE), e.g. a dependency wanting Node 22. */
 export function engineWarnings(result: RunResult): string[] {
   return `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => /EBADENGINE|Unsupported engine/i.test(l));
+}
+
+/**
+ * A command's output without the lines this machine's npm prints about its own user config
+ * (`npm warn Unknown user config "nodedir"`, or `env config` under npm) and without colour codes: what is left is the build's own.
+ */
+export function ownOutput(result: RunResult): string {
+  return `${result.stdout}\n${result.stderr}`
+    .replace(/\x1b\[[0-9;]*m/g, '')
+    .split('\n')
+    .filter((l) => !/^npm warn Unknown (user|env) config/.test(l))
+    .join('\n');
 }
 
 /** Lines of a Vite build's output about Node built-ins (e.g. `Module "crypto" has been externalized for browser compatibility`). */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stampApiKey } from '@walletkit/crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { engineWarnings, npmInstall, registryAt, run, type RunResult } from '../support/packages';
+import { engineWarnings, integratorEnv, npmInstall, registryAt, run, type RunResult } from '../support/packages';
 
 const registry = registryAt(inject('registryUrl'));
 let dir: string;
@@ -45,7 +45,7 @@ describe('walletkit-server from its tarball', () => {
     const { organizationId, apiKey } = JSON.parse(org.stdout) as { organizationId: string; apiKey: { publicKey: string; privateKey: string } };
     expect(organizationId).toMatch(/^[0-9a-f-]{36}$/);
 
-    child = spawn('npx', ['--no-install', 'walletkit-server', 'start', '--port', '0', '--data-dir', dataDir], { cwd: dir, env: { ...process.env, LOG_LEVEL: 'warn' } });
+    child = spawn('npx', ['--no-install', 'walletkit-server', 'start', '--port', '0', '--data-dir', dataDir], { cwd: dir, env: integratorEnv({ LOG_LEVEL: 'warn' }) });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child!.stdout!.on('data', (c: Buffer) => {
