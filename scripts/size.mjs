@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * Bundle size of the kit (STYLE habit 8: budgets are checked by scripts). Builds two probes
- * with Vite in production mode, the peer dependencies external (react, react-dom,
+ * Bundle size of the kit (STYLE habit 8: budgets are checked by scripts). Measures the built
+ * packages as a consumer's bundler sees them: `npm run size` builds them first (scripts/build.mjs)
+ * and the probes resolve `@walletkit/*` through the published exports (dist/, no source
+ * condition; checked below). Builds two probes with Vite in production mode, the peer dependencies external (react, react-dom,
  * @tanstack/react-query: the app renders them, so it pays for them anyway):
  *   (a) an app using WalletKitProvider + AuthModal   packages/react/size/auth-app.tsx
  *   (b) the full kit, every export of react + client packages/react/size/full-kit.ts
@@ -40,6 +42,10 @@ async function measure(entry) {
     },
   });
   const chunks = (Array.isArray(out) ? out : [out]).flatMap((o) => o.output).filter((c) => c.type === 'chunk');
+  // The kit must come from dist/ (what npm ships), never from src/.
+  const kitModules = chunks.flatMap((c) => Object.keys(c.modules)).filter((id) => id.includes('/packages/'));
+  const fromSource = kitModules.filter((id) => /\/packages\/[^/]+\/src\//.test(id));
+  if (fromSource.length > 0 || kitModules.length === 0) throw new Error(`the probe did not measure the built packages: ${fromSource.slice(0, 3).join(', ') || 'no kit module'}`);
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
   // What loads at start: the entry and its static imports, transitively.
   const start = new Set();

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, then every vitest suite (unit + integration, both databases),
-// then the Playwright e2e suite when it exists. Ends with one totals line
-// `N passed, N failed, N skipped` and exits non-zero when anything failed.
+// `npm test`: typecheck, then every vitest suite (unit + integration, both databases), the
+// packaging suite (tarballs installed into fresh apps and the examples), then the Playwright
+// e2e suite. Ends with one totals line `N passed, N failed, N skipped` and exits non-zero when
+// anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,22 +20,28 @@ function run(label, cmd, args, env = {}) {
 if (run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) === 0) totals.passed += 1;
 else totals.failed += 1;
 
-// 2. vitest.
-const vitestOut = join(root, '.vitest-results.json');
-rmSync(vitestOut, { force: true });
-const vitestStatus = run('vitest', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${vitestOut}`]);
-if (existsSync(vitestOut)) {
-  const r = JSON.parse(readFileSync(vitestOut, 'utf8'));
+// 2. vitest: the unit and integration suites, then the packaging suite (examples/test: the
+// packages packed and installed from a registry into fresh apps and the two examples, which
+// the e2e suite then logs in to).
+function vitest(label, configArgs) {
+  const out = join(root, `.vitest-results-${label}.json`);
+  rmSync(out, { force: true });
+  const status = run(label, 'npx', ['vitest', 'run', ...configArgs, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  if (!existsSync(out)) {
+    totals.failed += 1;
+    return;
+  }
+  const r = JSON.parse(readFileSync(out, 'utf8'));
   totals.passed += r.numPassedTests ?? 0;
   totals.failed += r.numFailedTests ?? 0;
   totals.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   // A suite that failed to load has no tests counted: count it as a failure.
   const brokenSuites = (r.testResults ?? []).filter((s) => s.status === 'failed' && (s.assertionResults ?? []).length === 0);
   totals.failed += brokenSuites.length;
-  if (vitestStatus !== 0 && r.numFailedTests === 0 && brokenSuites.length === 0) totals.failed += 1;
-} else {
-  totals.failed += 1;
+  if (status !== 0 && r.numFailedTests === 0 && brokenSuites.length === 0) totals.failed += 1;
 }
+vitest('vitest', []);
+vitest('packaging', ['--config', 'vitest.examples.config.ts']);
 
 // 3. Playwright e2e (Debian's Chromium; playwright.config.ts starts the stack it needs).
 const pwOut = join(root, 'test-results', 'e2e-results.json');

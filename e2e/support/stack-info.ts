@@ -13,6 +13,8 @@ export interface StackInfo {
   demo: { main: string; short: string; foreign: string };
   /** The local Hardhat chain the demo transacts on, and its demo ERC-20. */
   chain: { rpcUrl: string; chainId: number; token: string };
+  /** The example apps (examples/), installed from the packed tarballs, or why they are not running. */
+  examples: { vite: string; nextjs: string } | { missing: string };
 }
 
 /** The stack of this run; throws outside `playwright test`. */

@@ -22,6 +22,7 @@ import { startOidcIssuer } from '../../packages/server/test/support/oidc-issuer'
 import { startDemoChain } from '../../apps/demo/chain/local';
 import { serveDemo } from '../../apps/demo/host';
 import type { DemoConfig } from '../../apps/demo/src/config';
+import { examplesMissing, nextExampleHost, viteExampleHost, type ExampleHost } from '../../examples/support/serve';
 import { startMailbox } from './mailbox';
 import { DISCORD_CLIENT_ID, GOOGLE_CLIENT_ID, READY_PREFIX, X_CLIENT_ID, type StackInfo } from './stack-info';
 
@@ -47,6 +48,10 @@ async function main(): Promise<void> {
     foreign: await serveDemo({ dir: dist, port: 0, config: configs.foreign }),
   };
   for (const h of Object.values(hosts)) disposers.push(() => h.close());
+  // The example apps installed from the packed tarballs by examples/test (when it ran first).
+  const examplesProblem = examplesMissing();
+  const examples: { vite: ExampleHost; nextjs: ExampleHost } | undefined = examplesProblem ? undefined : { vite: await viteExampleHost(), nextjs: await nextExampleHost() };
+  for (const h of Object.values(examples ?? {})) disposers.push(() => h.close());
   const redirectUris = Object.values(hosts).map((h) => `${h.url}${CALLBACK}`);
 
   const chain = await startDemoChain();
@@ -135,11 +140,23 @@ async function main(): Promise<void> {
   });
   Object.assign(configs.short, { kit: kitOf(shortOrg.organizationId, shortProxy.id) });
 
+  if (examples) {
+    const exampleOrg = await organization('walletkit examples');
+    const exampleProxy = await enableProxy(server.store, server.enclave, {
+      organizationId: exampleOrg.organizationId,
+      origins: [examples.vite.url, examples.nextjs.url],
+      settings: { emailAppName: 'walletkit examples' },
+    });
+    const settings = { url: server.url, organizationId: exampleOrg.organizationId, configId: exampleProxy.id, enclavePublicKey: server.enclave.signingPublicKey };
+    await Promise.all([examples.vite.start(settings), examples.nextjs.start(settings)]);
+  }
+
   const info: StackInfo = {
     serverUrl: server.url,
     mailboxUrl: mailbox.url,
     demo: { main: hosts.main.url, short: hosts.short.url, foreign: hosts.foreign.url },
     chain: { rpcUrl: chain.info.chain.rpcUrl, chainId: chain.info.chain.id, token: chain.info.token.address },
+    examples: examples ? { vite: examples.vite.url, nextjs: examples.nextjs.url } : { missing: examplesProblem! },
   };
   process.stdout.write(`${READY_PREFIX}${JSON.stringify(info)}\n`);
 }
