@@ -185,3 +185,17 @@ export function nodeBuiltinWarnings(output: string): string[] {
 export function registryAt(url: string): Registry {
   return { url, scopeFlag: `--@walletkit:registry=${url}`, close: async () => undefined };
 }
+
+/**
+ * The packages of the README's "## Install" line that installs `first` (e.g. `@walletkit/react`),
+ * as an integrator copies them: the tests install exactly what the README says.
+ */
+export function readmeInstall(first: string): string[] {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('\n## Install\n'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  const line = block.split('\n').find((l) => l.startsWith(`npm install ${first} `) || l.startsWith(`npm install ${first}\t`));
+  if (!line) throw new Error(`README's install section has no \`npm install ${first}\` line`);
+  const command = line.replace(/#.*$/, '').split('&&')[0]!.trim();
+  return command.split(/\s+/).slice(2);
+}

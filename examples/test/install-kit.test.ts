@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { npmInstall, registryAt, run, type RunResult } from '../support/packages';
+import { npmInstall, readmeInstall, registryAt, run, type RunResult } from '../support/packages';
 
 const registry = registryAt(inject('registryUrl'));
 let dir: string;
@@ -13,7 +13,8 @@ let install: RunResult;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'walletkit-kit-only-'));
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'kit-only', private: true, type: 'module' }));
-  install = await npmInstall(dir, registry, ['@walletkit/react@^0.1.0', 'react@^19', 'react-dom@^19', '@tanstack/react-query@^5']);
+  // Exactly the README's install line for the kit.
+  install = await npmInstall(dir, registry, readmeInstall('@walletkit/react'));
 }, 300_000);
 
 afterAll(async () => {
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('@walletkit/react installed alone', () => {
-  it('given npm install @walletkit/react with its peers, when it finishes, then the rest of the kit came with it and the optional peers did not', () => {
+  it('given the README\'s npm install @walletkit/react line (the kit and its peers), when it finishes, then the rest of the kit came with it and the optional peers did not', () => {
     expect(install.code, install.stderr).toBe(0);
     for (const name of ['react', 'client', 'crypto', 'protocol']) expect(existsSync(join(dir, 'node_modules', '@walletkit', name, 'dist', 'index.js')), name).toBe(true);
     expect(existsSync(join(dir, 'node_modules', '@walletkit', 'server'))).toBe(false);

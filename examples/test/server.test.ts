@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stampApiKey } from '@walletkit/crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { engineWarnings, integratorEnv, npmInstall, registryAt, run, type RunResult } from '../support/packages';
+import { engineWarnings, integratorEnv, npmInstall, readmeInstall, registryAt, run, type RunResult } from '../support/packages';
 
 const registry = registryAt(inject('registryUrl'));
 let dir: string;
@@ -16,7 +16,8 @@ let child: ChildProcess | undefined;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'walletkit-server-only-'));
   await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'server-only', private: true }));
-  install = await npmInstall(dir, registry, ['@walletkit/server@^0.1.0']);
+  // Exactly the README's install line for the server.
+  install = await npmInstall(dir, registry, readmeInstall('@walletkit/server'));
 }, 300_000);
 
 afterAll(async () => {
