@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { createReadStream, existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
@@ -198,4 +199,13 @@ export function readmeInstall(first: string): string[] {
   if (!line) throw new Error(`README's install section has no \`npm install ${first}\` line`);
   const command = line.replace(/#.*$/, '').split('&&')[0]!.trim();
   return command.split(/\s+/).slice(2);
+}
+
+/** A TCP port free on 127.0.0.1 right now (for servers that take a port, such as `next start`). */
+export async function freePort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

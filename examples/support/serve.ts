@@ -6,10 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { serveDemo, type DemoHostOptions } from '../../apps/demo/host';
-import { integratorEnv, ROOT, run } from './packages';
+import { freePort, integratorEnv, ROOT, run } from './packages';
 
 export const VITE_DIR = join(ROOT, 'examples', 'vite');
 export const NEXT_DIR = join(ROOT, 'examples', 'nextjs');
@@ -31,14 +30,6 @@ export function examplesMissing(): string | undefined {
   ].filter(([path]) => !existsSync(path!));
   if (missing.length === 0) return undefined;
   return `${missing.map(([, why]) => why).join('; ')}: run \`npx vitest run --config vitest.examples.config.ts\` (npm test does) first`;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export interface ExampleHost {

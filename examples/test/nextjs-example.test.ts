@@ -7,23 +7,14 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { engineWarnings, integratorEnv, npmInstall, ownOutput, registryAt, ROOT, run, type RunResult } from '../support/packages';
+import { engineWarnings, freePort, integratorEnv, npmInstall, ownOutput, registryAt, ROOT, run, type RunResult } from '../support/packages';
 
 const registry = registryAt(inject('registryUrl'));
 const packs = inject('packs');
 const dir = join(ROOT, 'examples', 'nextjs');
 let install: RunResult;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 beforeAll(async () => {
   await rm(join(dir, 'node_modules'), { recursive: true, force: true });
