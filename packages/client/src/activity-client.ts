@@ -8,6 +8,7 @@ import type {
   ResultOf,
 } from '@walletkit/protocol';
 import { operationWire, queryPath } from '@walletkit/protocol/wire';
+import { PROOF_OPERATIONS, verifyActivityProofs } from './app-proofs.js';
 import { WalletKitError } from './errors.js';
 import type { Stamper } from './stampers/types.js';
 import { postJson, type FetchLike } from './transport.js';
@@ -41,6 +42,12 @@ export interface ActivityClientOptions {
   auth: () => Promise<ActivityAuth> | ActivityAuth;
   /** Milliseconds since the epoch for `timestampMs`; `Date.now` by default. */
   now?: (() => number) | undefined;
+  /**
+   * The pinned enclave key (uncompressed hex). With it, the activities of `PROOF_OPERATIONS`
+   * (wallet creation, signing, export) ask for App Proofs and every completed reply is verified
+   * (`ERR_APP_PROOF_INVALID` otherwise).
+   */
+  enclavePublicKey?: string | undefined;
 }
 
 /**
@@ -92,8 +99,11 @@ export function createActivityClient(opts: ActivityClientOptions): ActivityClien
   async function submitRaw<N extends OperationName>(op: N, params: ParamsOf<N>, auth?: Partial<ActivityAuth>): Promise<ActivityReply> {
     const { stamper, organizationId } = await resolve(auth);
     const descriptor = operationWire(op);
-    const body = JSON.stringify({ type: descriptor.type, timestampMs: String(now()), organizationId, parameters: params });
-    return post<ActivityReply>(descriptor.path, body, stamper);
+    const proofs = opts.enclavePublicKey !== undefined && PROOF_OPERATIONS.has(op);
+    const body = JSON.stringify({ type: descriptor.type, timestampMs: String(now()), organizationId, parameters: params, ...(proofs ? { generateAppProofs: true } : {}) });
+    const reply = await post<ActivityReply>(descriptor.path, body, stamper);
+    if (proofs && reply.activity?.status === 'ACTIVITY_STATUS_COMPLETED') verifyActivityProofs(reply, { body, enclavePublicKey: opts.enclavePublicKey! });
+    return reply;
   }
 
   return {

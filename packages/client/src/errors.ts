@@ -26,6 +26,7 @@ export const clientErrorTable = {
   ERR_WALLET_REJECTED: { message: 'The wallet refused the signature request.' },
   ERR_WALLET_UNAVAILABLE: { message: 'No wallet account is available to sign.' },
   ERR_ACTIVITY_NOT_COMPLETED: { message: 'The activity did not complete (it needs approval or failed).' },
+  ERR_APP_PROOF_INVALID: { message: "The server's App Proof is missing or does not vouch for this result." },
   ERR_USER_REJECTED: { message: 'The request was declined.' },
   ERR_UNSUPPORTED_ACCOUNT: { message: 'This account cannot sign this kind of request (an Ethereum request with a Solana account, or the reverse).' },
   ERR_CHAIN_NOT_CONFIGURED: { message: 'The kit has no RPC endpoint for this chain.' },

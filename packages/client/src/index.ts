@@ -33,6 +33,7 @@ export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } fro
 export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
 export { createProxyClient, type ProxyClient } from './proxy-client.js';
 export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client.js';
+export { PROOF_OPERATIONS, verifyActivityProofs, type AppProofStatement } from './app-proofs.js';
 export { encryptOtpCode } from './otp.js';
 export { createTokenClientSignature, type TokenUsage } from './client-signature.js';
 export { SESSION_REFRESH_LOCK, SessionManager, type LockManagerLike, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session.js';
@@ -162,7 +163,7 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
   const sessionSeconds = async () => (await (latestConfig ?? proxy.walletKitConfig().catch(() => undefined)))?.sessionExpirationSeconds;
   // The session and the activity client need each other: the session refreshes through an
   // activity, activities default to the session's key.
-  const activity = createActivityClient({ apiUrl: config.apiUrl, fetch: fetchFn, auth: () => session.auth() });
+  const activity = createActivityClient({ apiUrl: config.apiUrl, fetch: fetchFn, auth: () => session.auth(), enclavePublicKey: config.enclavePublicKey });
   const store = config.storage ?? indexedDbSessionKeyStore();
   const session: SessionManager = new SessionManager({
     store,
