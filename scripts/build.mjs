@@ -24,13 +24,28 @@ function fromCwd() {
   return basename(join(here, '..')) === 'packages' && PACKAGES.includes(basename(here)) ? [basename(here)] : PACKAGES;
 }
 
-export function buildPackage(name) {
+export async function buildPackage(name) {
   const dir = join(root, 'packages', name);
   rmSync(join(dir, 'dist'), { recursive: true, force: true });
   const r = spawnSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.build.json')], { cwd: dir, stdio: 'inherit' });
   if (r.status !== 0) throw new Error(`tsc failed for @walletkit/${name}`);
   // Assets read at run time, next to the module that reads them.
-  if (name === 'server') cpSync(join(dir, 'src', 'store', 'migrations'), join(dir, 'dist', 'store', 'migrations'), { recursive: true });
+  if (name === 'server') {
+    cpSync(join(dir, 'src', 'store', 'migrations'), join(dir, 'dist', 'store', 'migrations'), { recursive: true });
+    // The secret frame's script, one ES module the server serves at /frames/frame.js (issue 12).
+    const { build } = await import('esbuild');
+    await build({
+      entryPoints: [join(root, 'packages', 'client', 'src', 'frame', 'secret-frame.ts')],
+      outfile: join(dir, 'dist', 'frames', 'frame.js'),
+      bundle: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      minify: true,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+  }
   // The React entry points are client boundaries for Server Components (Next.js App Router).
   if (name === 'react') {
     for (const entry of ['index.js', 'confirm/index.js']) {
@@ -47,7 +62,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const name of names) {
     if (!PACKAGES.includes(name)) throw new Error(`unknown package ${name} (one of ${PACKAGES.join(', ')})`);
     const t = Date.now();
-    buildPackage(name);
+    await buildPackage(name);
     process.stdout.write(`built @walletkit/${name} in ${((Date.now() - t) / 1000).toFixed(1)}s\n`);
   }
 }

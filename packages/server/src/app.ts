@@ -14,6 +14,7 @@ import { createDelivery, type Delivery } from './delivery/index.js';
 import { startRetention } from './store/retention.js';
 import type { Enclave } from './enclave/index.js';
 import { ApiError } from './errors.js';
+import { framesPlugin } from './frames/plugin.js';
 import { proxyPlugin } from './proxy/plugin.js';
 import type { Store } from './store/db.js';
 
@@ -134,5 +135,6 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     queries: deps.queries ?? defaultQueries,
   });
   await app.register(proxyPlugin, { prefix: '/v1', store: deps.store, services });
+  await app.register(framesPlugin, { prefix: '/frames', store: deps.store, enclave: deps.enclave });
   return app;
 }
