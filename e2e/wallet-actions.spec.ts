@@ -1,4 +1,4 @@
-/** The wallet panel's actions in a real browser: EIP-712 signing, recovery-phrase export, import of a known phrase. */
+/** The wallet panel's actions in a real browser: EIP-712 signing, export and import through the secret frame (another origin), the frame's message checks. */
 import { getAddress, verifyTypedData } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { ETHER_MAIL_TYPED_DATA } from '../packages/crypto/test/fixtures';
@@ -26,29 +26,120 @@ test('given an account, when EIP-712 typed data is signed in the panel, then vie
   expect(valid).toBe(true);
 });
 
-test('given an account, when its wallet is exported and a known phrase imported, then the phrase reproduces the address and the imported address is listed after a reload', async ({ page, inbox, stack }) => {
+/** Every word of the app's own document: its text, its form values and every same-origin frame's. */
+async function appDocumentWords(page: import('@playwright/test').Page): Promise<Set<string>> {
+  const text = await page.evaluate(() => {
+    const parts = [document.documentElement.outerHTML, ...[...document.querySelectorAll('input, textarea')].map((el) => (el as HTMLInputElement).value)];
+    for (const frame of [...document.querySelectorAll('iframe')]) {
+      try {
+        parts.push(frame.contentDocument?.documentElement.outerHTML ?? ''); // null for another origin's frame
+      } catch {
+        // another origin: not readable from here, which is the point
+      }
+    }
+    return parts.join(' ');
+  });
+  return new Set(text.toLowerCase().split(/[^a-z]+/).filter(Boolean));
+}
+
+test('given an account, when its wallet is exported, then the phrase shows only in the secret frame (another origin), no word of it reaches the app document, and it reproduces the address', async ({ page, inbox, stack }) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('export'));
   const [address] = await accountAddresses(page);
   const panel = page.getByRole('region', { name: 'Wallet', exact: true });
+  const before = await appDocumentWords(page);
 
   await panel.getByRole('button', { name: 'Export Default wallet' }).click();
   await page.getByRole('dialog', { name: 'Show the recovery phrase?' }).getByRole('button', { name: 'Show recovery phrase' }).click();
-  const phrase = (await panel.getByTestId('wk-mnemonic').textContent({ timeout: 30_000 }))!.trim();
+  const iframe = panel.locator('iframe[title="Recovery phrase"]');
+  expect(new URL((await iframe.getAttribute('src'))!).origin).toBe(new URL(stack.serverUrl).origin);
+  expect(new URL((await iframe.getAttribute('src'))!).origin).not.toBe(new URL(stack.demo.main).origin);
+  const secret = page.frameLocator('iframe[title="Recovery phrase"]').getByTestId('wk-frame-secret');
+  const phrase = (await secret.textContent({ timeout: 30_000 }))!.trim();
   expect(phrase.split(/\s+/)).toHaveLength(12);
   expect(mnemonicToAccount(phrase).address).toBe(getAddress(address!));
-  await panel.getByRole('button', { name: 'Hide' }).click();
-  await expect(panel.getByTestId('wk-mnemonic')).toHaveCount(0);
 
+  // The app's document gained none of the phrase's words (words it already had, like "wallet", aside).
+  const after = await appDocumentWords(page);
+  const leaked = phrase.split(' ').filter((word) => after.has(word) && !before.has(word));
+  expect(leaked).toEqual([]);
+  expect(await page.evaluate((p) => document.documentElement.outerHTML.includes(p), phrase)).toBe(false);
+
+  await panel.getByRole('button', { name: 'Hide recovery phrase of Default wallet' }).click();
+  await expect(iframe).toHaveCount(0);
+});
+
+// Hardhat's development account #1 (not derived from the phrase above: its own record).
+const KNOWN_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+const KNOWN_KEY_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+test('given the import frame, when a known phrase and then a known private key are typed inside it, then the known addresses come back and the app never held either', async ({ page, inbox, stack }) => {
+  await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('import'));
+  const [address] = await accountAddresses(page);
+  const panel = page.getByRole('region', { name: 'Wallet', exact: true });
   const importForm = panel.getByRole('form', { name: 'Import wallet' });
+
   await importForm.getByLabel('Imported wallet name').fill('Hardhat');
-  await importForm.getByLabel('Recovery phrase').fill(KNOWN_MNEMONIC);
-  await importForm.getByRole('button', { name: 'Import wallet' }).click();
-  await expect(importForm.getByRole('status')).toContainText('Hardhat', { timeout: 30_000 });
+  await importForm.getByRole('button', { name: 'Continue' }).click();
+  const phraseFrame = page.frameLocator('iframe[title="Recovery phrase"]');
+  await phraseFrame.getByLabel('Recovery phrase').fill(KNOWN_MNEMONIC);
+  await phraseFrame.getByRole('button', { name: 'Encrypt and import' }).click();
+  await expect(importForm.getByRole('status')).toHaveText(`Wallet Hardhat imported: ${KNOWN_ADDRESS}.`, { timeout: 30_000 });
   const addresses = await accountAddresses(page, 2);
   expect(addresses.map((a) => getAddress(a))).toEqual(expect.arrayContaining([getAddress(address!), KNOWN_ADDRESS]));
 
-  // Both wallets are the server's: they are still there after a reload.
+  await importForm.getByLabel('What to import').selectOption('privateKey');
+  await importForm.getByLabel('Imported key name').fill('Dev key');
+  await importForm.getByRole('button', { name: 'Continue' }).click();
+  const keyFrame = page.frameLocator('iframe[title="Private key"]');
+  await keyFrame.getByLabel('Private key').fill(`0x${KNOWN_KEY}`);
+  await keyFrame.getByRole('button', { name: 'Encrypt and import' }).click();
+  await expect(importForm.getByRole('status')).toHaveText(`Key Dev key imported: ${KNOWN_KEY_ADDRESS}.`, { timeout: 30_000 });
+
+  const html = await page.evaluate(() => document.documentElement.outerHTML);
+  expect(html).not.toContain(KNOWN_KEY);
+  expect(html).not.toContain('test test test');
+
+  // The imported wallet is the server's: still there after a reload.
   await page.reload();
   await expectWallet(page);
   expect((await accountAddresses(page, 2)).map((a) => getAddress(a)).sort()).toEqual([getAddress(address!), KNOWN_ADDRESS].sort());
+});
+
+test('given a secret frame, when a message comes from another origin before the app binds it and a second init comes after, then the frame ignores both', async ({ page, inbox, stack }) => {
+  await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('frame'));
+  // An export frame of the organization, placed by the page itself.
+  const src = `${stack.serverUrl}/frames/export`;
+  const configId = await page.evaluate(async () => ((await (await fetch('/walletkit.config.json')).json()) as { kit: { configId: string } }).kit.configId);
+  await page.evaluate(
+    ({ url }) =>
+      new Promise<void>((resolve) => {
+        const iframe = document.createElement('iframe');
+        iframe.id = 'probe';
+        iframe.src = url;
+        iframe.addEventListener('load', () => resolve(), { once: true });
+        document.body.append(iframe);
+        (window as unknown as { replies: unknown[] }).replies = [];
+        window.addEventListener('message', (e) => (window as unknown as { replies: unknown[] }).replies.push(e.data));
+      }),
+    { url: `${src}?configId=${configId}` },
+  );
+  const frame = page.frames().find((f) => f.url().startsWith(`${stack.serverUrl}/frames/export`))!;
+  // 1. An init "from another origin" (as the frame sees it): ignored, the frame stays unbound.
+  await frame.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: { walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' }, origin: 'https://evil.example', source: window.parent })));
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toEqual([]);
+  // 2. The app's init binds it: one ready with a P-256 target key.
+  await page.evaluate((origin) => (document.getElementById('probe') as HTMLIFrameElement).contentWindow!.postMessage({ walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' }, origin), new URL(stack.serverUrl).origin);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { replies: Array<{ type: string }> }).replies.length)).toBe(1);
+  const [ready] = await page.evaluate(() => (window as unknown as { replies: Array<{ type: string; targetPublicKey: string }> }).replies);
+  expect(ready).toMatchObject({ type: 'ready', targetPublicKey: expect.stringMatching(/^04[0-9a-f]{128}$/) });
+  // 3. A second init (even from the bound parent): ignored, no second key.
+  await page.evaluate((origin) => (document.getElementById('probe') as HTMLIFrameElement).contentWindow!.postMessage({ walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' }, origin), new URL(stack.serverUrl).origin);
+  await page.waitForTimeout(500);
+  expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toHaveLength(1);
+  // 4. A bundle "from another origin": ignored, nothing is shown and nothing is posted.
+  await frame.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: { walletkitFrame: 1, type: 'bundle', exportBundle: '{}' }, origin: 'https://evil.example', source: window.parent })));
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toHaveLength(1);
+  await expect(page.frameLocator('#probe').getByRole('status')).toHaveText('Waiting for the export…');
 });

@@ -21,6 +21,7 @@ import { indexedDbSessionKeyStore, type SessionKeyStore } from './stampers/key-s
 import { createSessionKeyStamper } from './stampers/session-key.js';
 import { defaultFetch, type FetchLike } from './transport.js';
 import { createWalletActions, type WalletActions } from './wallet.js';
+import type { SecretFrameConfig } from './secret-frames.js';
 
 export { WalletKitError, isWalletKitError, clientErrorTable, type ClientErrorCode, type WalletKitErrorCode } from './errors.js';
 export { postJson, type FetchLike } from './transport.js';
@@ -34,6 +35,7 @@ export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
 export { createProxyClient, type ProxyClient } from './proxy-client.js';
 export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client.js';
 export { PROOF_OPERATIONS, verifyActivityProofs, type AppProofStatement } from './app-proofs.js';
+export { exportInFrame, importInFrame, type ExportTarget, type SecretFrameConfig } from './secret-frames.js';
 export { encryptOtpCode } from './otp.js';
 export { createTokenClientSignature, type TokenUsage } from './client-signature.js';
 export { SESSION_REFRESH_LOCK, SessionManager, type LockManagerLike, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session.js';
@@ -101,6 +103,11 @@ export interface WalletKitConfig {
   defaultChainId?: number | undefined;
   /** Asked before every signature (the React kit's dialog, or your own); without one, requests are signed as they come. */
   confirm?: Confirmer | undefined;
+  /**
+   * Base URL of the secret frames that show exports and take imports (`<apiUrl>/frames` by
+   * default): the server's own origin, or the frames origin of your deployment.
+   */
+  framesUrl?: string | undefined;
 }
 
 /**
@@ -121,6 +128,8 @@ export interface WalletKitClient {
   auth: AuthFlows;
   wallet: WalletActions;
   chains: ChainRegistry;
+  /** Where the secret frames live (`exportInFrame`, `importInFrame`). */
+  frames: SecretFrameConfig;
   /**
    * Install the Confirmer every signature asks from now on (the React kit's dialog installs
    * itself on a client the app built); returns a function restoring the previous one.
@@ -209,5 +218,6 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
       if (confirmer === next) confirmer = previous;
     };
   };
-  return { config, proxy, activity, session, auth, wallet, chains, setConfirmer };
+  const frames: SecretFrameConfig = { framesUrl: config.framesUrl ?? `${config.apiUrl.replace(/\/+$/, '')}/frames`, configId: config.configId };
+  return { config, proxy, activity, session, auth, wallet, chains, frames, setConfirmer };
 }

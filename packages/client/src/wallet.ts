@@ -47,6 +47,16 @@ export interface WalletActions extends EthereumActions, SolanaActions {
   exportAccount(params: { address: string }): Promise<string>;
   /** Imports a mnemonic, encrypted here to the enclave's signed import target. */
   importWallet(params: { mnemonic: string; walletName: string; accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined }): Promise<ResultOf<'import_wallet'>>;
+  /** The export bundle of a wallet's mnemonic, encrypted to `targetPublicKey` (a secret frame's key); App Proof verified. */
+  exportWalletBundle(params: { walletId: string; targetPublicKey: string }): Promise<string>;
+  /** The export bundle of one account's private key, encrypted to `targetPublicKey`. */
+  exportAccountBundle(params: { address: string; targetPublicKey: string }): Promise<string>;
+  /** Starts an import: the enclave-signed bundle carrying the key a secret frame encrypts to. */
+  initImport(params: { secret: 'mnemonic' | 'privateKey' }): Promise<string>;
+  /** Finishes a wallet import with the ciphertext a secret frame produced. */
+  importWalletEncrypted(params: { walletName: string; encryptedBundle: string; accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined }): Promise<ResultOf<'import_wallet'>>;
+  /** Finishes a private key import (secp256k1, Ethereum address) with a secret frame's ciphertext. */
+  importPrivateKeyEncrypted(params: { privateKeyName: string; encryptedBundle: string }): Promise<ResultOf<'import_private_key'>>;
   /** Registers a new passkey for the user (WebAuthn registration, then create_authenticators). */
   addPasskey(params: PasskeyRegistrationOptions & { authenticatorName: string }): Promise<ResultOf<'create_authenticators'>>;
 }
@@ -110,6 +120,17 @@ export function createWalletActions(deps: {
       }
       return activity.submit('import_wallet', { userId, walletName, encryptedBundle, accounts: accounts ?? [ethereumAccount(0)] });
     },
+    exportWalletBundle: async ({ walletId, targetPublicKey }) => (await activity.submit('export_wallet', { walletId, targetPublicKey })).exportBundle,
+    exportAccountBundle: async ({ address, targetPublicKey }) => (await activity.submit('export_wallet_account', { address, targetPublicKey })).exportBundle,
+    async initImport({ secret }) {
+      const userId = deps.userId();
+      const op = secret === 'mnemonic' ? 'init_import_wallet' : 'init_import_private_key';
+      return (await activity.submit(op, { userId })).importBundle;
+    },
+    importWalletEncrypted: ({ walletName, encryptedBundle, accounts }) =>
+      activity.submit('import_wallet', { userId: deps.userId(), walletName, encryptedBundle, accounts: accounts ?? [ethereumAccount(0)] }),
+    importPrivateKeyEncrypted: ({ privateKeyName, encryptedBundle }) =>
+      activity.submit('import_private_key', { userId: deps.userId(), privateKeyName, encryptedBundle, curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }),
     async addPasskey({ authenticatorName, ...opts }) {
       const registration = await createPasskeyRegistration(opts);
       return activity.submit('create_authenticators', {

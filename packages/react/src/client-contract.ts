@@ -47,6 +47,13 @@ export interface WalletKitClientLike {
     exportAccount(address: string): Promise<string>;
     /** Import a recovery phrase as a new wallet (encrypted in this browser to the enclave). */
     importWallet(input: { walletName: string; mnemonic: string }): Promise<unknown>;
+    /**
+     * Show a recovery phrase (`walletId`) or private key (`address`) in a secret frame placed in
+     * `container` (another origin): resolves once it is shown; the secret never reaches the app.
+     */
+    exportInFrame(container: HTMLElement, target: { walletId: string } | { address: string }): Promise<void>;
+    /** Take a recovery phrase or private key typed in a secret frame in `container`, encrypted there; resolves with the import's addresses. */
+    importInFrame(container: HTMLElement, input: { secret: 'mnemonic' | 'privateKey'; name: string }): Promise<{ addresses: string[] }>;
     addPasskey(name: string): Promise<unknown>;
   };
   /** The chains the kit transacts on and the selected one; `getState()` is a stable snapshot between changes. */

@@ -20,80 +20,76 @@ const ABANDON_ADDRESS = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
 const toKey = (hex: string) => `0x${hex.replace(/^0x/, '')}` as `0x${string}`;
 
 describe('WalletPanel account key export', () => {
-  it('given an account, when its key is exported after confirmation, then the key reproduces the address and Hide forgets it', async () => {
+  it('given an account, when its key is exported after confirmation, then it opens the secret frame for that address and this document never holds the key', async () => {
     const client = createFakeClient();
     client.login();
     const { queryClient } = renderWithKit(<WalletPanel />, client);
     const address = client.wallets[0]!.accounts[0]!.address;
     await userEvent.click(await screen.findByRole('button', { name: `Export key of ${address}` }));
-    expect(screen.queryByTestId('wk-private-key')).toBeNull();
+    expect(screen.queryByTitle('Private key')).toBeNull();
     const dialog = screen.getByRole('dialog', { name: 'Show the private key?' });
     expect(within(dialog).getByTestId('wk-confirm-content').textContent).toBe(address);
     await expectNoAxeViolations();
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show private key' }));
-    const key = (await screen.findByTestId('wk-private-key')).textContent!;
-    expect(privateKeyToAccount(toKey(key)).address).toBe(address);
-    await expectNoAxeViolations();
+    expect((await screen.findByTitle('Private key')).tagName).toBe('IFRAME');
+    await waitFor(() => expect(client.calls).toContainEqual(['exportInFrame', { address }]));
+    const key = (await client.wallet.exportAccount(address)).replace(/^0x/, '');
+    expect(document.documentElement.outerHTML).not.toContain(key);
+    expect(queryClient.getMutationCache().getAll().map((m) => m.state.data)).not.toContain(key);
     await userEvent.click(screen.getByRole('button', { name: `Hide private key of ${address}` }));
-    expect(screen.queryByTestId('wk-private-key')).toBeNull();
-    const cached = queryClient.getMutationCache().getAll().map((m) => m.state.data);
-    expect(cached).not.toContain(key);
+    expect(screen.queryByTitle('Private key')).toBeNull();
   });
 
-  it('given the export is refused, when confirmed, then the mapped error is announced and no key shows', async () => {
+  it('given the export is refused, when confirmed, then the mapped error is announced', async () => {
     const client = createFakeClient();
     client.login();
-    client.failNext('exportAccount', 'ERR_PERMISSION_DENIED');
+    client.failNext('exportInFrame', 'ERR_PERMISSION_DENIED');
     renderWithKit(<WalletPanel />, client);
     const address = client.wallets[0]!.accounts[0]!.address;
     await userEvent.click(await screen.findByRole('button', { name: `Export key of ${address}` }));
     await userEvent.click(screen.getByRole('button', { name: 'Show private key' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You are not allowed to do this.');
-    expect(screen.queryByTestId('wk-private-key')).toBeNull();
   });
 });
 
 describe('WalletPanel import wallet', () => {
-  it('given the abandon phrase, when imported, then its address is listed and the phrase field is cleared', async () => {
+  it('given the abandon phrase typed in the secret frame, when imported, then its address is listed and this document never held the phrase', async () => {
     const client = createFakeClient();
     client.login();
+    client.frameSecret = ABANDON;
     renderWithKit(<WalletPanel />, client);
     await userEvent.type(await screen.findByRole('textbox', { name: 'Imported wallet name' }), 'Old');
-    const phrase = screen.getByRole('textbox', { name: 'Recovery phrase' });
-    await userEvent.click(phrase);
-    await userEvent.paste(`  ${ABANDON.toUpperCase()}\n`);
-    await userEvent.click(screen.getByRole('button', { name: 'Import wallet' }));
+    await expectNoAxeViolations();
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((await screen.findByTitle('Recovery phrase')).tagName).toBe('IFRAME');
     await screen.findByRole('radio', { name: ABANDON_ADDRESS });
     expect(within(screen.getByRole('group', { name: 'Old' })).getByRole('radio').getAttribute('value')).toBe(ABANDON_ADDRESS);
-    expect(client.calls).toContainEqual(['importWallet', { walletName: 'Old', mnemonic: ABANDON }]);
-    expect((phrase as HTMLTextAreaElement).value).toBe('');
-    expect(screen.getByRole('status').textContent).toBe('Wallet Old imported.');
-    await expectNoAxeViolations();
+    expect(client.calls).toContainEqual(['importInFrame', { secret: 'mnemonic', name: 'Old' }]);
+    expect(screen.getByRole('status').textContent).toBe(`Wallet Old imported: ${ABANDON_ADDRESS}.`);
+    expect(document.documentElement.outerHTML).not.toContain('abandon');
   });
 
-  it('given 11 words, when submitted, then it is refused here with a hint and the client is not called', async () => {
+  it('given Private key chosen, when continued, then the frame asks for a private key under the key name', async () => {
     const client = createFakeClient();
     client.login();
+    client.frameSecret = ABANDON;
     renderWithKit(<WalletPanel />, client);
-    await userEvent.type(await screen.findByRole('textbox', { name: 'Imported wallet name' }), 'Old');
-    await userEvent.type(screen.getByRole('textbox', { name: 'Recovery phrase' }), ABANDON.split(' ').slice(1).join(' '));
-    await userEvent.click(screen.getByRole('button', { name: 'Import wallet' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Enter a recovery phrase of 12, 15, 18, 21, 24 words.');
-    expect(screen.getByRole('textbox', { name: 'Recovery phrase' }).getAttribute('aria-invalid')).toBe('true');
-    expect(client.calls.some(([name]) => name === 'importWallet')).toBe(false);
-    await expectNoAxeViolations();
+    await userEvent.selectOptions(await screen.findByRole('combobox', { name: 'What to import' }), 'privateKey');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Imported key name' }), 'Cold');
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(client.calls).toContainEqual(['importInFrame', { secret: 'privateKey', name: 'Cold' }]));
+    expect((await screen.findByRole('status')).textContent).toMatch(/^Key Cold imported: 0x/);
   });
 
-  it('given the server refuses the import, when submitted, then the mapped error shows and the phrase is kept to fix', async () => {
+  it('given the server refuses the import, when continued, then the mapped error shows', async () => {
     const client = createFakeClient();
     client.login();
-    client.failNext('importWallet', 'ERR_ALREADY_EXISTS');
+    client.frameSecret = ABANDON;
+    client.failNext('importInFrame', 'ERR_ALREADY_EXISTS');
     renderWithKit(<WalletPanel />, client);
     await userEvent.type(await screen.findByRole('textbox', { name: 'Imported wallet name' }), 'Main');
-    await userEvent.type(screen.getByRole('textbox', { name: 'Recovery phrase' }), ABANDON);
-    await userEvent.click(screen.getByRole('button', { name: 'Import wallet' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This already exists. Log in instead, or pick another name.');
-    expect((screen.getByRole('textbox', { name: 'Recovery phrase' }) as HTMLTextAreaElement).value).toBe(ABANDON);
   });
 
   it.each([

@@ -64,21 +64,18 @@ describe('WalletPanel', () => {
     expect(await verifyTypedData({ address: address as `0x${string}`, ...typedData, signature })).toBe(true);
   });
 
-  it('given a wallet, when exported after confirmation, then the phrase shows only then and reproduces the account address', async () => {
+  it('given a wallet, when exported after confirmation, then the secret frame opens for it and this document never holds the phrase', async () => {
     const client = createFakeClient();
     client.login();
-    const writeText = vi.fn(async () => undefined);
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderWithKit(<WalletPanel />, client);
     await userEvent.click(await screen.findByRole('button', { name: 'Export Main' }));
-    expect(screen.queryByTestId('wk-mnemonic')).toBeNull();
+    expect(screen.queryByTitle('Recovery phrase')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Show recovery phrase' }));
-    const phrase = (await screen.findByTestId('wk-mnemonic')).textContent!;
-    expect(mnemonicToAccount(phrase).address).toBe(client.wallets[0]!.accounts[0]!.address);
-    await userEvent.click(screen.getByRole('button', { name: 'Copy' }));
-    expect(writeText).toHaveBeenCalledWith(phrase);
-    await userEvent.click(screen.getByRole('button', { name: 'Hide' }));
-    expect(screen.queryByTestId('wk-mnemonic')).toBeNull();
+    expect((await screen.findByTitle('Recovery phrase')).tagName).toBe('IFRAME');
+    await waitFor(() => expect(client.calls).toContainEqual(['exportInFrame', { walletId: 'w-1' }]));
+    for (const word of client.wallets[0]!.mnemonic.split(' ')) expect(document.body.textContent).not.toMatch(new RegExp(`\\b${word}\\b`));
+    await userEvent.click(screen.getByRole('button', { name: 'Hide recovery phrase of Main' }));
+    expect(screen.queryByTitle('Recovery phrase')).toBeNull();
   });
 
   it('given a session, when a wallet and an account are created, then the lists refresh with the new addresses', async () => {

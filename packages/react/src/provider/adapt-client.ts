@@ -1,4 +1,4 @@
-import { createEthereumProvider, type WalletKitClient } from '@walletkit/client';
+import { createEthereumProvider, exportInFrame, importInFrame, type WalletKitClient } from '@walletkit/client';
 import type { ChainsState, Eip1193Provider, OAuthProviderName, SessionState, WalletKitClientLike, WalletKitConfig } from '../client-contract.js';
 
 /**
@@ -78,6 +78,8 @@ export function adaptClient(
       exportWallet: (walletId) => kit.wallet.exportWallet({ walletId }),
       exportAccount: (address) => kit.wallet.exportAccount({ address }),
       importWallet: ({ walletName, mnemonic }) => kit.wallet.importWallet({ walletName, mnemonic }),
+      exportInFrame: (container, target) => exportInFrame(kit, container, target),
+      importInFrame: (container, input) => importInFrame(kit, container, input),
       addPasskey: (authenticatorName) => kit.wallet.addPasskey({ authenticatorName, rpName: config?.appName }),
     },
     chains: {

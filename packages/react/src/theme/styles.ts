@@ -52,6 +52,7 @@ export const walletKitCss = `
 .wk-root .wk-link{color:var(--wk-accent)}
 .wk-root .wk-balance{margin:0;display:flex;gap:8px;align-items:baseline;flex-wrap:wrap}
 .wk-root select.wk-input{appearance:auto}
+.wk-root .wk-frame-host iframe{display:block;width:100%;min-height:190px;border:1px solid var(--wk-border,#8884);border-radius:var(--wk-radius,8px);background:transparent}
 .wk-root .wk-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 

@@ -1,25 +1,19 @@
-import { exportWalletMutationOptions } from '../queries.js';
-import { useKitMutation } from '../provider/hooks.js';
-import { SecretReveal } from './SecretReveal.js';
+import { SecretFrameExport } from './SecretFrame.js';
 
 /**
- * Export a wallet's recovery phrase: shown only after confirmation, decrypted by the client in
- * this browser (never sent anywhere), with a copy button and a hide button that forgets it.
+ * Export a wallet's recovery phrase: shown only after confirmation, inside the secret frame (another
+ * origin: decrypted and shown there, with its own copy button; this page never holds it).
  * @example <ExportButton walletId={w.walletId} walletName={w.walletName} />
  */
 export function ExportButton({ walletId, walletName }: { walletId: string; walletName: string }) {
-  const exporter = useKitMutation((c) => exportWalletMutationOptions(c));
   return (
-    <SecretReveal
-      exporter={exporter}
-      input={walletId}
+    <SecretFrameExport
+      target={{ walletId }}
       buttonLabel={`Export ${walletName}`}
       title="Show the recovery phrase?"
       confirmLabel="Show recovery phrase"
       warning={`Recovery phrase of ${walletName}. Anyone who sees it controls the wallet.`}
-      secretLabel="Recovery phrase"
-      testId="wk-mnemonic"
-      copyable
+      hideAriaLabel={`Hide recovery phrase of ${walletName}`}
     />
   );
 }

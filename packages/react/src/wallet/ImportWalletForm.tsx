@@ -1,73 +1,85 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorText } from '../auth/ErrorText.js';
-import { importWalletMutationOptions } from '../queries.js';
-import { useKitMutation, useSession } from '../provider/hooks.js';
-import { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './mnemonic.js';
+import { walletKitKeys } from '../queries.js';
+import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
+import { useSession } from '../provider/hooks.js';
+
+type Secret = 'mnemonic' | 'privateKey';
 
 /**
- * Import a wallet from its recovery phrase: a name and the phrase, checked for 12 to 24 words
- * here, encrypted by the client to the enclave. The phrase field is cleared after success.
+ * Import a recovery phrase (a new wallet) or a private key: the name here, the secret typed inside
+ * the secret frame (another origin), which checks it, encrypts it to the enclave's signed import
+ * key and hands this page only the ciphertext.
  * @example <ImportWalletForm />
  */
 export function ImportWalletForm() {
   const id = useId();
+  const { client } = useWalletKitContext();
+  const queryClient = useKitQueryClient();
   const orgId = useSession().session?.organizationId ?? '';
-  const importer = useKitMutation((c, q) => importWalletMutationOptions(c, q, orgId));
   const [name, setName] = useState('');
-  const [phrase, setPhrase] = useState('');
-  const [invalid, setInvalid] = useState(false);
-  const [imported, setImported] = useState<string>();
+  const [secret, setSecret] = useState<Secret>('mnemonic');
+  const [state, setState] = useState<{ status: 'idle' | 'open' } | { status: 'done'; name: string; address: string | undefined } | { status: 'error'; error: unknown }>({ status: 'idle' });
+  const container = useRef<HTMLDivElement>(null);
 
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const mnemonic = normalizeMnemonic(phrase);
-    setInvalid(!mnemonic);
-    setImported(undefined);
-    if (!mnemonic || !name.trim()) return;
-    const walletName = name.trim();
-    importer.mutate(
-      { walletName, mnemonic },
-      {
-        onSuccess: () => {
-          setPhrase('');
-          setName('');
-          setImported(walletName);
-          importer.reset(); // drop the phrase held as the mutation's variables
-        },
+  const [request, setRequest] = useState<{ secret: Secret; name: string }>();
+
+  // The frame host is in the document once the request is set: start the import there, once.
+  useEffect(() => {
+    if (!request || !container.current) return;
+    let live = true;
+    client.wallet.importInFrame(container.current, request).then(
+      ({ addresses }) => {
+        if (!live) return;
+        setName('');
+        setRequest(undefined);
+        setState({ status: 'done', name: request.name, address: addresses[0] });
+        void queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(orgId) });
+      },
+      (error: unknown) => {
+        if (!live) return;
+        setRequest(undefined);
+        setState({ status: 'error', error });
       },
     );
+    return () => {
+      live = false;
+    };
+  }, [request, client, queryClient, orgId]);
+
+  const start = (e: FormEvent) => {
+    e.preventDefault();
+    const importName = name.trim();
+    if (!importName) return;
+    setState({ status: 'open' });
+    setRequest({ secret, name: importName });
   };
+  const kind = secret === 'mnemonic' ? 'recovery phrase' : 'private key';
   return (
-    <form className="wk-stack" onSubmit={submit} aria-label="Import wallet">
-      <label className="wk-label" htmlFor={`${id}-name`}>
-        Imported wallet name
-      </label>
-      <input id={`${id}-name`} className="wk-input" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <label className="wk-label" htmlFor={`${id}-phrase`}>
-        Recovery phrase
-      </label>
-      <textarea
-        id={`${id}-phrase`}
-        className="wk-input"
-        rows={3}
-        autoComplete="off"
-        autoCapitalize="none"
-        spellCheck={false}
-        aria-invalid={invalid || undefined}
-        aria-describedby={`${id}-hint`}
-        value={phrase}
-        onChange={(e) => setPhrase(e.currentTarget.value)}
-      />
-      <p className="wk-hint" id={`${id}-hint`}>
-        {MNEMONIC_WORD_COUNTS.join(', ')} words, separated by spaces. It is encrypted in this browser before it is sent.
-      </p>
-      <ErrorText error={invalid ? `Enter a recovery phrase of ${MNEMONIC_WORD_COUNTS.join(', ')} words.` : importer.error} />
-      <button type="submit" className="wk-button" disabled={importer.isPending || !name.trim() || !phrase.trim()}>
-        Import wallet
-      </button>
-      {imported && (
+    <form className="wk-stack" onSubmit={start} aria-label="Import wallet">
+      <fieldset className="wk-stack" disabled={state.status === 'open'}>
+        <legend className="wk-label">Import</legend>
+        <label className="wk-label" htmlFor={`${id}-kind`}>
+          What to import
+        </label>
+        <select id={`${id}-kind`} className="wk-input" value={secret} onChange={(e) => setSecret(e.currentTarget.value === 'privateKey' ? 'privateKey' : 'mnemonic')}>
+          <option value="mnemonic">Recovery phrase (a new wallet)</option>
+          <option value="privateKey">Private key</option>
+        </select>
+        <label className="wk-label" htmlFor={`${id}-name`}>
+          {secret === 'mnemonic' ? 'Imported wallet name' : 'Imported key name'}
+        </label>
+        <input id={`${id}-name`} className="wk-input" value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <button type="submit" className="wk-button" disabled={!name.trim()}>
+          Continue
+        </button>
+      </fieldset>
+      {state.status === 'open' && <p className="wk-hint">Type the {kind} in the secure frame below: this site never sees it, only its encrypted form.</p>}
+      <div ref={container} className="wk-frame-host" hidden={state.status !== 'open'} />
+      {state.status === 'error' && <ErrorText error={state.error} />}
+      {state.status === 'done' && (
         <p className="wk-hint" role="status">
-          Wallet {imported} imported.
+          {secret === 'mnemonic' ? 'Wallet' : 'Key'} {state.name} imported{state.address ? `: ${state.address}` : ''}.
         </p>
       )}
     </form>

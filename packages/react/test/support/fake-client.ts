@@ -60,6 +60,8 @@ export interface FakeClient extends WalletKitClientLike {
   balances: Map<string, bigint>;
   /** The fake's EIP-1193 provider (one object). */
   provider: Eip1193Provider;
+  /** What the user "types" inside the fake secret frame on import. */
+  frameSecret?: string | undefined;
 }
 
 const balanceKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;
@@ -223,6 +225,26 @@ export function createFakeClient(
           const imported = account(input.mnemonic, 0, walletId);
           client.wallets.push({ walletId, walletName: input.walletName, mnemonic: input.mnemonic, accounts: [imported] });
           return { walletId, addresses: [imported.address] };
+        }),
+      // The secret frame stands in as an empty iframe: like the real one (another origin), the
+      // secret never enters this document. A test types into the "frame" with frameSecret.
+      exportInFrame: (container, target) =>
+        call('exportInFrame', [target], () => {
+          const frame = document.createElement('iframe');
+          frame.title = 'walletId' in target ? 'Recovery phrase' : 'Private key';
+          container.replaceChildren(frame);
+        }),
+      importInFrame: (container, input) =>
+        call('importInFrame', [input], () => {
+          const frame = document.createElement('iframe');
+          frame.title = input.secret === 'mnemonic' ? 'Recovery phrase' : 'Private key';
+          container.replaceChildren(frame);
+          const typed = client.frameSecret;
+          if (!typed) throw new Error('nothing typed in the frame');
+          const walletId = `w-${client.wallets.length + 1}`;
+          const imported = account(typed, 0, walletId);
+          client.wallets.push({ walletId, walletName: input.name, mnemonic: typed, accounts: [imported] });
+          return { addresses: [imported.address] };
         }),
       addPasskey: (name) => call('addPasskey', [name], () => ({ authenticatorIds: ['a-1'] })),
     },
