@@ -143,3 +143,23 @@ test('given a secret frame, when a message comes from another origin before the 
   expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toHaveLength(1);
   await expect(page.frameLocator('#probe').getByRole('status')).toHaveText('Waiting for the export…');
 });
+
+test('given the demo under a strict Content-Security-Policy (no inline script or style, the kit style by nonce), when the user signs up and exports, then the kit works, nothing is blocked and the phrase shows in the frame', async ({ page, inbox, stack }) => {
+  const violations: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());
+  });
+  const response = await page.goto(stack.demo.strict);
+  expect(response?.headers()['content-security-policy']).toMatch(/style-src 'self' 'nonce-[^']+'/);
+  await logInWithEmail(page, inbox, stack.demo.strict, uniqueEmail('strict'));
+  const [address] = await accountAddresses(page);
+  // The kit's stylesheet applied: its injected <style> carries the nonce (inline CSS is otherwise refused here).
+  expect(await page.evaluate(() => (document.querySelector('style[data-walletkit]') as HTMLStyleElement | null)?.nonce)).toBeTruthy();
+  expect(await page.evaluate(() => getComputedStyle(document.querySelector('.wk-root .wk-button')!).cursor)).toBe('pointer');
+  const panel = page.getByRole('region', { name: 'Wallet', exact: true });
+  await panel.getByRole('button', { name: 'Export Default wallet' }).click();
+  await page.getByRole('dialog', { name: 'Show the recovery phrase?' }).getByRole('button', { name: 'Show recovery phrase' }).click();
+  const phrase = (await page.frameLocator('iframe[title="Recovery phrase"]').getByTestId('wk-frame-secret').textContent({ timeout: 30_000 }))!.trim();
+  expect(mnemonicToAccount(phrase).address).toBe(getAddress(address!));
+  expect(violations).toEqual([]);
+});

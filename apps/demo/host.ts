@@ -24,6 +24,8 @@ export interface DemoHostOptions {
   outboxUpstream?: string;
   /** Sends test ETH on the local chain (npm start); the route exists only with it. */
   faucet?: (address: `0x${string}`, wei: bigint) => Promise<string>;
+  /** Headers added to every file the static host serves (e.g. a strict Content-Security-Policy); read per request. */
+  headers?: Record<string, string>;
 }
 
 /** The body of a small JSON request (the faucet's), at most 1 kB. */
@@ -112,7 +114,7 @@ export async function serveDemo(opts: DemoHostOptions & { dir: string; port: num
         }
         file = join(root, 'index.html');
       }
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.writeHead(200, { ...opts.headers, 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
       if (req.method === 'HEAD') res.end();
       else createReadStream(file).pipe(res);
     })().catch(() => {

@@ -10,7 +10,8 @@ export interface StackInfo {
   /** The OTP sink: `GET /messages?to=`. */
   mailboxUrl: string;
   /** Origins serving the demo's production build (see stack.ts). */
-  demo: { main: string; short: string; foreign: string };
+  /** strict: the main organization's demo under a strict Content-Security-Policy (no inline script or style). */
+  demo: { main: string; short: string; foreign: string; strict: string };
   /** The local Hardhat chain the demo transacts on, and its demo ERC-20. */
   chain: { rpcUrl: string; chainId: number; token: string };
   /** The example apps (examples/), installed from the packed tarballs, or why they are not running. */

@@ -41,9 +41,12 @@ async function main(): Promise<void> {
 
   const dist = join(import.meta.dirname, '../../apps/demo/dist');
   // Hosts first: their origins go into the providers' redirect URIs and the proxy configs.
-  const configs = { main: {} as DemoConfig, short: {} as DemoConfig, foreign: {} as DemoConfig };
+  const configs = { main: {} as DemoConfig, short: {} as DemoConfig, foreign: {} as DemoConfig, strict: {} as DemoConfig };
+  // The strict host sends a Content-Security-Policy with no inline script or style (filled below, once the URLs are known).
+  const strictHeaders: Record<string, string> = {};
   const hosts = {
     main: await serveDemo({ dir: dist, port: 0, config: configs.main }),
+    strict: await serveDemo({ dir: dist, port: 0, config: configs.strict, headers: strictHeaders }),
     short: await serveDemo({ dir: dist, port: 0, config: configs.short }),
     foreign: await serveDemo({ dir: dist, port: 0, config: configs.foreign }),
   };
@@ -126,10 +129,22 @@ async function main(): Promise<void> {
   };
   const mainProxy = await enableProxy(server.store, server.enclave, {
     organizationId: mainOrg.organizationId,
-    origins: [hosts.main.url],
+    origins: [hosts.main.url, hosts.strict.url],
     settings: { emailAppName: 'walletkit demo', social },
   });
   Object.assign(configs.main, { kit: { ...kitOf(mainOrg.organizationId, mainProxy.id), chains: [chain.info.chain] }, token: chain.info.token, oauthAuthorizeUrls });
+  const styleNonce = randomBytes(16).toString('base64');
+  Object.assign(configs.strict, { kit: { ...kitOf(mainOrg.organizationId, mainProxy.id), chains: [chain.info.chain] }, token: chain.info.token, styleNonce });
+  strictHeaders['content-security-policy'] = [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    `connect-src 'self' ${server.url} ${chain.info.chain.rpcUrl}`,
+    `frame-src ${server.url}`,
+    "img-src 'self' data:",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
   Object.assign(configs.foreign, { kit: kitOf(mainOrg.organizationId, mainProxy.id), oauthAuthorizeUrls });
 
   const shortOrg = await organization('walletkit demo (short sessions)');
@@ -154,7 +169,7 @@ async function main(): Promise<void> {
   const info: StackInfo = {
     serverUrl: server.url,
     mailboxUrl: mailbox.url,
-    demo: { main: hosts.main.url, short: hosts.short.url, foreign: hosts.foreign.url },
+    demo: { main: hosts.main.url, short: hosts.short.url, foreign: hosts.foreign.url, strict: hosts.strict.url },
     chain: { rpcUrl: chain.info.chain.rpcUrl, chainId: chain.info.chain.id, token: chain.info.token.address },
     examples: examples ? { vite: examples.vite.url, nextjs: examples.nextjs.url } : { missing: examplesProblem! },
   };

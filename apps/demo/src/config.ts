@@ -27,6 +27,8 @@ export interface DemoConfig {
   oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>>;
   /** Same-origin URL of the server's dev outbox (dev mode only): the demo shows OTP messages. */
   devOutboxUrl?: string;
+  /** The CSP nonce of a host that serves the demo under a strict Content-Security-Policy (the kit's injected style carries it). */
+  styleNonce?: string;
 }
 
 /**

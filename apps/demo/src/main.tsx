@@ -28,6 +28,7 @@ async function boot(): Promise<void> {
       <QueryClientProvider client={queryClient}>
         <WalletKitProvider
           kit={kit}
+          {...(config.styleNonce ? { nonce: config.styleNonce } : {})}
           oauthRedirectUri={`${location.origin}${OAUTH_CALLBACK_PATH}`}
           {...(config.oauthAuthorizeUrls ? { oauthAuthorizeUrls: config.oauthAuthorizeUrls } : {})}
         >

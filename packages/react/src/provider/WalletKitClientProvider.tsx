@@ -4,7 +4,7 @@ import type { WalletKitClientLike } from '../client-contract.js';
 import { AuthModal, type AuthModalProps } from '../auth/AuthModal.js';
 import { ConfirmationQueueDialog } from '../confirm/ConfirmationQueueDialog.js';
 import type { ConfirmationQueue } from '../confirm/queue.js';
-import { ThemeContext, type WalletKitTheme } from '../theme/theme.js';
+import { StyleNonceContext, ThemeContext, type WalletKitTheme } from '../theme/theme.js';
 import { WalletKitContext } from './context.js';
 import { useChains } from './hooks.js';
 
@@ -19,6 +19,11 @@ export interface WalletKitClientProviderProps {
   queryClient?: QueryClient | undefined;
   /** Light, dark, or follow the system (default). */
   theme?: WalletKitTheme | undefined;
+  /**
+   * The CSP nonce of the host page, for the one `<style>` the kit injects (a page whose
+   * `style-src` allows no inline style). The kit adds no inline script.
+   */
+  nonce?: string | undefined;
   /** Props of the auth modal that `login()` opens (methods, order), or false to render your own. */
   authModal?: Omit<AuthModalProps, 'open' | 'onClose'> | false | undefined;
   /**
@@ -42,7 +47,7 @@ function KitConfirmations({ queue }: { queue: ConfirmationQueue }) {
  * @example
  * <WalletKitClientProvider client={client} queryClient={queryClient}><App /></WalletKitClientProvider>
  */
-export function WalletKitClientProvider({ client, queryClient, theme = 'system', authModal = {}, confirmations, children }: WalletKitClientProviderProps) {
+export function WalletKitClientProvider({ client, queryClient, theme = 'system', nonce, authModal = {}, confirmations, children }: WalletKitClientProviderProps) {
   const [authOpen, setAuthOpen] = useState(false);
   const value = useMemo(() => ({ client, queryClient, openAuthModal: () => setAuthOpen(true) }), [client, queryClient]);
 
@@ -52,12 +57,14 @@ export function WalletKitClientProvider({ client, queryClient, theme = 'system',
   }, [client]);
 
   return (
-    <ThemeContext.Provider value={theme}>
-      <WalletKitContext.Provider value={value}>
-        {children}
-        {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={() => setAuthOpen(false)} />}
-        {confirmations && <KitConfirmations queue={confirmations} />}
-      </WalletKitContext.Provider>
-    </ThemeContext.Provider>
+    <StyleNonceContext.Provider value={nonce}>
+      <ThemeContext.Provider value={theme}>
+        <WalletKitContext.Provider value={value}>
+          {children}
+          {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={() => setAuthOpen(false)} />}
+          {confirmations && <KitConfirmations queue={confirmations} />}
+        </WalletKitContext.Provider>
+      </ThemeContext.Provider>
+    </StyleNonceContext.Provider>
   );
 }

@@ -57,14 +57,16 @@ export const walletKitCss = `
 `;
 
 /**
- * Add the kit's stylesheet to `document.head` once (a `<style data-walletkit>`); later calls
- * are no-ops. Components call it themselves; call it early to avoid a flash in SSR setups.
+ * Add the kit's stylesheet to `document.head` once (a `<style data-walletkit>`, with `nonce` when
+ * given: the host page's CSP nonce); later calls are no-ops. Components call it themselves; call it early to avoid a flash in SSR setups.
  * @example injectWalletKitStyles(); document.head.querySelectorAll('style[data-walletkit]').length // 1
  */
-export function injectWalletKitStyles(doc: Document | undefined = globalThis.document): void {
+export function injectWalletKitStyles(doc: Document | undefined = globalThis.document, nonce?: string | undefined): void {
   if (!doc || doc.head.querySelector('style[data-walletkit]')) return;
   const style = doc.createElement('style');
   style.setAttribute('data-walletkit', '');
+  // Under a strict CSP (`style-src 'self' 'nonce-…'`), the page's nonce lets this one element in.
+  if (nonce) style.nonce = nonce;
   style.textContent = walletKitCss;
   doc.head.appendChild(style);
 }

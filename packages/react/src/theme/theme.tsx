@@ -6,6 +6,9 @@ export type WalletKitTheme = 'light' | 'dark' | 'system';
 
 export const ThemeContext = createContext<WalletKitTheme>('system');
 
+/** The CSP nonce the kit's injected `<style>` carries (a host page whose `style-src` has no 'unsafe-inline'). */
+export const StyleNonceContext = createContext<string | undefined>(undefined);
+
 /**
  * Props that make an element a kit root: the `wk-root` class (plus `className`) and the
  * `data-theme` of the nearest provider. Also injects the stylesheet once.
@@ -13,7 +16,8 @@ export const ThemeContext = createContext<WalletKitTheme>('system');
  */
 export function useKitRoot(className?: string): { className: string; 'data-theme'?: 'light' | 'dark' } {
   const theme = useContext(ThemeContext);
-  useInsertionEffect(() => injectWalletKitStyles(), []);
+  const nonce = useContext(StyleNonceContext);
+  useInsertionEffect(() => injectWalletKitStyles(undefined, nonce), [nonce]);
   const cls = className ? `wk-root ${className}` : 'wk-root';
   return theme === 'system' ? { className: cls } : { className: cls, 'data-theme': theme };
 }
