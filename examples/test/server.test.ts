@@ -63,6 +63,10 @@ describe('walletkit-server from its tarball', () => {
     const whoami = await fetch(`${url}/public/v1/query/whoami`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, apiKey) }, body });
     expect(whoami.status).toBe(200);
     expect(await whoami.json()).toMatchObject({ organizationId, organizationName: 'Packed' });
+    // The secret frame's script is the bundle built into the tarball (no bundler at run time).
+    const frameScript = await fetch(`${url}/frames/frame.js`);
+    expect(frameScript.status).toBe(200);
+    expect(await frameScript.text()).toContain('walletkitFrame');
     child.kill('SIGTERM');
     await new Promise((resolve) => child!.once('exit', resolve));
   }, 120_000);
