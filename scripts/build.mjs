@@ -11,7 +11,8 @@
  *   npm run build -w @walletkit/client  the same, from the package's own script
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { basename, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
@@ -32,19 +33,11 @@ export async function buildPackage(name) {
   // Assets read at run time, next to the module that reads them.
   if (name === 'server') {
     cpSync(join(dir, 'src', 'store', 'migrations'), join(dir, 'dist', 'store', 'migrations'), { recursive: true });
-    // The secret frame's script, one ES module the server serves at /frames/frame.js (issue 12).
-    const { build } = await import('esbuild');
-    await build({
-      entryPoints: [join(root, 'packages', 'client', 'src', 'frame', 'secret-frame.ts')],
-      outfile: join(dir, 'dist', 'frames', 'frame.js'),
-      bundle: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'warning',
-    });
+    // The secret frame's script, one ES module the server serves at /frames/frame.js (issue 12),
+    // bundled by the server's own (just compiled) bundler module.
+    const { bundleFrameScript } = await import(pathToFileURL(join(dir, 'dist', 'frames', 'bundle.js')).href);
+    const script = await bundleFrameScript(join(root, 'packages', 'client', 'src', 'frame', 'secret-frame.ts'));
+    writeFileSync(join(dir, 'dist', 'frames', 'frame.js'), script);
   }
   // The React entry points are client boundaries for Server Components (Next.js App Router).
   if (name === 'react') {
