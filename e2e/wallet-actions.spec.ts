@@ -94,6 +94,12 @@ test('given the import frame, when a known phrase and then a known private key a
   await keyFrame.getByLabel('Private key').fill(`0x${KNOWN_KEY}`);
   await keyFrame.getByRole('button', { name: 'Encrypt and import' }).click();
   await expect(importForm.getByRole('status')).toHaveText(`Key Dev key imported: ${KNOWN_KEY_ADDRESS}.`, { timeout: 30_000 });
+  // The imported key is listed and exports (export_private_key) through the frame as the same key.
+  const keys = panel.getByRole('list', { name: 'Private keys' });
+  await expect(keys).toContainText(KNOWN_KEY_ADDRESS);
+  await keys.getByRole('button', { name: 'Export private key Dev key' }).click();
+  await page.getByRole('dialog', { name: 'Show the private key?' }).getByRole('button', { name: 'Show private key' }).click();
+  await expect(page.frameLocator('iframe[title="Private key"]').getByTestId('wk-frame-secret')).toHaveText(KNOWN_KEY, { timeout: 30_000 });
 
   const html = await page.evaluate(() => document.documentElement.outerHTML);
   expect(html).not.toContain(KNOWN_KEY);

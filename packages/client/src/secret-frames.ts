@@ -58,8 +58,8 @@ function openFrame(config: SecretFrameConfig, container: HTMLElement, mode: 'exp
   };
 }
 
-/** What to export: a wallet's recovery phrase or one account's private key. */
-export type ExportTarget = { walletId: string } | { address: string };
+/** What to export: a wallet's recovery phrase, one account's private key, or a private key record. */
+export type ExportTarget = { walletId: string } | { address: string } | { privateKeyId: string };
 
 /**
  * Shows a recovery phrase or private key inside a secret frame placed in `container`: the frame
@@ -78,10 +78,13 @@ export async function exportInFrame(kit: { wallet: WalletActions; frames: Secret
     const ready = frame.next('ready');
     await frame.send('init', { mode: 'export', secret });
     const { targetPublicKey } = await ready;
+    const target = String(targetPublicKey);
     const exportBundle =
       'walletId' in what
-        ? await kit.wallet.exportWalletBundle({ walletId: what.walletId, targetPublicKey: String(targetPublicKey) })
-        : await kit.wallet.exportAccountBundle({ address: what.address, targetPublicKey: String(targetPublicKey) });
+        ? await kit.wallet.exportWalletBundle({ walletId: what.walletId, targetPublicKey: target })
+        : 'address' in what
+          ? await kit.wallet.exportAccountBundle({ address: what.address, targetPublicKey: target })
+          : await kit.wallet.exportPrivateKeyBundle({ privateKeyId: what.privateKeyId, targetPublicKey: target });
     const shown = frame.next('shown');
     await frame.send('bundle', { exportBundle });
     await shown;

@@ -51,6 +51,10 @@ export interface WalletActions extends EthereumActions, SolanaActions {
   exportWalletBundle(params: { walletId: string; targetPublicKey: string }): Promise<string>;
   /** The export bundle of one account's private key, encrypted to `targetPublicKey`. */
   exportAccountBundle(params: { address: string; targetPublicKey: string }): Promise<string>;
+  /** The export bundle of an imported (or created) private key, encrypted to `targetPublicKey`. */
+  exportPrivateKeyBundle(params: { privateKeyId: string; targetPublicKey: string }): Promise<string>;
+  /** The user's private keys (imported keys: each with its addresses). */
+  listPrivateKeys(): Promise<QueryResponseOf<'list_private_keys'>['privateKeys']>;
   /** Starts an import: the enclave-signed bundle carrying the key a secret frame encrypts to. */
   initImport(params: { secret: 'mnemonic' | 'privateKey' }): Promise<string>;
   /** Finishes a wallet import with the ciphertext a secret frame produced. */
@@ -122,6 +126,8 @@ export function createWalletActions(deps: {
     },
     exportWalletBundle: async ({ walletId, targetPublicKey }) => (await activity.submit('export_wallet', { walletId, targetPublicKey })).exportBundle,
     exportAccountBundle: async ({ address, targetPublicKey }) => (await activity.submit('export_wallet_account', { address, targetPublicKey })).exportBundle,
+    exportPrivateKeyBundle: async ({ privateKeyId, targetPublicKey }) => (await activity.submit('export_private_key', { privateKeyId, targetPublicKey })).exportBundle,
+    listPrivateKeys: async () => (await activity.query('list_private_keys', {})).privateKeys,
     async initImport({ secret }) {
       const userId = deps.userId();
       const op = secret === 'mnemonic' ? 'init_import_wallet' : 'init_import_private_key';

@@ -51,7 +51,9 @@ export interface WalletKitClientLike {
      * Show a recovery phrase (`walletId`) or private key (`address`) in a secret frame placed in
      * `container` (another origin): resolves once it is shown; the secret never reaches the app.
      */
-    exportInFrame(container: HTMLElement, target: { walletId: string } | { address: string }): Promise<void>;
+    exportInFrame(container: HTMLElement, target: { walletId: string } | { address: string } | { privateKeyId: string }): Promise<void>;
+    /** The user's private keys (imported keys), with their addresses. */
+    listPrivateKeys(): Promise<PrivateKeySummary[]>;
     /** Take a recovery phrase or private key typed in a secret frame in `container`, encrypted there; resolves with the import's addresses. */
     importInFrame(container: HTMLElement, input: { secret: 'mnemonic' | 'privateKey'; name: string }): Promise<{ addresses: string[] }>;
     addPasskey(name: string): Promise<unknown>;
@@ -93,6 +95,13 @@ export interface SessionInfo {
 export interface SessionState {
   status: 'loading' | 'anonymous' | 'authenticated';
   session?: SessionInfo;
+}
+
+/** A private key record as the panel shows it. */
+export interface PrivateKeySummary {
+  privateKeyId: string;
+  privateKeyName: string;
+  addresses: Array<{ format: string; address: string }>;
 }
 
 /** A wallet as `list_wallets` returns it. */

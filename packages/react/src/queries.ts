@@ -13,6 +13,7 @@ export const walletKitKeys = {
   config: () => ['walletkit', 'config'] as const,
   organization: (organizationId: string) => ['walletkit', 'org', organizationId] as const,
   wallets: (organizationId: string) => ['walletkit', 'org', organizationId, 'wallets'] as const,
+  privateKeys: (organizationId: string) => ['walletkit', 'org', organizationId, 'privateKeys'] as const,
   accounts: (organizationId: string, walletId: string) => ['walletkit', 'org', organizationId, 'accounts', walletId] as const,
   /** Balances are chain state, not the organization's: keyed by chain, then address (lowercase). */
   balances: (chainId?: number) => (chainId === undefined ? (['walletkit', 'balance'] as const) : (['walletkit', 'balance', chainId] as const)),

@@ -61,8 +61,8 @@ describe('WalletPanel import wallet', () => {
     await userEvent.type(await screen.findByRole('textbox', { name: 'Imported wallet name' }), 'Old');
     await expectNoAxeViolations();
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    expect((await screen.findByTitle('Recovery phrase')).tagName).toBe('IFRAME');
     await screen.findByRole('radio', { name: ABANDON_ADDRESS });
+    expect(screen.queryByTitle('Recovery phrase')).toBeNull(); // the frame is removed once its work is done
     expect(within(screen.getByRole('group', { name: 'Old' })).getByRole('radio').getAttribute('value')).toBe(ABANDON_ADDRESS);
     expect(client.calls).toContainEqual(['importInFrame', { secret: 'mnemonic', name: 'Old' }]);
     expect(screen.getByRole('status').textContent).toBe(`Wallet Old imported: ${ABANDON_ADDRESS}.`);
@@ -79,6 +79,14 @@ describe('WalletPanel import wallet', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(client.calls).toContainEqual(['importInFrame', { secret: 'privateKey', name: 'Cold' }]));
     expect((await screen.findByRole('status')).textContent).toMatch(/^Key Cold imported: 0x/);
+    // The imported key is listed with its address, and exports through the frame too.
+    const keys = await screen.findByRole('list', { name: 'Private keys' });
+    expect(within(keys).getByText(client.privateKeys[0]!.addresses[0]!.address)).toBeTruthy();
+    expect(screen.queryByTitle('Private key')).toBeNull(); // the import frame is gone
+    await userEvent.click(within(keys).getByRole('button', { name: 'Export private key Cold' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Show private key' }));
+    expect((await screen.findByTitle('Private key')).tagName).toBe('IFRAME');
+    await waitFor(() => expect(client.calls).toContainEqual(['exportInFrame', { privateKeyId: 'k-1' }]));
   });
 
   it('given the server refuses the import, when continued, then the mapped error shows', async () => {

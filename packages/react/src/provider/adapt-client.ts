@@ -79,6 +79,7 @@ export function adaptClient(
       exportAccount: (address) => kit.wallet.exportAccount({ address }),
       importWallet: ({ walletName, mnemonic }) => kit.wallet.importWallet({ walletName, mnemonic }),
       exportInFrame: (container, target) => exportInFrame(kit, container, target),
+      listPrivateKeys: async () => (await kit.wallet.listPrivateKeys()).map((k) => ({ privateKeyId: k.privateKeyId, privateKeyName: k.privateKeyName, addresses: k.addresses })),
       importInFrame: (container, input) => importInFrame(kit, container, input),
       addPasskey: (authenticatorName) => kit.wallet.addPasskey({ authenticatorName, rpName: config?.appName }),
     },

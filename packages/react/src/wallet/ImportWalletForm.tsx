@@ -28,13 +28,15 @@ export function ImportWalletForm() {
   useEffect(() => {
     if (!request || !container.current) return;
     let live = true;
-    client.wallet.importInFrame(container.current, request).then(
+    const host = container.current;
+    client.wallet.importInFrame(host, request).then(
       ({ addresses }) => {
         if (!live) return;
+        host.replaceChildren(); // the frame's work is done: remove it
         setName('');
         setRequest(undefined);
         setState({ status: 'done', name: request.name, address: addresses[0] });
-        void queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(orgId) });
+        void queryClient.invalidateQueries({ queryKey: request.secret === 'mnemonic' ? walletKitKeys.wallets(orgId) : walletKitKeys.privateKeys(orgId) });
       },
       (error: unknown) => {
         if (!live) return;

@@ -5,7 +5,7 @@ import { useWalletKitContext } from '../provider/context.js';
 
 /** Props of {@link SecretFrameExport}: what to export and the words around it. */
 export interface SecretFrameExportProps {
-  target: { walletId: string } | { address: string };
+  target: { walletId: string } | { address: string } | { privateKeyId: string };
   /** The button that asks (and its accessible name when it differs). */
   buttonLabel: string;
   buttonAriaLabel?: string | undefined;
@@ -30,13 +30,13 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'loading' | 'shown' } | { status: 'error'; error: unknown }>({ status: 'idle' });
   const container = useRef<HTMLDivElement>(null);
-  const key = 'walletId' in props.target ? props.target.walletId : props.target.address;
+  const key = JSON.stringify(props.target);
 
   useEffect(() => {
     if (!open || !container.current) return;
     let live = true;
     setState({ status: 'loading' });
-    client.wallet.exportInFrame(container.current, 'walletId' in props.target ? { walletId: key } : { address: key }).then(
+    client.wallet.exportInFrame(container.current, JSON.parse(key) as SecretFrameExportProps['target']).then(
       () => live && setState({ status: 'shown' }),
       (error: unknown) => live && setState({ status: 'error', error }),
     );

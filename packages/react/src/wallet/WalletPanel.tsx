@@ -3,6 +3,7 @@ import { addPasskeyMutationOptions, createWalletMutationOptions, logoutMutationO
 import { useKitMutation, useSession, useWallets } from '../provider/hooks.js';
 import { useKitRoot } from '../theme/theme.js';
 import { ImportWalletForm } from './ImportWalletForm.js';
+import { PrivateKeyList } from './PrivateKeyList.js';
 import { NameForm } from './NameForm.js';
 import { SessionCountdown } from './SessionCountdown.js';
 import { SignSection } from './SignSection.js';
@@ -54,6 +55,7 @@ export function WalletPanel() {
           error={createWallet.error}
           onSubmit={(name) => createWallet.mutate(name)}
         />
+        <PrivateKeyList />
         <ImportWalletForm />
         {address ? (
           <>

@@ -12,6 +12,7 @@ import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import type {
   ChainsState,
   Eip1193Provider,
+  PrivateKeySummary,
   SessionState,
   TransactionParams,
   WalletAccountSummary,
@@ -62,6 +63,8 @@ export interface FakeClient extends WalletKitClientLike {
   provider: Eip1193Provider;
   /** What the user "types" inside the fake secret frame on import. */
   frameSecret?: string | undefined;
+  /** Imported private keys. */
+  privateKeys: PrivateKeySummary[];
 }
 
 const balanceKey = (chainId: number, address: string) => `${chainId}:${address.toLowerCase()}`;
@@ -148,6 +151,7 @@ export function createFakeClient(
     login,
     confirmations,
     balances: new Map(),
+    privateKeys: [],
     provider: { request: async ({ method }) => (method === 'eth_chainId' ? `0x${chains.selectedId!.toString(16)}` : null) },
     chains: { getState: () => chains, subscribe: () => () => undefined },
     ethereumProvider: () => client.provider,
@@ -234,6 +238,7 @@ export function createFakeClient(
           frame.title = 'walletId' in target ? 'Recovery phrase' : 'Private key';
           container.replaceChildren(frame);
         }),
+      listPrivateKeys: () => call('listPrivateKeys', [], () => [...client.privateKeys]),
       importInFrame: (container, input) =>
         call('importInFrame', [input], () => {
           const frame = document.createElement('iframe');
@@ -241,6 +246,11 @@ export function createFakeClient(
           container.replaceChildren(frame);
           const typed = client.frameSecret;
           if (!typed) throw new Error('nothing typed in the frame');
+          if (input.secret === 'privateKey') {
+            const address = account(typed, 0, 'k').address;
+            client.privateKeys.push({ privateKeyId: `k-${client.privateKeys.length + 1}`, privateKeyName: input.name, addresses: [{ format: 'ADDRESS_FORMAT_ETHEREUM', address }] });
+            return { addresses: [address] };
+          }
           const walletId = `w-${client.wallets.length + 1}`;
           const imported = account(typed, 0, walletId);
           client.wallets.push({ walletId, walletName: input.name, mnemonic: typed, accounts: [imported] });
