@@ -28,9 +28,9 @@ import { describeTypedData } from '../src/confirm/typed-data';
 import { isUnlimitedAmount } from '../src/confirm/unlimited';
 import { formatAmount, formatUnits, parseUnits } from '../src/units';
 import { checkEthereumAddress } from '../src/wallet/address';
+import { PERMIT2, permit2Domain, permit2Types } from './support/permit2';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
-const PERMIT2 = '0x000000000022D473030F116dDEE9F6B43aC78BA3';
 const SPENDER = '0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD';
 const OWNER = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const JAN_2030 = 1_893_456_000n;
@@ -138,35 +138,6 @@ const eip2612 = (value: bigint | string, deadline: bigint | number) => ({
   message: { owner: OWNER, spender: SPENDER.toLowerCase(), value, nonce: 0, deadline },
 });
 
-const permit2Types = {
-  PermitDetails: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint160' },
-    { name: 'expiration', type: 'uint48' },
-    { name: 'nonce', type: 'uint48' },
-  ],
-  PermitSingle: [
-    { name: 'details', type: 'PermitDetails' },
-    { name: 'spender', type: 'address' },
-    { name: 'sigDeadline', type: 'uint256' },
-  ],
-  PermitBatch: [
-    { name: 'details', type: 'PermitDetails[]' },
-    { name: 'spender', type: 'address' },
-    { name: 'sigDeadline', type: 'uint256' },
-  ],
-  TokenPermissions: [
-    { name: 'token', type: 'address' },
-    { name: 'amount', type: 'uint256' },
-  ],
-  PermitTransferFrom: [
-    { name: 'permitted', type: 'TokenPermissions' },
-    { name: 'spender', type: 'address' },
-    { name: 'nonce', type: 'uint256' },
-    { name: 'deadline', type: 'uint256' },
-  ],
-};
-const permit2Domain = { name: 'Permit2', chainId: 1, verifyingContract: PERMIT2 };
 const WETH = '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2';
 
 describe('recognizePermit', () => {

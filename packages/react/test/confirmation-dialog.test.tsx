@@ -15,6 +15,7 @@ import { SignatureRequestDialog } from '../src/confirm/SignatureRequestDialog';
 import { useWalletKit, type WalletKit } from '../src/provider/useWalletKit';
 import { createFakeClient, hardhat } from './support/fake-client';
 import { expectNoAxeViolations, failOnConsoleError, renderWithKit } from './support/render';
+import { permit2Domain, permit2Types } from './support/permit2';
 
 failOnConsoleError();
 afterEach(cleanup);
@@ -140,20 +141,8 @@ describe('SignatureRequestDialog renders every kind in words', () => {
       address: FROM,
       origin: ORIGIN,
       typedData: {
-        domain: { name: 'Permit2', chainId: 1, verifyingContract: '0x000000000022D473030F116dDEE9F6B43aC78BA3' },
-        types: {
-          PermitDetails: [
-            { name: 'token', type: 'address' },
-            { name: 'amount', type: 'uint160' },
-            { name: 'expiration', type: 'uint48' },
-            { name: 'nonce', type: 'uint48' },
-          ],
-          PermitSingle: [
-            { name: 'details', type: 'PermitDetails' },
-            { name: 'spender', type: 'address' },
-            { name: 'sigDeadline', type: 'uint256' },
-          ],
-        },
+        domain: permit2Domain,
+        types: { PermitDetails: permit2Types.PermitDetails, PermitSingle: permit2Types.PermitSingle },
         primaryType: 'PermitSingle',
         message: { details: { token: TOKEN, amount: '5000000', expiration: 1_893_456_000, nonce: 0 }, spender: SPENDER, sigDeadline: 1_893_456_000 },
       },
