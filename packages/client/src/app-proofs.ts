@@ -8,6 +8,7 @@
  * What a proof proves when the enclave is a process boundary and not a TEE: SECURITY.md.
  */
 import type { ActivityReply, OperationName } from '@walletkit/protocol';
+import { operationWire } from '@walletkit/protocol/wire';
 import { sha256Hex, verifyAppProof, type AppProof } from '@walletkit/crypto';
 import { WalletKitError } from './errors.js';
 
@@ -85,5 +86,37 @@ export function verifyActivityProofs(reply: ActivityReply, request: { body: stri
     if (statement.fingerprint !== fingerprint) throw invalid('it is about another request');
     if (statement.timestampMs !== sent.timestampMs) throw invalid('it is about another request time');
     if (canonical(statement.result) !== canonical(activity.result)) throw invalid('it vouches for another result');
+  }
+}
+
+/**
+ * Checks the App Proofs a signup with a wallet returns (the proxy's `create_sub_organization`,
+ * passed through unverified): signed by the pinned key, about a `create_sub_organization` under
+ * the integrator's organization, whose result is this sub-organization and this wallet. The client
+ * did not write that activity's body, so the fingerprint is not checked here.
+ *
+ * @example verifySignupProofs(reply, { enclavePublicKey, parentOrganizationId: config.organizationId });
+ */
+export function verifySignupProofs(
+  reply: { organizationId: string; wallet?: { walletId: string; addresses: string[] } | undefined; appProofs?: AppProof[] | undefined },
+  expected: { enclavePublicKey: string; parentOrganizationId: string },
+): void {
+  if (!reply.wallet) return;
+  const proofs = reply.appProofs ?? [];
+  if (proofs.length === 0) throw invalid('the signup reply carries no App Proof for its wallet');
+  const { type, resultKey } = operationWire('create_sub_organization');
+  for (const proof of proofs) {
+    if (!verifyAppProof(proof, expected.enclavePublicKey)) throw invalid('it is not signed by the pinned enclave key');
+    let statement: Partial<AppProofStatement>;
+    try {
+      statement = JSON.parse(proof.proofPayload) as Partial<AppProofStatement>;
+    } catch {
+      throw invalid('its statement is not JSON');
+    }
+    if (statement.scheme !== 'APP_PROOF_SCHEME_WALLETKIT_V1' || statement.type !== type) throw invalid('it is about another activity type');
+    if (statement.organizationId !== expected.parentOrganizationId) throw invalid('it is about another organization');
+    const result = statement.result?.[resultKey] as { subOrganizationId?: unknown; wallet?: unknown } | undefined;
+    if (result?.subOrganizationId !== reply.organizationId) throw invalid('it is about another sub-organization');
+    if (canonical(result.wallet) !== canonical(reply.wallet)) throw invalid('it vouches for another wallet');
   }
 }

@@ -12,6 +12,7 @@
  * @packageDocumentation
  */
 import { createActivityClient, type ActivityClient } from './activity-client.js';
+import { verifySignupProofs } from './app-proofs.js';
 import { createAuthFlows, type AuthFlows } from './auth.js';
 import type { ChainConfig, Confirmer } from './confirm.js';
 import { createChainRegistry, type ChainRegistry } from './ethereum/chains.js';
@@ -34,7 +35,7 @@ export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } fro
 export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
 export { createProxyClient, type ProxyClient } from './proxy-client.js';
 export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client.js';
-export { PROOF_OPERATIONS, verifyActivityProofs, type AppProofStatement } from './app-proofs.js';
+export { PROOF_OPERATIONS, verifyActivityProofs, verifySignupProofs, type AppProofStatement } from './app-proofs.js';
 export { exportInFrame, importInFrame, type ExportTarget, type SecretFrameConfig } from './secret-frames.js';
 export { encryptOtpCode } from './otp.js';
 export { createTokenClientSignature, type TokenUsage } from './client-signature.js';
@@ -159,6 +160,12 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
   let latestConfig: Promise<{ sessionExpirationSeconds: string } | undefined> | undefined;
   const proxy: ProxyClient = {
     ...rawProxy,
+    // A signup with a wallet brings the App Proofs of its create_sub_organization: checked before use.
+    signup: async (request) => {
+      const reply = await rawProxy.signup(request);
+      verifySignupProofs(reply, { enclavePublicKey: config.enclavePublicKey, parentOrganizationId: config.organizationId });
+      return reply;
+    },
     walletKitConfig: () => {
       const reply = rawProxy.walletKitConfig();
       const kept: typeof latestConfig = reply.catch(() => {

@@ -123,6 +123,46 @@ describe('App Proofs from the real server', () => {
     await server?.dispose();
   });
 
+  it('given a signup with a wallet through the proxy, when the reply comes back, then it carries the App Proof of its create_sub_organization and the kit checked it', async () => {
+    const fresh = kitFor(server, {
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (new URL(String(input)).pathname !== '/v1/signup_v2') return res;
+        const json = (await res.json()) as { appProofs?: unknown[]; wallet?: unknown };
+        seenSignup = json;
+        return new Response(JSON.stringify(json), { status: res.status, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    let seenSignup: { appProofs?: unknown[]; wallet?: unknown } | undefined;
+    const email = freshEmail('proof-signup');
+    const { otpId } = await fresh.auth.startEmailOtp(email);
+    await fresh.auth.completeOtp({ otpId, code: await outboxCode(server.url, email) });
+    expect(seenSignup?.wallet).toBeDefined();
+    expect(seenSignup?.appProofs).toHaveLength(1);
+    fresh.session.close();
+  });
+
+  it.each([
+    ['the wallet address changed', (r: { wallet: { addresses: string[] } }) => void (r.wallet.addresses[0] = '0x0000000000000000000000000000000000000001'), /another wallet/],
+    ['the proofs stripped', (r: { appProofs?: unknown }) => void delete r.appProofs, /no App Proof/],
+  ])('given a network that alters the signup reply (%s), when a new user completes the code, then the signup is refused with ERR_APP_PROOF_INVALID', async (_case, edit, why) => {
+    const fresh = kitFor(server, {
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        if (new URL(String(input)).pathname !== '/v1/signup_v2') return res;
+        const json = (await res.json()) as never;
+        edit(json);
+        return new Response(JSON.stringify(json), { status: res.status, headers: { 'content-type': 'application/json' } });
+      },
+    });
+    const email = freshEmail('proof-signup-bad');
+    const { otpId } = await fresh.auth.startEmailOtp(email);
+    const error = await fresh.auth.completeOtp({ otpId, code: await outboxCode(server.url, email) }).catch((e: unknown) => e);
+    expect(isWalletKitError(error, 'ERR_APP_PROOF_INVALID')).toBe(true);
+    expect((error as Error).message).toMatch(why);
+    fresh.session.close();
+  });
+
   it('given a session, when the kit creates a wallet, signs a message and exports the wallet, then each request asked for App Proofs and each reply verified', async () => {
     sent.length = 0;
     const { walletId, addresses } = await kit.wallet.createWallet({ walletName: 'Proven' });

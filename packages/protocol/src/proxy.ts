@@ -3,6 +3,7 @@ import { Obj, Enum } from './descriptor.js';
 import { OAUTH2_PROVIDERS, OTP_TYPES } from './enums.js';
 import { Email, Id, Jwt, MAX_ITEMS, Name, PhoneNumber, PublicKeyHex } from './fields.js';
 import { ApiKeyParams, AuthenticatorParams, ClientSignature, OidcClaims, WalletParams, WalletResult } from './params.js';
+import { AppProof } from './envelope.js';
 import { proxyPath, type WireProxyEndpointName } from './wire.js';
 
 export { PROXY_CONFIG_ID_HEADER } from './wire.js';
@@ -135,7 +136,8 @@ export const proxySignup = defineProxyEndpoint({
     wallet: Type.Optional(WalletParams),
     clientSignature: Type.Optional(ClientSignature),
   }),
-  response: Obj({ organizationId: Type.String(), userId: Type.String(), wallet: Type.Optional(WalletResult) }),
+  /** With a wallet: the App Proofs of the create_sub_organization activity, passed through unverified. */
+  response: Obj({ organizationId: Type.String(), userId: Type.String(), wallet: Type.Optional(WalletResult), appProofs: Type.Optional(Type.Array(AppProof)) }),
 });
 
 /** What an account lookup filters on (spec A, "proxy account filter type"). */

@@ -3,6 +3,7 @@
  * its validated settings, the store (read-only lookups), the server's services, and
  * `forward`, the one way to reach the activity API.
  */
+import type { AppProof } from '@walletkit/crypto';
 import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
 import type { Services } from '../activity/context.js';
 import type { Store } from '../store/db.js';
@@ -16,6 +17,8 @@ export interface ProxyContext {
   settings: ProxySettings;
   /** Submit `op` on `organizationId`, stamped with the proxy key; returns the result object. */
   forward<N extends OperationName>(op: N, organizationId: string, parameters: ParamsOf<N>): Promise<ResultOf<N>>;
+  /** `forward`, asking the activity for App Proofs and returning them with the result (passed through to the caller). */
+  forwardWithProofs<N extends OperationName>(op: N, organizationId: string, parameters: ParamsOf<N>): Promise<{ result: ResultOf<N>; appProofs: AppProof[] }>;
 }
 
 /** One proxy route: validated body in, response body out. */

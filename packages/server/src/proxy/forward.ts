@@ -4,7 +4,7 @@
  * body bytes with it, and POST over HTTP to the server's own public activity API. Error
  * replies come back to the caller unchanged (same code, message and field).
  */
-import { stampApiKey } from '@walletkit/crypto';
+import { stampApiKey, type AppProof } from '@walletkit/crypto';
 import { isErrorCode, operations, type OperationName, type ParamsOf, type ResultOf } from '@walletkit/protocol';
 import type { Services } from '../activity/context.js';
 import { ApiError } from '../errors.js';
@@ -49,8 +49,24 @@ export async function forwardActivity<N extends OperationName>(
   organizationId: string,
   parameters: ParamsOf<N>,
 ): Promise<ResultOf<N>> {
+  return (await forwardWithProofs(services, config, op, organizationId, parameters, false)).result;
+}
+
+/**
+ * {@link forwardActivity} asking the activity for App Proofs (when `appProofs`), which the proxy
+ * passes through to its caller unverified (spec: end-user clients verify them).
+ * @example const { result, appProofs } = await forwardWithProofs(services, config, 'create_sub_organization', orgId, params, true);
+ */
+export async function forwardWithProofs<N extends OperationName>(
+  services: Services,
+  config: ProxyConfigRow,
+  op: N,
+  organizationId: string,
+  parameters: ParamsOf<N>,
+  appProofs: boolean,
+): Promise<{ result: ResultOf<N>; appProofs: AppProof[] }> {
   const descriptor = operations[op];
-  const body = JSON.stringify({ type: descriptor.type, timestampMs: String(services.now().getTime()), organizationId, parameters });
+  const body = JSON.stringify({ type: descriptor.type, timestampMs: String(services.now().getTime()), organizationId, parameters, ...(appProofs ? { generateAppProofs: true } : {}) });
   // The key exists in memory only for the stamp; as a JS string it cannot be wiped, so it is
   // dropped right away and never logged (see the report on Enclave.revealSecret).
   let stamp: string;
@@ -76,12 +92,12 @@ export async function forwardActivity<N extends OperationName>(
     throw new ApiError('ERR_UNAVAILABLE', `the activity API replied ${res.status} without JSON`, undefined, { cause });
   }
   if (res.status !== 200) throw errorFromReply(res.status, reply);
-  const activity = (reply as { activity?: { status?: string; result?: Record<string, unknown> } }).activity;
+  const activity = (reply as { activity?: { status?: string; result?: Record<string, unknown>; appProofs?: AppProof[] } }).activity;
   if (activity?.status !== 'ACTIVITY_STATUS_COMPLETED') {
     // The proxy user acts alone; anything but completion means a misconfigured quorum or policy.
     throw new ApiError('ERR_PERMISSION_DENIED', `the proxy's ${op} activity did not complete (${activity?.status ?? 'no status'})`);
   }
   const result = activity.result?.[descriptor.resultKey];
   if (typeof result !== 'object' || result === null) throw new ApiError('ERR_UNAVAILABLE', `the ${op} reply has no ${descriptor.resultKey}`);
-  return result as ResultOf<N>;
+  return { result: result as ResultOf<N>, appProofs: activity.appProofs ?? [] };
 }

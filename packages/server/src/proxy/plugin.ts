@@ -14,7 +14,7 @@ import { useStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
 import type { ProxyContext, ProxyRoute } from './context.js';
 import { registerDevOutbox } from './dev-outbox.js';
-import { forwardActivity } from './forward.js';
+import { forwardActivity, forwardWithProofs } from './forward.js';
 import { answerPreflight, guardRequest, type GuardedRequest } from './guard.js';
 import { account } from './routes/account.js';
 import { oauth2Authenticate } from './routes/oauth2-authenticate.js';
@@ -83,6 +83,7 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions
           config,
           settings,
           forward: (op, organizationId, parameters) => forwardActivity(services, config, op, organizationId, parameters),
+          forwardWithProofs: (op, organizationId, parameters) => forwardWithProofs(services, config, op, organizationId, parameters, true),
         };
         return route(body, ctx);
       },

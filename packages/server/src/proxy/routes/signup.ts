@@ -55,7 +55,8 @@ export const signup: ProxyRoute<Body, ProxyResponseOf<'signup_v2'>> = async (bod
     authenticators: body.authenticators ?? [],
     oauthProviders: await oauthProvidersOf(body, ctx),
   };
-  const result = await ctx.forward('create_sub_organization', ctx.config.organizationId, {
+  // With a wallet, the activity's App Proofs go back to the client, which checks the addresses it gets.
+  const { result, appProofs } = await ctx.forwardWithProofs('create_sub_organization', ctx.config.organizationId, {
     subOrganizationName: userName,
     rootUsers: [rootUser],
     rootQuorumThreshold: 1,
@@ -65,5 +66,5 @@ export const signup: ProxyRoute<Body, ProxyResponseOf<'signup_v2'>> = async (bod
   });
   const userId = result.rootUserIds[0];
   if (userId === undefined) throw new ApiError('ERR_UNAVAILABLE', 'create_sub_organization returned no root user');
-  return { organizationId: result.subOrganizationId, userId, ...(result.wallet !== undefined ? { wallet: result.wallet } : {}) };
+  return { organizationId: result.subOrganizationId, userId, ...(result.wallet !== undefined ? { wallet: result.wallet, appProofs } : {}) };
 };
