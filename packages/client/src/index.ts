@@ -36,6 +36,7 @@ export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
 export { createProxyClient, type ProxyClient } from './proxy-client.js';
 export { createActivityClient, type ActivityAuth, type ActivityClient, type ActivityClientOptions } from './activity-client.js';
 export { PROOF_OPERATIONS, verifyActivityProofs, verifySignupProofs, type AppProofStatement } from './app-proofs.js';
+export { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './mnemonic.js';
 export { exportInFrame, importInFrame, type ExportTarget, type SecretFrameConfig } from './secret-frames.js';
 export { encryptOtpCode } from './otp.js';
 export { createTokenClientSignature, type TokenUsage } from './client-signature.js';

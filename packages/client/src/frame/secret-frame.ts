@@ -18,6 +18,7 @@
  */
 import { bytesToHex, bytesToUtf8, utf8ToBytes } from '@walletkit/crypto';
 import { isWalletKitError } from '../errors.js';
+import { normalizeMnemonic } from '../mnemonic.js';
 import { verifySignedBundle } from '../webcrypto/bundle.js';
 import { createHpkeTarget, hpkeOpenWith, hpkeSealTo, type HpkeTarget } from '../webcrypto/hpke.js';
 
@@ -98,8 +99,7 @@ function normalize(value: string): string | undefined {
     const hex = value.trim().replace(/^0x/i, '').toLowerCase();
     return /^[0-9a-f]{64}$/.test(hex) ? hex : undefined;
   }
-  const words = value.trim().toLowerCase().split(/\s+/).filter(Boolean);
-  return [12, 15, 18, 21, 24].includes(words.length) ? words.join(' ') : undefined;
+  return normalizeMnemonic(value);
 }
 
 /** The import form: typed here, sealed here, only the ciphertext leaves. */
