@@ -40,8 +40,12 @@ test('given the open modal, when axe scans the method list and the code step, th
   await page.addScriptTag({ content: axeSource });
   const scan = () =>
     page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }).axe;
-      const result = await axe.run(document.querySelector('dialog[open]'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+      const axe = (
+        window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }
+      ).axe;
+      const result = await axe.run(document.querySelector('dialog[open]'), {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      });
       return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
     });
   await expect(authDialog(page).getByLabel('Email')).toBeVisible();

@@ -2,7 +2,11 @@
 import { verifyMessage } from 'viem';
 import { accountAddresses, expect, expectWallet, logInWithEmail, logOut, signMessage, test, uniqueEmail } from './support/fixtures';
 
-test('given a new email, when the user signs up with the code from their inbox, signs, logs out and logs in again, then the signature verifies and the same address comes back', async ({ page, inbox, stack }) => {
+test('given a new email, when the user signs up with the code from their inbox, signs, logs out and logs in again, then the signature verifies and the same address comes back', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   const email = uniqueEmail('email');
   await logInWithEmail(page, inbox, stack.demo.main, email);
   const [address] = await accountAddresses(page);

@@ -6,7 +6,11 @@
 import { accountAddresses, expect, logInWithEmail, test, uniqueEmail } from './support/fixtures';
 
 for (const app of ['vite', 'nextjs'] as const) {
-  test(`given the ${app} example installed from the tarballs, when a new user signs up with an emailed code, then the kit's wallet panel shows their new address`, async ({ page, inbox, stack }) => {
+  test(`given the ${app} example installed from the tarballs, when a new user signs up with an emailed code, then the kit's wallet panel shows their new address`, async ({
+    page,
+    inbox,
+    stack,
+  }) => {
     if ('missing' in stack.examples) throw new Error(stack.examples.missing);
     const url = stack.examples[app];
     const errors: string[] = [];

@@ -3,7 +3,10 @@ import { hexToString, verifyMessage } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { accountAddresses, authDialog, expect, expectWallet, logOut, openLogin, signMessage, test } from './support/fixtures';
 
-test('given an injected EIP-1193 wallet, when the user continues with it twice, then it signs only the login, the session signs, and the same account comes back', async ({ page, stack }) => {
+test('given an injected EIP-1193 wallet, when the user continues with it twice, then it signs only the login, the session signs, and the same account comes back', async ({
+  page,
+  stack,
+}) => {
   const wallet = privateKeyToAccount(generatePrivateKey());
   const signed: string[] = [];
   // The wallet's key stays in the test: the page's provider asks it to sign.
@@ -20,7 +23,8 @@ test('given an injected EIP-1193 wallet, when the user continues with it twice, 
         throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 });
       },
     };
-    const icon = 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" width="24" height="24"%3E%3Crect width="24" height="24" fill="%234338ca"/%3E%3C/svg%3E';
+    const icon =
+      'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" width="24" height="24"%3E%3Crect width="24" height="24" fill="%234338ca"/%3E%3C/svg%3E';
     const announce = () =>
       window.dispatchEvent(
         new CustomEvent('eip6963:announceProvider', {

@@ -63,7 +63,9 @@ async function stop(started: Started): Promise<void> {
   await exited;
 }
 
-test('given npm start, when the user logs in with the code from the dev outbox panel and the demo restarts, then the organization is reused and the session kept', async ({ page }) => {
+test('given npm start, when the user logs in with the code from the dev outbox panel and the demo restarts, then the organization is reused and the session kept', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const dataDir = await mkdtemp(join(tmpdir(), 'walletkit-npm-start-'));
   const env = { PORT: String(await freePort()), DEMO_PORT: String(await freePort()) };

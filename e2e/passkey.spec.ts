@@ -2,7 +2,11 @@
 import { verifyMessage } from 'viem';
 import { accountAddresses, authDialog, expect, expectWallet, logInWithEmail, logOut, openLogin, signMessage, test, uniqueEmail } from './support/fixtures';
 
-test('given a virtual authenticator, when the user signs up with a passkey, logs out and logs in with it, then the same wallet comes back and survives a reload', async ({ page, stack, authenticator }) => {
+test('given a virtual authenticator, when the user signs up with a passkey, logs out and logs in with it, then the same wallet comes back and survives a reload', async ({
+  page,
+  stack,
+  authenticator,
+}) => {
   await openLogin(page, stack.demo.main);
   await authDialog(page).getByRole('button', { name: 'Sign up with a passkey' }).click();
   await expectWallet(page);
@@ -25,7 +29,12 @@ test('given a virtual authenticator, when the user signs up with a passkey, logs
   expect(await accountAddresses(page)).toEqual([address]);
 });
 
-test('given an account made by email, when a passkey is added in the panel, then logging in with that passkey reaches the same account', async ({ page, inbox, stack, authenticator }) => {
+test('given an account made by email, when a passkey is added in the panel, then logging in with that passkey reaches the same account', async ({
+  page,
+  inbox,
+  stack,
+  authenticator,
+}) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('addkey'));
   const [address] = await accountAddresses(page);
 

@@ -16,7 +16,11 @@ async function secondsLeft(page: Page): Promise<number> {
 
 const isRefresh = (url: string) => url.endsWith('/public/v1/submit/stamp_login');
 
-test('given 60-second sessions, when four fifths have passed, then the kit refreshes the session and the new one survives a reload', async ({ page, inbox, stack }) => {
+test('given 60-second sessions, when four fifths have passed, then the kit refreshes the session and the new one survives a reload', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   test.setTimeout(150_000);
   await logInWithEmail(page, inbox, stack.demo.short, uniqueEmail('refresh'));
   const first = await secondsLeft(page);
@@ -32,14 +36,21 @@ test('given 60-second sessions, when four fifths have passed, then the kit refre
   expect(await secondsLeft(page)).toBeGreaterThan(40);
 });
 
-test('given 60-second sessions and a blocked refresh, when the session expires, then the page logs out and stays logged out after a reload', async ({ page, inbox, stack }) => {
+test('given 60-second sessions and a blocked refresh, when the session expires, then the page logs out and stays logged out after a reload', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   test.setTimeout(150_000);
   await logInWithEmail(page, inbox, stack.demo.short, uniqueEmail('expiry'));
   let blocked = 0;
-  await page.route((url) => isRefresh(url.toString()), async (route) => {
-    blocked += 1;
-    await route.abort('internetdisconnected');
-  });
+  await page.route(
+    (url) => isRefresh(url.toString()),
+    async (route) => {
+      blocked += 1;
+      await route.abort('internetdisconnected');
+    },
+  );
   await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible({ timeout: 75_000 });
   expect(blocked).toBeGreaterThan(0);
   await page.reload();

@@ -1,7 +1,11 @@
 /** SMS one-time codes: sign up by phone, log out, log in again to the same wallet. */
 import { accountAddresses, expect, expectWallet, logInWithCode, logOut, test, uniquePhone } from './support/fixtures';
 
-test('given a new phone number, when the user signs up with the SMS code and later logs in again, then a wallet exists and the same address comes back', async ({ page, inbox, stack }) => {
+test('given a new phone number, when the user signs up with the SMS code and later logs in again, then a wallet exists and the same address comes back', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   const phone = uniquePhone();
   await logInWithCode(page, inbox, stack.demo.main, 'phone', phone);
   const [address] = await accountAddresses(page);

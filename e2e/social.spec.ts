@@ -11,7 +11,9 @@ import { accountAddresses, authDialog, expect, expectWallet, logOut, openLogin, 
 /** Click "Continue with <provider>" and finish the provider's page in the popup it opens. */
 async function popupLogin(page: Page, provider: 'Google' | 'X' | 'Discord', fill: (popup: Page) => Promise<void>): Promise<void> {
   const popupOpened = page.waitForEvent('popup');
-  await authDialog(page).getByRole('button', { name: `Continue with ${provider}` }).click();
+  await authDialog(page)
+    .getByRole('button', { name: `Continue with ${provider}` })
+    .click();
   const popup = await popupOpened;
   // Listen before acting: the callback page may close the popup as soon as the form submits.
   const closed = popup.isClosed() ? Promise.resolve() : popup.waitForEvent('close', { timeout: 30_000 });
@@ -29,7 +31,10 @@ const consent = (username: string) => async (popup: Page) => {
   await popup.getByRole('button', { name: 'Authorize' }).click();
 };
 
-test('given Google (local OIDC provider), when the user signs in through the popup twice, then a wallet is created, its signature verifies and the same address comes back', async ({ page, stack }) => {
+test('given Google (local OIDC provider), when the user signs in through the popup twice, then a wallet is created, its signature verifies and the same address comes back', async ({
+  page,
+  stack,
+}) => {
   const email = uniqueEmail('google');
   await openLogin(page, stack.demo.main);
   await popupLogin(page, 'Google', googleSignIn(email));
@@ -44,7 +49,10 @@ test('given Google (local OIDC provider), when the user signs in through the pop
 });
 
 for (const provider of ['Discord', 'X'] as const) {
-  test(`given ${provider} (local OAuth 2.0 code flow), when the user consents in the popup twice, then the second login reaches the same address`, async ({ page, stack }) => {
+  test(`given ${provider} (local OAuth 2.0 code flow), when the user consents in the popup twice, then the second login reaches the same address`, async ({
+    page,
+    stack,
+  }) => {
     const username = `${provider.toLowerCase()}-${randomBytes(4).toString('hex')}`;
     await openLogin(page, stack.demo.main);
     await popupLogin(page, provider, consent(username));
@@ -59,7 +67,10 @@ for (const provider of ['Discord', 'X'] as const) {
   });
 }
 
-test('given a popup blocker, when the user picks Discord, then the page goes to the provider and the callback page finishes the login', async ({ page, stack }) => {
+test('given a popup blocker, when the user picks Discord, then the page goes to the provider and the callback page finishes the login', async ({
+  page,
+  stack,
+}) => {
   // A popup blocker: window.open returns null, as browsers do when they block it.
   await page.addInitScript(() => {
     window.open = () => null;

@@ -12,7 +12,12 @@ import type { Page } from '@playwright/test';
 /** Fund `address` from a dev account of the local chain (a real, mined transfer). */
 async function fundFromDevAccount(chain: StackInfo['chain'], address: Address, ether: string): Promise<void> {
   const transport = http(chain.rpcUrl);
-  const localChain = { id: chain.chainId, name: 'Local chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } } as const;
+  const localChain = {
+    id: chain.chainId,
+    name: 'Local chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  } as const;
   // The second dev account: the stack's own deployer (the first) keeps its nonces to itself.
   const dev = createWalletClient({ chain: localChain, transport, account: privateKeyToAccount(DEV_ACCOUNTS[1].privateKey) });
   const hash = await dev.sendTransaction({ to: address, value: parseEther(ether) });
@@ -36,7 +41,11 @@ async function connectedDapp(page: Page, inbox: Parameters<typeof logInWithEmail
   return getAddress(address!);
 }
 
-test("given a new account funded from a dev account, when the dApp sends 0.01 ETH through wagmi's useSendTransaction with the kit's connector, then the kit's dialog shows the transfer, the receipt is a success and the recipient's balance grew", async ({ page, inbox, stack }) => {
+test("given a new account funded from a dev account, when the dApp sends 0.01 ETH through wagmi's useSendTransaction with the kit's connector, then the kit's dialog shows the transfer, the receipt is a success and the recipient's balance grew", async ({
+  page,
+  inbox,
+  stack,
+}) => {
   const address = await connectedDapp(page, inbox, stack, 'wagmi-send');
   const recipient = privateKeyToAccount(generatePrivateKey()).address;
   const rpc = createPublicClient({ transport: http(stack.chain.rpcUrl) });
@@ -64,7 +73,11 @@ test("given a new account funded from a dev account, when the dApp sends 0.01 ET
   expect(getAddress(tx.from)).toBe(address);
 });
 
-test('given a connected dApp, when it asks for an unlimited ERC-20 approval, then the kit shows the decoded approval with an unlimited warning, and once approved the allowance is unlimited on chain', async ({ page, inbox, stack }) => {
+test('given a connected dApp, when it asks for an unlimited ERC-20 approval, then the kit shows the decoded approval with an unlimited warning, and once approved the allowance is unlimited on chain', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   const address = await connectedDapp(page, inbox, stack, 'wagmi-approve');
   await page.getByRole('button', { name: 'Approve unlimited DEMO' }).click();
 
@@ -78,11 +91,20 @@ test('given a connected dApp, when it asks for an unlimited ERC-20 approval, the
   const dapp = page.getByRole('region', { name: 'A dApp with wagmi' });
   await expect(dapp.getByTestId('dapp-tx-status')).toHaveText('success', { timeout: 30_000 });
   const rpc = createPublicClient({ transport: http(stack.chain.rpcUrl) });
-  const allowance = await rpc.readContract({ address: stack.chain.token as Address, abi: erc20Abi, functionName: 'allowance', args: [address, '0x000000000022D473030F116dDEE9F6B43aC78BA3'] });
+  const allowance = await rpc.readContract({
+    address: stack.chain.token as Address,
+    abi: erc20Abi,
+    functionName: 'allowance',
+    args: [address, '0x000000000022D473030F116dDEE9F6B43aC78BA3'],
+  });
   expect(allowance).toBe(maxUint256);
 });
 
-test('given a funded account, when the user sends from the wallet panel and declines a second send, then the first is mined, the second never leaves the browser, and Receive shows the address as a QR code', async ({ page, inbox, stack }) => {
+test('given a funded account, when the user sends from the wallet panel and declines a second send, then the first is mined, the second never leaves the browser, and Receive shows the address as a QR code', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('panel-send'));
   const [address] = await accountAddresses(page);
   await fundFromDevAccount(stack.chain, address as Address, '1');

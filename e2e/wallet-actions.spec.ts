@@ -22,7 +22,11 @@ test('given an account, when EIP-712 typed data is signed in the panel, then vie
   await confirm.getByRole('button', { name: 'Sign', exact: true }).click();
   const signature = panel.getByTestId('wk-signature');
   await expect(signature).toHaveText(/^0x[0-9a-f]{130}$/, { timeout: 30_000 });
-  const valid = await verifyTypedData({ address: address as `0x${string}`, ...ETHER_MAIL_TYPED_DATA, signature: (await signature.textContent()) as `0x${string}` });
+  const valid = await verifyTypedData({
+    address: address as `0x${string}`,
+    ...ETHER_MAIL_TYPED_DATA,
+    signature: (await signature.textContent()) as `0x${string}`,
+  });
   expect(valid).toBe(true);
 });
 
@@ -39,10 +43,19 @@ async function appDocumentWords(page: import('@playwright/test').Page): Promise<
     }
     return parts.join(' ');
   });
-  return new Set(text.toLowerCase().split(/[^a-z]+/).filter(Boolean));
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter(Boolean),
+  );
 }
 
-test('given an account, when its wallet is exported, then the phrase shows only in the secret frame (another origin), no word of it reaches the app document, and it reproduces the address', async ({ page, inbox, stack }) => {
+test('given an account, when its wallet is exported, then the phrase shows only in the secret frame (another origin), no word of it reaches the app document, and it reproduces the address', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('export'));
   const [address] = await accountAddresses(page);
   const panel = page.getByRole('region', { name: 'Wallet', exact: true });
@@ -72,7 +85,11 @@ test('given an account, when its wallet is exported, then the phrase shows only 
 const KNOWN_KEY = '59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
 const KNOWN_KEY_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
-test('given the import frame, when a known phrase and then a known private key are typed inside it, then the known addresses come back and the app never held either', async ({ page, inbox, stack }) => {
+test('given the import frame, when a known phrase and then a known private key are typed inside it, then the known addresses come back and the app never held either', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('import'));
   const [address] = await accountAddresses(page);
   const panel = page.getByRole('region', { name: 'Wallet', exact: true });
@@ -111,7 +128,11 @@ test('given the import frame, when a known phrase and then a known private key a
   expect((await accountAddresses(page, 2)).map((a) => getAddress(a)).sort()).toEqual([getAddress(address!), KNOWN_ADDRESS].sort());
 });
 
-test('given a secret frame, when a message comes from another origin before the app binds it and a second init comes after, then the frame ignores both', async ({ page, inbox, stack }) => {
+test('given a secret frame, when a message comes from another origin before the app binds it and a second init comes after, then the frame ignores both', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('frame'));
   // An export frame of the organization, placed by the page itself.
   const src = `${stack.serverUrl}/frames/export`;
@@ -131,26 +152,56 @@ test('given a secret frame, when a message comes from another origin before the 
   );
   const frame = page.frames().find((f) => f.url().startsWith(`${stack.serverUrl}/frames/export`))!;
   // 1. An init "from another origin" (as the frame sees it): ignored, the frame stays unbound.
-  await frame.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: { walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' }, origin: 'https://evil.example', source: window.parent })));
+  await frame.evaluate(() =>
+    window.dispatchEvent(
+      new MessageEvent('message', {
+        data: { walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' },
+        origin: 'https://evil.example',
+        source: window.parent,
+      }),
+    ),
+  );
   await page.waitForTimeout(300);
   expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toEqual([]);
   // 2. The app's init binds it: one ready with a P-256 target key.
-  await page.evaluate((origin) => (document.getElementById('probe') as HTMLIFrameElement).contentWindow!.postMessage({ walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' }, origin), new URL(stack.serverUrl).origin);
+  await page.evaluate(
+    (origin) =>
+      (document.getElementById('probe') as HTMLIFrameElement).contentWindow!.postMessage(
+        { walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' },
+        origin,
+      ),
+    new URL(stack.serverUrl).origin,
+  );
   await expect.poll(() => page.evaluate(() => (window as unknown as { replies: Array<{ type: string }> }).replies.length)).toBe(1);
   const [ready] = await page.evaluate(() => (window as unknown as { replies: Array<{ type: string; targetPublicKey: string }> }).replies);
   expect(ready).toMatchObject({ type: 'ready', targetPublicKey: expect.stringMatching(/^04[0-9a-f]{128}$/) });
   // 3. A second init (even from the bound parent): ignored, no second key.
-  await page.evaluate((origin) => (document.getElementById('probe') as HTMLIFrameElement).contentWindow!.postMessage({ walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' }, origin), new URL(stack.serverUrl).origin);
+  await page.evaluate(
+    (origin) =>
+      (document.getElementById('probe') as HTMLIFrameElement).contentWindow!.postMessage(
+        { walletkitFrame: 1, type: 'init', mode: 'export', secret: 'mnemonic' },
+        origin,
+      ),
+    new URL(stack.serverUrl).origin,
+  );
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toHaveLength(1);
   // 4. A bundle "from another origin": ignored, nothing is shown and nothing is posted.
-  await frame.evaluate(() => window.dispatchEvent(new MessageEvent('message', { data: { walletkitFrame: 1, type: 'bundle', exportBundle: '{}' }, origin: 'https://evil.example', source: window.parent })));
+  await frame.evaluate(() =>
+    window.dispatchEvent(
+      new MessageEvent('message', { data: { walletkitFrame: 1, type: 'bundle', exportBundle: '{}' }, origin: 'https://evil.example', source: window.parent }),
+    ),
+  );
   await page.waitForTimeout(300);
   expect(await page.evaluate(() => (window as unknown as { replies: unknown[] }).replies)).toHaveLength(1);
   await expect(page.frameLocator('#probe').getByRole('status')).toHaveText('Waiting for the export…');
 });
 
-test('given the demo under a strict Content-Security-Policy (no inline script or style, the kit style by nonce), when the user signs up and exports, then the kit works, nothing is blocked and the phrase shows in the frame', async ({ page, inbox, stack }) => {
+test('given the demo under a strict Content-Security-Policy (no inline script or style, the kit style by nonce), when the user signs up and exports, then the kit works, nothing is blocked and the phrase shows in the frame', async ({
+  page,
+  inbox,
+  stack,
+}) => {
   const violations: string[] = [];
   page.on('console', (msg) => {
     if (/Content Security Policy|Refused to/i.test(msg.text())) violations.push(msg.text());

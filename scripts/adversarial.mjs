@@ -34,6 +34,8 @@ rows.push(['total', ...keys.map((k) => String(all[k]))]);
 const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
 const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
 process.stdout.write(`\nadversarial figures\n${line(header)}\n${rows.map(line).join('\n')}\n`);
-process.stdout.write(`\n${all.tried} bad inputs tried, ${all.accepted} accepted, ${all.serverErrors} 5xx, ${all.duplicateEffects} duplicate effects, ${all.crashRounds} crash rounds, ${all.violations} violations\n`);
+process.stdout.write(
+  `\n${all.tried} bad inputs tried, ${all.accepted} accepted, ${all.serverErrors} 5xx, ${all.duplicateEffects} duplicate effects, ${all.crashRounds} crash rounds, ${all.violations} violations\n`,
+);
 const clean = all.accepted === 0 && all.serverErrors === 0 && all.duplicateEffects === 0 && all.violations === 0;
 process.exit(run.status === 0 && clean && rows.length > 1 ? 0 : 1);

@@ -45,7 +45,8 @@ async function measure(entry) {
   // The kit must come from dist/ (what npm ships), never from src/.
   const kitModules = chunks.flatMap((c) => Object.keys(c.modules)).filter((id) => id.includes('/packages/'));
   const fromSource = kitModules.filter((id) => /\/packages\/[^/]+\/src\//.test(id));
-  if (fromSource.length > 0 || kitModules.length === 0) throw new Error(`the probe did not measure the built packages: ${fromSource.slice(0, 3).join(', ') || 'no kit module'}`);
+  if (fromSource.length > 0 || kitModules.length === 0)
+    throw new Error(`the probe did not measure the built packages: ${fromSource.slice(0, 3).join(', ') || 'no kit module'}`);
   const byName = new Map(chunks.map((c) => [c.fileName, c]));
   // What loads at start: the entry and its static imports, transitively.
   const start = new Set();

@@ -88,7 +88,10 @@ const TYPES: Record<string, string> = {
 };
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  );
 }
 
 /**
@@ -96,7 +99,9 @@ async function isFile(path: string): Promise<boolean> {
  * Unknown paths without a file extension get index.html (the OAuth callback page is a route).
  * @example const host = await serveDemo({ dir: 'apps/demo/dist', port: 0, config });
  */
-export async function serveDemo(opts: DemoHostOptions & { dir: string; port: number }): Promise<{ url: string; port: number; server: Server; close(): Promise<void> }> {
+export async function serveDemo(
+  opts: DemoHostOptions & { dir: string; port: number },
+): Promise<{ url: string; port: number; server: Server; close(): Promise<void> }> {
   const root = normalize(opts.dir);
   const server = createServer((req, res) => {
     void (async () => {

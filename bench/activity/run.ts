@@ -22,7 +22,11 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -35,7 +39,11 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeA
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['packages/server/bin/walletkit-server.js', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['packages/server/bin/walletkit-server.js', ...args], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`walletkit-server ${args.join(' ')} exited ${code}`))));
@@ -74,7 +82,12 @@ async function main() {
   const children: ChildProcess[] = [];
   try {
     const org = JSON.parse(await runCli(['org', 'create', '--name', 'bench', '--json', '--data-dir', dataDir], env));
-    const server = await startChild(['packages/server/src/bin.ts', 'start', '--port', '0', '--data-dir', dataDir], env, /activity API\s+(http:\/\/\S+)\/public\/v1/, process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean));
+    const server = await startChild(
+      ['packages/server/src/bin.ts', 'start', '--port', '0', '--data-dir', dataDir],
+      env,
+      /activity API\s+(http:\/\/\S+)\/public\/v1/,
+      process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean),
+    );
     children.push(server.child);
     const base = server.match[1]!;
     const key = org.apiKey;
@@ -114,13 +127,21 @@ async function main() {
 
     // Warm both up, then measure.
     await load(`${base}${operations.sign_raw_payloads.path}`, bodies.slice(0, 50));
-    await load(bareUrl, bodies.slice(0, 50).map((b) => ({ body: b.body, headers: { 'content-type': 'application/json' } })));
+    await load(
+      bareUrl,
+      bodies.slice(0, 50).map((b) => ({ body: b.body, headers: { 'content-type': 'application/json' } })),
+    );
     const measured = await load(`${base}${operations.sign_raw_payloads.path}`, bodies.slice(50));
-    const baseline = await load(bareUrl, bodies.slice(50).map((b) => ({ body: b.body, headers: { 'content-type': 'application/json' } })));
+    const baseline = await load(
+      bareUrl,
+      bodies.slice(50).map((b) => ({ body: b.body, headers: { 'content-type': 'application/json' } })),
+    );
 
     const row = (name: string, f: Figures) =>
       `${name.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} req/s   p50 ${String(f.p50).padStart(4)} ms   p99 ${String(f.p99).padStart(4)} ms   non-2xx ${f.non2xx}`;
-    process.stdout.write(`\nactivity API benchmark (${REQUESTS - 50} requests, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'postgres' : 'pglite'})\n`);
+    process.stdout.write(
+      `\nactivity API benchmark (${REQUESTS - 50} requests, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'postgres' : 'pglite'})\n`,
+    );
     process.stdout.write(row('sign_raw_payloads (stamped)', measured) + '\n');
     process.stdout.write(row('bare Fastify route', baseline) + '\n');
     process.stdout.write(`ratio (activity / bare)            ${(measured.rps / baseline.rps).toFixed(3)}\n`);

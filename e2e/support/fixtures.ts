@@ -46,7 +46,14 @@ export const test = base.extend<{ stack: StackInfo; inbox: Inbox; authenticator:
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     await use({
       cdp,
@@ -80,7 +87,9 @@ export async function openLogin(page: Page, url: string): Promise<void> {
 
 /** Type a one-time code into the code cells (the kit submits it when complete). */
 export async function enterCode(page: Page, code: string): Promise<void> {
-  await authDialog(page).getByRole('textbox', { name: 'Character 1 of' + ` ${code.length}` }).click();
+  await authDialog(page)
+    .getByRole('textbox', { name: 'Character 1 of' + ` ${code.length}` })
+    .click();
   await page.keyboard.type(code);
 }
 
@@ -88,8 +97,12 @@ export async function enterCode(page: Page, code: string): Promise<void> {
 export async function logInWithCode(page: Page, inbox: Inbox, url: string, kind: 'email' | 'phone', contact: string): Promise<void> {
   await openLogin(page, url);
   const since = Date.now();
-  await authDialog(page).getByLabel(kind === 'email' ? 'Email' : 'Phone number').fill(contact);
-  await authDialog(page).getByRole('button', { name: `Continue with ${kind}` }).click();
+  await authDialog(page)
+    .getByLabel(kind === 'email' ? 'Email' : 'Phone number')
+    .fill(contact);
+  await authDialog(page)
+    .getByRole('button', { name: `Continue with ${kind}` })
+    .click();
   await enterCode(page, await inbox.code(contact, since));
   await expectWallet(page);
 }

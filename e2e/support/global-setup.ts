@@ -18,7 +18,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
   mkdirSync(join(root, 'test-results'), { recursive: true });
   const log = createWriteStream(join(root, 'test-results/e2e-stack.log'));
-  const child = spawn(process.execPath, ['--conditions=@walletkit/source', '--import', 'tsx', join(root, 'e2e/support/stack.ts')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--conditions=@walletkit/source', '--import', 'tsx', join(root, 'e2e/support/stack.ts')], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr.pipe(log);
   const ready = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the e2e stack did not start within 60 s (see test-results/e2e-stack.log)')), 60_000);

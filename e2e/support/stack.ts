@@ -53,7 +53,9 @@ async function main(): Promise<void> {
   for (const h of Object.values(hosts)) disposers.push(() => h.close());
   // The example apps installed from the packed tarballs by examples/test (when it ran first).
   const examplesProblem = examplesMissing();
-  const examples: { vite: ExampleHost; nextjs: ExampleHost } | undefined = examplesProblem ? undefined : { vite: await viteExampleHost(), nextjs: await nextExampleHost() };
+  const examples: { vite: ExampleHost; nextjs: ExampleHost } | undefined = examplesProblem
+    ? undefined
+    : { vite: await viteExampleHost(), nextjs: await nextExampleHost() };
   for (const h of Object.values(examples ?? {})) disposers.push(() => h.close());
   const redirectUris = Object.values(hosts).map((h) => `${h.url}${CALLBACK}`);
 
@@ -99,7 +101,11 @@ async function main(): Promise<void> {
     const org = await createOrganization(server.store, { name });
     const run = async (op: 'create_oauth2_credential', parameters: unknown) => {
       const body = JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId: org.organizationId, parameters });
-      const res = await fetch(`${server.url}${operations[op].path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, org.apiKey) }, body });
+      const res = await fetch(`${server.url}${operations[op].path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, org.apiKey) },
+        body,
+      });
       const reply = (await res.json()) as { activity?: { result?: Record<string, { oauth2CredentialId?: string }> } };
       const id = Object.values(reply.activity?.result ?? {})[0]?.oauth2CredentialId;
       if (!res.ok || !id) throw new Error(`${op}: ${res.status} ${JSON.stringify(reply)}`);
@@ -124,7 +130,11 @@ async function main(): Promise<void> {
   const mainOrg = await organization('walletkit demo');
   const social: ProxySettingsPatch['social'] = {
     google: { enabled: true, clientIds: [GOOGLE_CLIENT_ID] },
-    discord: { enabled: true, clientIds: [DISCORD_CLIENT_ID], oauth2CredentialId: await mainOrg.credential('OAUTH2_PROVIDER_DISCORD', DISCORD_CLIENT_ID, secrets.discord) },
+    discord: {
+      enabled: true,
+      clientIds: [DISCORD_CLIENT_ID],
+      oauth2CredentialId: await mainOrg.credential('OAUTH2_PROVIDER_DISCORD', DISCORD_CLIENT_ID, secrets.discord),
+    },
     x: { enabled: true, clientIds: [X_CLIENT_ID], oauth2CredentialId: await mainOrg.credential('OAUTH2_PROVIDER_X', X_CLIENT_ID, secrets.x) },
   };
   const mainProxy = await enableProxy(server.store, server.enclave, {
@@ -132,7 +142,11 @@ async function main(): Promise<void> {
     origins: [hosts.main.url, hosts.strict.url],
     settings: { emailAppName: 'walletkit demo', social },
   });
-  Object.assign(configs.main, { kit: { ...kitOf(mainOrg.organizationId, mainProxy.id), chains: [chain.info.chain] }, token: chain.info.token, oauthAuthorizeUrls });
+  Object.assign(configs.main, {
+    kit: { ...kitOf(mainOrg.organizationId, mainProxy.id), chains: [chain.info.chain] },
+    token: chain.info.token,
+    oauthAuthorizeUrls,
+  });
   const styleNonce = randomBytes(16).toString('base64');
   Object.assign(configs.strict, { kit: { ...kitOf(mainOrg.organizationId, mainProxy.id), chains: [chain.info.chain] }, token: chain.info.token, styleNonce });
   strictHeaders['content-security-policy'] = [
@@ -162,7 +176,12 @@ async function main(): Promise<void> {
       origins: [examples.vite.url, examples.nextjs.url],
       settings: { emailAppName: 'walletkit examples' },
     });
-    const settings = { url: server.url, organizationId: exampleOrg.organizationId, configId: exampleProxy.id, enclavePublicKey: server.enclave.signingPublicKey };
+    const settings = {
+      url: server.url,
+      organizationId: exampleOrg.organizationId,
+      configId: exampleProxy.id,
+      enclavePublicKey: server.enclave.signingPublicKey,
+    };
     await Promise.all([examples.vite.start(settings), examples.nextjs.start(settings)]);
   }
 

@@ -48,7 +48,12 @@ export async function viteExampleHost(): Promise<ExampleHost> {
     async start(s) {
       const r = await run(process.execPath, [join(VITE_DIR, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], {
         cwd: VITE_DIR,
-        env: { VITE_WALLETKIT_URL: s.url, VITE_WALLETKIT_ORGANIZATION_ID: s.organizationId, VITE_WALLETKIT_CONFIG_ID: s.configId, VITE_WALLETKIT_ENCLAVE_PUBLIC_KEY: s.enclavePublicKey },
+        env: {
+          VITE_WALLETKIT_URL: s.url,
+          VITE_WALLETKIT_ORGANIZATION_ID: s.organizationId,
+          VITE_WALLETKIT_CONFIG_ID: s.configId,
+          VITE_WALLETKIT_ENCLAVE_PUBLIC_KEY: s.enclavePublicKey,
+        },
       });
       if (r.code !== 0) throw new Error(`examples/vite build failed:\n${r.stdout}${r.stderr}`);
     },

@@ -22,9 +22,10 @@ afterAll(async () => {
 });
 
 describe('@walletkit/react installed alone', () => {
-  it('given the README\'s npm install @walletkit/react line (the kit and its peers), when it finishes, then the rest of the kit came with it and the optional peers did not', () => {
+  it("given the README's npm install @walletkit/react line (the kit and its peers), when it finishes, then the rest of the kit came with it and the optional peers did not", () => {
     expect(install.code, install.stderr).toBe(0);
-    for (const name of ['react', 'client', 'crypto', 'protocol']) expect(existsSync(join(dir, 'node_modules', '@walletkit', name, 'dist', 'index.js')), name).toBe(true);
+    for (const name of ['react', 'client', 'crypto', 'protocol'])
+      expect(existsSync(join(dir, 'node_modules', '@walletkit', name, 'dist', 'index.js')), name).toBe(true);
     expect(existsSync(join(dir, 'node_modules', '@walletkit', 'server'))).toBe(false);
     expect(existsSync(join(dir, 'node_modules', 'viem'))).toBe(false);
     expect(existsSync(join(dir, 'node_modules', '@wagmi', 'core'))).toBe(false);
@@ -32,7 +33,15 @@ describe('@walletkit/react installed alone', () => {
 
   it('given plain Node (no DOM), when every browser entry point is imported, then each loads and no walletkit module reads window, document, indexedDB, navigator or storage at import time', async () => {
     await copyFile(join(import.meta.dirname, 'fixtures', 'import-probe.mjs'), join(dir, 'import-probe.mjs'));
-    const entries = ['@walletkit/react', '@walletkit/react/confirm', '@walletkit/client', '@walletkit/client/solana', '@walletkit/crypto', '@walletkit/protocol', '@walletkit/protocol/wire'];
+    const entries = [
+      '@walletkit/react',
+      '@walletkit/react/confirm',
+      '@walletkit/client',
+      '@walletkit/client/solana',
+      '@walletkit/crypto',
+      '@walletkit/protocol',
+      '@walletkit/protocol/wire',
+    ];
     const r = await run(process.execPath, ['import-probe.mjs', ...entries], { cwd: dir });
     expect(r.code, r.stderr).toBe(0);
     const { imported, touched } = JSON.parse(r.stdout) as { imported: Record<string, number>; touched: unknown[] };

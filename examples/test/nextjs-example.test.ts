@@ -27,7 +27,8 @@ describe('examples/nextjs', () => {
     expect(install.code, install.stderr).toBe(0);
     expect(engineWarnings(install)).toEqual([]);
     const lock = JSON.parse(await readFile(join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { integrity?: string }> };
-    for (const pack of packs.filter((p) => p.name !== '@walletkit/server')) expect(lock.packages[`node_modules/${pack.name}`]?.integrity, pack.name).toBe(pack.integrity);
+    for (const pack of packs.filter((p) => p.name !== '@walletkit/server'))
+      expect(lock.packages[`node_modules/${pack.name}`]?.integrity, pack.name).toBe(pack.integrity);
     expect(existsSync(join(dir, 'node_modules', '@walletkit', 'react', 'src'))).toBe(false);
   });
 
@@ -45,7 +46,13 @@ describe('examples/nextjs', () => {
     const port = await freePort();
     const child = spawn(process.execPath, [join(dir, 'node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], {
       cwd: dir,
-      env: integratorEnv({ NEXT_TELEMETRY_DISABLED: '1', WALLETKIT_URL: 'http://localhost:9', WALLETKIT_ORGANIZATION_ID: 'org', WALLETKIT_CONFIG_ID: 'config', WALLETKIT_ENCLAVE_PUBLIC_KEY: '04' }),
+      env: integratorEnv({
+        NEXT_TELEMETRY_DISABLED: '1',
+        WALLETKIT_URL: 'http://localhost:9',
+        WALLETKIT_ORGANIZATION_ID: 'org',
+        WALLETKIT_CONFIG_ID: 'config',
+        WALLETKIT_ENCLAVE_PUBLIC_KEY: '04',
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let logs = '';

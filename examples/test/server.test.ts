@@ -46,7 +46,10 @@ describe('walletkit-server from its tarball', () => {
     const { organizationId, apiKey } = JSON.parse(org.stdout) as { organizationId: string; apiKey: { publicKey: string; privateKey: string } };
     expect(organizationId).toMatch(/^[0-9a-f-]{36}$/);
 
-    child = spawn('npx', ['--no-install', 'walletkit-server', 'start', '--port', '0', '--data-dir', dataDir], { cwd: dir, env: integratorEnv({ LOG_LEVEL: 'warn' }) });
+    child = spawn('npx', ['--no-install', 'walletkit-server', 'start', '--port', '0', '--data-dir', dataDir], {
+      cwd: dir,
+      env: integratorEnv({ LOG_LEVEL: 'warn' }),
+    });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
       child!.stdout!.on('data', (c: Buffer) => {
@@ -60,7 +63,11 @@ describe('walletkit-server from its tarball', () => {
     expect(discovery['enclaveSigningPublicKey']).toMatch(/^04[0-9a-f]{128}$/);
     // A stamped read with the root key the CLI printed: the store, enclave and stamp checks all run from dist.
     const body = JSON.stringify({ organizationId });
-    const whoami = await fetch(`${url}/public/v1/query/whoami`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, apiKey) }, body });
+    const whoami = await fetch(`${url}/public/v1/query/whoami`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, apiKey) },
+      body,
+    });
     expect(whoami.status).toBe(200);
     expect(await whoami.json()).toMatchObject({ organizationId, organizationName: 'Packed' });
     // The secret frame's script is the bundle built into the tarball (no bundler at run time).

@@ -52,7 +52,8 @@ describe('peer dependencies', () => {
     expect(client.peerDependencies).toEqual({ '@wagmi/core': expect.any(String), viem: expect.any(String) });
     expect(client.peerDependenciesMeta).toEqual({ '@wagmi/core': { optional: true }, viem: { optional: true } });
     for (const m of packs.map((p) => p.manifest)) {
-      for (const peer of ['react', 'react-dom', '@tanstack/react-query', 'viem', 'wagmi', '@wagmi/core']) expect(m.dependencies?.[peer], `${m.name} ${peer}`).toBeUndefined();
+      for (const peer of ['react', 'react-dom', '@tanstack/react-query', 'viem', 'wagmi', '@wagmi/core'])
+        expect(m.dependencies?.[peer], `${m.name} ${peer}`).toBeUndefined();
     }
   });
 

@@ -31,12 +31,23 @@ describe('examples/vite', () => {
       expect(existsSync(join(installed, 'src')), `${name} src`).toBe(false);
     }
     // Installed from the packed tarballs: npm recorded their integrity.
-    const lock = JSON.parse(await readFile(join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as { packages: Record<string, { integrity?: string; link?: boolean }> };
-    for (const pack of packs.filter((p) => p.name !== '@walletkit/server')) expect(lock.packages[`node_modules/${pack.name}`]?.integrity, pack.name).toBe(pack.integrity);
+    const lock = JSON.parse(await readFile(join(dir, 'node_modules', '.package-lock.json'), 'utf8')) as {
+      packages: Record<string, { integrity?: string; link?: boolean }>;
+    };
+    for (const pack of packs.filter((p) => p.name !== '@walletkit/server'))
+      expect(lock.packages[`node_modules/${pack.name}`]?.integrity, pack.name).toBe(pack.integrity);
   });
 
   it('given the app with the Vite template strictness (erasableSyntaxOnly, verbatimModuleSyntax) plus exactOptionalPropertyTypes and skipLibCheck false, when npm run build runs tsc -b and vite build, then both pass and nothing warns about Node built-ins', async () => {
-    const r = await run('npm', ['run', 'build'], { cwd: dir, env: { VITE_WALLETKIT_URL: 'http://localhost:8080', VITE_WALLETKIT_ORGANIZATION_ID: 'org', VITE_WALLETKIT_CONFIG_ID: 'config', VITE_WALLETKIT_ENCLAVE_PUBLIC_KEY: '04' } });
+    const r = await run('npm', ['run', 'build'], {
+      cwd: dir,
+      env: {
+        VITE_WALLETKIT_URL: 'http://localhost:8080',
+        VITE_WALLETKIT_ORGANIZATION_ID: 'org',
+        VITE_WALLETKIT_CONFIG_ID: 'config',
+        VITE_WALLETKIT_ENCLAVE_PUBLIC_KEY: '04',
+      },
+    });
     const output = ownOutput(r);
     expect(r.code, output).toBe(0);
     expect(output).toContain('built in');

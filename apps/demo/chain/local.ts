@@ -16,14 +16,23 @@ const require = createRequire(import.meta.url);
 
 /** The chain as viem names it. */
 function viemChain(chain: LocalChain) {
-  return defineChain({ id: chain.chainId, name: 'Local chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } });
+  return defineChain({
+    id: chain.chainId,
+    name: 'Local chain',
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [chain.rpcUrl] } },
+  });
 }
 
 /** DemoToken.sol compiled by solc-js: its creation bytecode. */
 function compileDemoToken(): Hex {
   const solc = require('solc') as { compile(input: string): string };
   const source = readFileSync(join(import.meta.dirname, 'DemoToken.sol'), 'utf8');
-  const input = { language: 'Solidity', sources: { 'DemoToken.sol': { content: source } }, settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } } };
+  const input = {
+    language: 'Solidity',
+    sources: { 'DemoToken.sol': { content: source } },
+    settings: { optimizer: { enabled: true, runs: 200 }, outputSelection: { '*': { '*': ['evm.bytecode.object'] } } },
+  };
   const output = JSON.parse(solc.compile(JSON.stringify(input))) as {
     errors?: Array<{ severity: string; formattedMessage: string }>;
     contracts: Record<string, Record<string, { evm: { bytecode: { object: string } } }>>;

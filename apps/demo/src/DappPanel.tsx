@@ -39,12 +39,19 @@ export function DappPanel({ token, faucetUrl }: Pick<DemoConfig, 'token' | 'fauc
   const validTo = isAddress(to);
   const fund = async () => {
     setFunding('Asking the faucet…');
-    const res = await fetch(faucetUrl!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ address: account.address }) });
+    const res = await fetch(faucetUrl!, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address: account.address }),
+    });
     setFunding(res.ok ? 'Received 1 test ETH.' : 'The faucet is not available.');
     void balance.refetch();
   };
   const approveUnlimited = () =>
-    send.sendTransaction({ to: token!.address as Address, data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEMO_SPENDER, maxUint256] }) });
+    send.sendTransaction({
+      to: token!.address as Address,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [DEMO_SPENDER, maxUint256] }),
+    });
 
   return (
     <section className="demo-card" aria-labelledby="dapp-title">

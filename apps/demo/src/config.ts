@@ -18,7 +18,15 @@ export interface DemoChainInfo {
 
 export interface DemoConfig {
   /** The kit config `walletkit-server demo` prints (+ the chains the wallet transacts on). */
-  kit: { proxyUrl: string; apiUrl: string; configId: string; organizationId: string; enclavePublicKey: string; chains?: ChainConfig[]; defaultChainId?: number };
+  kit: {
+    proxyUrl: string;
+    apiUrl: string;
+    configId: string;
+    organizationId: string;
+    enclavePublicKey: string;
+    chains?: ChainConfig[];
+    defaultChainId?: number;
+  };
   /** The local chain's demo token (the dApp buttons approve and transfer it). */
   token?: DemoChainInfo['token'];
   /** Same-origin URL of the local chain's faucet (npm start only): POST {address} sends test ETH. */

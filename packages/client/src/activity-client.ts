@@ -1,12 +1,4 @@
-import type {
-  ActivityReply,
-  OperationName,
-  ParamsOf,
-  QueryName,
-  QueryRequestOf,
-  QueryResponseOf,
-  ResultOf,
-} from '@walletkit/protocol';
+import type { ActivityReply, OperationName, ParamsOf, QueryName, QueryRequestOf, QueryResponseOf, ResultOf } from '@walletkit/protocol';
 import { operationWire, queryPath } from '@walletkit/protocol/wire';
 import { PROOF_OPERATIONS, verifyActivityProofs } from './app-proofs.js';
 import { WalletKitError } from './errors.js';
@@ -100,7 +92,13 @@ export function createActivityClient(opts: ActivityClientOptions): ActivityClien
     const { stamper, organizationId } = await resolve(auth);
     const descriptor = operationWire(op);
     const proofs = opts.enclavePublicKey !== undefined && PROOF_OPERATIONS.has(op);
-    const body = JSON.stringify({ type: descriptor.type, timestampMs: String(now()), organizationId, parameters: params, ...(proofs ? { generateAppProofs: true } : {}) });
+    const body = JSON.stringify({
+      type: descriptor.type,
+      timestampMs: String(now()),
+      organizationId,
+      parameters: params,
+      ...(proofs ? { generateAppProofs: true } : {}),
+    });
     const reply = await post<ActivityReply>(descriptor.path, body, stamper);
     if (proofs && reply.activity?.status === 'ACTIVITY_STATUS_COMPLETED') verifyActivityProofs(reply, { body, enclavePublicKey: opts.enclavePublicKey! });
     return reply;

@@ -81,7 +81,8 @@ export function verifyActivityProofs(reply: ActivityReply, request: { body: stri
     }
     if (statement.scheme !== 'APP_PROOF_SCHEME_WALLETKIT_V1') throw invalid('its scheme is unknown');
     if (statement.activityId !== activity.id) throw invalid('it is about another activity');
-    if (statement.organizationId !== activity.organizationId || statement.organizationId !== sent.organizationId) throw invalid('it is about another organization');
+    if (statement.organizationId !== activity.organizationId || statement.organizationId !== sent.organizationId)
+      throw invalid('it is about another organization');
     if (statement.type !== activity.type || statement.type !== sent.type) throw invalid('it is about another activity type');
     if (statement.fingerprint !== fingerprint) throw invalid('it is about another request');
     if (statement.timestampMs !== sent.timestampMs) throw invalid('it is about another request time');

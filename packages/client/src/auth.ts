@@ -135,20 +135,37 @@ export function createAuthFlows(deps: {
    * then stamps stamp_login for the real session key (never persisted itself).
    */
   async function signupThenLogin(request: ProxyRequestOf<'signup_v2'>, signupKey: SessionKey): Promise<Session> {
-    const apiKey = { apiKeyName: `signup ${new Date().toISOString()}`, publicKey: signupKey.publicKey, curveType: 'API_KEY_CURVE_P256' as const, expirationSeconds: String(deps.signupKeySeconds ?? 300) };
+    const apiKey = {
+      apiKeyName: `signup ${new Date().toISOString()}`,
+      publicKey: signupKey.publicKey,
+      curveType: 'API_KEY_CURVE_P256' as const,
+      expirationSeconds: String(deps.signupKeySeconds ?? 300),
+    };
     const { organizationId } = await proxy.signup({ ...request, apiKeys: [...(request.apiKeys ?? []), apiKey] });
     const sessionKey = await generateSessionKey();
-    const { session: token } = await activity.submit('stamp_login', await loginParams(sessionKey.publicKey), { stamper: createSessionKeyStamper(signupKey), organizationId });
+    const { session: token } = await activity.submit('stamp_login', await loginParams(sessionKey.publicKey), {
+      stamper: createSessionKeyStamper(signupKey),
+      organizationId,
+    });
     return session.establish(sessionKey, token);
   }
 
   async function passkeyLogin(stamperOpts: PasskeyStamperOptions, organizationId: string): Promise<Session> {
     const key = await generateSessionKey();
-    const { session: token } = await activity.submit('stamp_login', await loginParams(key.publicKey), { stamper: createPasskeyStamper(stamperOpts), organizationId });
+    const { session: token } = await activity.submit('stamp_login', await loginParams(key.publicKey), {
+      stamper: createPasskeyStamper(stamperOpts),
+      organizationId,
+    });
     return session.establish(key, token);
   }
 
-  const oauth = createOAuthLogin({ proxy, session, walletOf, now: deps.now ?? Date.now, pendingLogin: deps.pendingLogin ?? memorySessionKeyStore().pendingLogin });
+  const oauth = createOAuthLogin({
+    proxy,
+    session,
+    walletOf,
+    now: deps.now ?? Date.now,
+    pendingLogin: deps.pendingLogin ?? memorySessionKeyStore().pendingLogin,
+  });
 
   return {
     startEmailOtp: (email) => startOtp('OTP_TYPE_EMAIL', email),
@@ -158,7 +175,12 @@ export function createAuthFlows(deps: {
       const p = given ?? pending.get(otpId);
       if (!p) throw new WalletKitError('ERR_INVALID_PARAMETER', 'unknown otpId: start the OTP in this page or pass `pending`');
       const key = await generateSessionKey();
-      const encryptedOtpBundle = await encryptOtpCode({ bundle: p.otpEncryptionTargetBundle, code, publicKey: key.publicKey, enclavePublicKey: deps.enclavePublicKey });
+      const encryptedOtpBundle = await encryptOtpCode({
+        bundle: p.otpEncryptionTargetBundle,
+        code,
+        publicKey: key.publicKey,
+        enclavePublicKey: deps.enclavePublicKey,
+      });
       const { verificationToken } = await proxy.otpVerify({ otpId, encryptedOtpBundle });
       pending.delete(otpId);
       const filterType = p.otpType === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER';
@@ -177,7 +199,11 @@ export function createAuthFlows(deps: {
       const { challenge, attestation } = await createPasskeyRegistration({ ...registration, ...(userName ? { userName } : {}) });
       const signupKey = await generateSessionKey();
       return signupThenLogin(
-        { userName: userName ?? 'passkey user', authenticators: [{ authenticatorName: authenticatorName ?? 'passkey', challenge, attestation }], ...walletOf({ wallet }) },
+        {
+          userName: userName ?? 'passkey user',
+          authenticators: [{ authenticatorName: authenticatorName ?? 'passkey', challenge, attestation }],
+          ...walletOf({ wallet }),
+        },
         signupKey,
       );
     },

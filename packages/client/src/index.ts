@@ -29,7 +29,14 @@ export { postJson, type FetchLike } from './transport.js';
 export type { Stamp, Stamper } from './stampers/types.js';
 export { rawSignatureToDer } from './stampers/der.js';
 export { createSessionKeyStamper, generateSessionKey, signWithSessionKey, type SessionKey } from './stampers/session-key.js';
-export { indexedDbSessionKeyStore, memorySessionKeyStore, type PendingLogin, type RecordStore, type SessionKeyStore, type StoredSession } from './stampers/key-store.js';
+export {
+  indexedDbSessionKeyStore,
+  memorySessionKeyStore,
+  type PendingLogin,
+  type RecordStore,
+  type SessionKeyStore,
+  type StoredSession,
+} from './stampers/key-store.js';
 export { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey.js';
 export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } from './stampers/wallet.js';
 export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
@@ -40,7 +47,16 @@ export { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './mnemonic.js';
 export { exportInFrame, importInFrame, type ExportTarget, type SecretFrameConfig } from './secret-frames.js';
 export { encryptOtpCode } from './otp.js';
 export { createTokenClientSignature, type TokenUsage } from './client-signature.js';
-export { SESSION_REFRESH_LOCK, SessionManager, type LockManagerLike, type Session, type SessionChannel, type SessionListener, type SessionManagerOptions, type Timers } from './session.js';
+export {
+  SESSION_REFRESH_LOCK,
+  SessionManager,
+  type LockManagerLike,
+  type Session,
+  type SessionChannel,
+  type SessionListener,
+  type SessionManagerOptions,
+  type Timers,
+} from './session.js';
 export { createAuthFlows, type AuthFlows, type PendingOtp, type SignupOptions } from './auth.js';
 export {
   OAUTH_AUTHORIZE_URLS,
@@ -59,14 +75,35 @@ export {
 export { PENDING_LOGIN_MAX_AGE_MS, type OAuthLoginParams } from './oauth-login.js';
 export { createPasskeyRegistration, type PasskeyRegistrationOptions } from './passkey-registration.js';
 export { createWalletActions, ethereumAccount, solanaAccount, type WalletActions } from './wallet.js';
-export { confirmWith, currentOrigin, userRejected, type ChainConfig, type Confirmer, type EthereumTransactionFields, type SignatureRequest, type SignOptions } from './confirm.js';
-export { createEthereumActions, isEthereumAddress, type AuthorizationSignature, type EthereumActions, type EthereumTransactionParams } from './ethereum/actions.js';
+export {
+  confirmWith,
+  currentOrigin,
+  userRejected,
+  type ChainConfig,
+  type Confirmer,
+  type EthereumTransactionFields,
+  type SignatureRequest,
+  type SignOptions,
+} from './confirm.js';
+export {
+  createEthereumActions,
+  isEthereumAddress,
+  type AuthorizationSignature,
+  type EthereumActions,
+  type EthereumTransactionParams,
+} from './ethereum/actions.js';
 export { createSolanaActions, isSolanaAddress, type SolanaActions } from './solana/actions.js';
 export { createChainRegistry, type ChainEvent, type ChainRegistry } from './ethereum/chains.js';
 export { createRpcClient, type JsonRpcErrorObject, type RpcClient } from './ethereum/rpc.js';
 export { normalizeTransactionRequest, type AuthorizationInput, type EthereumTransactionRequest, type Quantity } from './ethereum/transaction.js';
 export { prepareTransaction } from './ethereum/prepare.js';
-export { createEthereumProvider, type EthereumProviderOptions, type ProviderEvent, type ProviderKit, type WalletKitEthereumProvider } from './ethereum/provider.js';
+export {
+  createEthereumProvider,
+  type EthereumProviderOptions,
+  type ProviderEvent,
+  type ProviderKit,
+  type WalletKitEthereumProvider,
+} from './ethereum/provider.js';
 export { PROVIDER_ERRORS, ProviderRpcError } from './ethereum/provider-errors.js';
 export { announceProvider, walletKitProviderInfo, WALLETKIT_ICON, type Eip6963ProviderInfo } from './ethereum/announce.js';
 
@@ -192,7 +229,10 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
     refresh: async (current, next) => {
       const expirationSeconds = await sessionSeconds();
       const params = { publicKey: next.publicKey, ...(expirationSeconds ? { expirationSeconds } : {}) };
-      const { session: token } = await activity.submit('stamp_login', params, { stamper: createSessionKeyStamper(current), organizationId: current.organizationId });
+      const { session: token } = await activity.submit('stamp_login', params, {
+        stamper: createSessionKeyStamper(current),
+        organizationId: current.organizationId,
+      });
       return token;
     },
   });

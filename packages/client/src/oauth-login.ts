@@ -1,6 +1,17 @@
 import type { ParamsOf } from '@walletkit/protocol';
 import { WalletKitError } from './errors.js';
-import { buildAuthorizationUrl, createOAuthState, createPkce, oauthNonce, openOAuthPopup, parseOAuthCallback, resultOf, type OAuthProvider, type OAuthResult, type OAuthWindow } from './oauth.js';
+import {
+  buildAuthorizationUrl,
+  createOAuthState,
+  createPkce,
+  oauthNonce,
+  openOAuthPopup,
+  parseOAuthCallback,
+  resultOf,
+  type OAuthProvider,
+  type OAuthResult,
+  type OAuthWindow,
+} from './oauth.js';
 import type { ProxyClient } from './proxy-client.js';
 import type { Session, SessionManager } from './session.js';
 import type { PendingLogin, RecordStore } from './stampers/key-store.js';
@@ -38,12 +49,23 @@ export function createOAuthLogin(deps: Deps) {
   const { proxy, session } = deps;
 
   /** Turns the provider's reply into a session: code exchange (X, Discord), signup when new, oauth_login. */
-  async function finish(p: { provider: OAuthProvider; clientId: string; redirectUri: string; nonce: string; codeVerifier?: string; userName?: string; wallet?: unknown }, key: SessionKey, result: OAuthResult): Promise<Session> {
+  async function finish(
+    p: { provider: OAuthProvider; clientId: string; redirectUri: string; nonce: string; codeVerifier?: string; userName?: string; wallet?: unknown },
+    key: SessionKey,
+    result: OAuthResult,
+  ): Promise<Session> {
     let oidcToken = result.idToken;
     if (!oidcToken) {
       if (!p.codeVerifier) throw new WalletKitError('ERR_OAUTH_CALLBACK_INVALID', 'a code arrived without a PKCE verifier');
       const providerName = p.provider === 'x' ? 'OAUTH2_PROVIDER_X' : 'OAUTH2_PROVIDER_DISCORD';
-      ({ oidcToken } = await proxy.oauth2Authenticate({ provider: providerName, authCode: result.code!, redirectUri: p.redirectUri, codeVerifier: p.codeVerifier, nonce: p.nonce, clientId: p.clientId }));
+      ({ oidcToken } = await proxy.oauth2Authenticate({
+        provider: providerName,
+        authCode: result.code!,
+        redirectUri: p.redirectUri,
+        codeVerifier: p.codeVerifier,
+        nonce: p.nonce,
+        clientId: p.clientId,
+      }));
     }
     const { organizationId } = await proxy.account({ filterType: 'OIDC_TOKEN', filterValue: oidcToken });
     if (organizationId === null) {
@@ -62,7 +84,15 @@ export function createOAuthLogin(deps: Deps) {
       const key = await generateSessionKey();
       const pkce = provider === 'x' || provider === 'discord' ? await createPkce() : undefined;
       const nonce = oauthNonce(key.publicKey);
-      const url = buildAuthorizationUrl({ provider, clientId, redirectUri, state, nonce, ...(pkce ? { codeChallenge: pkce.codeChallenge } : {}), ...(authorizeUrl ? { authorizeUrl } : {}) });
+      const url = buildAuthorizationUrl({
+        provider,
+        clientId,
+        redirectUri,
+        state,
+        nonce,
+        ...(pkce ? { codeChallenge: pkce.codeChallenge } : {}),
+        ...(authorizeUrl ? { authorizeUrl } : {}),
+      });
       const pending: PendingLogin = {
         keyPair: key.keyPair,
         publicKey: key.publicKey,

@@ -125,7 +125,13 @@ const PENDING_KEY = 'walletkit:oauth:pending';
  */
 export function openOAuthPopup(
   url: string | Promise<string>,
-  opts: { state: string; callbackOrigin?: string | undefined; window?: OAuthWindow | undefined; pollMs?: number | undefined; beforeRedirect?: (() => Promise<void>) | undefined },
+  opts: {
+    state: string;
+    callbackOrigin?: string | undefined;
+    window?: OAuthWindow | undefined;
+    pollMs?: number | undefined;
+    beforeRedirect?: (() => Promise<void>) | undefined;
+  },
 ): Promise<OAuthResult> {
   const win = opts.window ?? (globalThis as unknown as { window: OAuthWindow }).window;
   // A URL still being prepared: open a blank popup now (inside the click), point it later.
@@ -218,7 +224,12 @@ export function resultOf(data: Partial<OAuthCallbackMessage>): OAuthResult {
  * ```
  */
 export function handleOAuthCallback(
-  win: { location: { href: string; origin: string }; opener?: { postMessage(m: unknown, origin: string): void } | null; close?(): void; sessionStorage?: Pick<Storage, 'getItem' | 'removeItem'> } = (globalThis as unknown as { window: never }).window,
+  win: {
+    location: { href: string; origin: string };
+    opener?: { postMessage(m: unknown, origin: string): void } | null;
+    close?(): void;
+    sessionStorage?: Pick<Storage, 'getItem' | 'removeItem'>;
+  } = (globalThis as unknown as { window: never }).window,
 ): (OAuthResult & { state: string }) | undefined {
   const message = parseOAuthCallback(win.location.href);
   if (win.opener) {

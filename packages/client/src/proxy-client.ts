@@ -61,7 +61,11 @@ export function createProxyClient(opts: { proxyUrl: string; configId: string; fe
       });
     } catch (err) {
       if (isWalletKitError(err, 'ERR_NETWORK') && (await reachable(opts.fetch, `${base}${proxyPath(name)}`))) {
-        throw new WalletKitError('ERR_ORIGIN_NOT_ALLOWED', 'the proxy is reachable but the browser blocked its reply: this page\'s origin is not an allowed origin of the proxy configuration', { cause: err });
+        throw new WalletKitError(
+          'ERR_ORIGIN_NOT_ALLOWED',
+          "the proxy is reachable but the browser blocked its reply: this page's origin is not an allowed origin of the proxy configuration",
+          { cause: err },
+        );
       }
       throw err;
     }

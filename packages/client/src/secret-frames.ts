@@ -35,7 +35,8 @@ function openFrame(config: SecretFrameConfig, container: HTMLElement, mode: 'exp
     const data = event.data as FrameReply | null;
     if (!data || typeof data !== 'object' || data.walletkitFrame !== 1) return;
     for (const w of waiting.splice(0)) {
-      if (data.type === 'error') w.reject(new WalletKitError((String(data['code'] ?? 'ERR_INVALID_PARAMETER')) as 'ERR_INVALID_PARAMETER', 'The secret frame refused the request.'));
+      if (data.type === 'error')
+        w.reject(new WalletKitError(String(data['code'] ?? 'ERR_INVALID_PARAMETER') as 'ERR_INVALID_PARAMETER', 'The secret frame refused the request.'));
       else if (data.type === w.type) w.resolve(data);
       else waiting.push(w);
     }

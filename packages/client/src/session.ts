@@ -255,9 +255,7 @@ export class SessionManager {
   private async parse(stored: StoredSession): Promise<StoredSession & Session> {
     let claims: { exp?: unknown; public_key?: unknown; organization_id?: unknown; user_id?: unknown };
     try {
-      claims = this.opts.enclavePublicKey
-        ? await verifyEs256Jwt(stored.session, this.opts.enclavePublicKey)
-        : decodeJwt(stored.session);
+      claims = this.opts.enclavePublicKey ? await verifyEs256Jwt(stored.session, this.opts.enclavePublicKey) : decodeJwt(stored.session);
     } catch (error) {
       throw toWalletKitError(error, 'ERR_INVALID_SIGNATURE');
     }
@@ -296,11 +294,14 @@ export class SessionManager {
     const refreshAt = this.opts.refresh ? record.expiresAt - margin : Number.POSITIVE_INFINITY;
     const at = Math.min(refreshAt, record.expiresAt);
     const delay = Math.max(0, at - this.now());
-    this.timer = this.timers.setTimeout(() => {
-      this.timer = undefined;
-      if (delay === MAX_DELAY) return this.schedule();
-      void this.onTimer(record);
-    }, Math.min(delay, MAX_DELAY));
+    this.timer = this.timers.setTimeout(
+      () => {
+        this.timer = undefined;
+        if (delay === MAX_DELAY) return this.schedule();
+        void this.onTimer(record);
+      },
+      Math.min(delay, MAX_DELAY),
+    );
   }
 
   private async onTimer(record: StoredSession & Session): Promise<void> {

@@ -58,7 +58,12 @@ export interface SolanaWalletOptions {
   signOptions?: SignOptions | undefined;
 }
 
-type Features = StandardConnectFeature & StandardDisconnectFeature & StandardEventsFeature & SolanaSignMessageFeature & SolanaSignTransactionFeature & Partial<SolanaSignAndSendTransactionFeature>;
+type Features = StandardConnectFeature &
+  StandardDisconnectFeature &
+  StandardEventsFeature &
+  SolanaSignMessageFeature &
+  SolanaSignTransactionFeature &
+  Partial<SolanaSignAndSendTransactionFeature>;
 
 /**
  * The kit as a Wallet Standard wallet: `standard:connect` / `disconnect` / `events`,
@@ -80,7 +85,11 @@ export function createSolanaWallet(kit: SolanaWalletKit, options: SolanaWalletOp
   const signOptions = options.signOptions ?? {};
   const rpcUrls = options.rpcUrls ?? {};
   const canSend = Object.values(rpcUrls).some(Boolean);
-  const accountFeatures: IdentifierString[] = [SolanaSignMessage, SolanaSignTransaction, ...(canSend ? [SolanaSignAndSendTransaction as IdentifierString] : [])];
+  const accountFeatures: IdentifierString[] = [
+    SolanaSignMessage,
+    SolanaSignTransaction,
+    ...(canSend ? [SolanaSignAndSendTransaction as IdentifierString] : []),
+  ];
 
   /** One object per address: apps compare accounts by identity. */
   const toAccount = (address: string): WalletAccount => {
@@ -98,11 +107,13 @@ export function createSolanaWallet(kit: SolanaWalletKit, options: SolanaWalletOp
     for (const listener of listeners.change ?? []) listener({ accounts });
   };
 
-  const loadAccounts = async () => (await kit.wallet.listAccounts()).filter((a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA').map((a) => toAccount(a.address));
+  const loadAccounts = async () =>
+    (await kit.wallet.listAccounts()).filter((a) => a.addressFormat === 'ADDRESS_FORMAT_SOLANA').map((a) => toAccount(a.address));
 
   /** The connected account the app names, or an error (apps may only sign with what connect gave them). */
   const connected = (account: WalletAccount): string => {
-    if (!accounts.some((a) => a.address === account?.address)) throw new WalletKitError('ERR_UNSUPPORTED_ACCOUNT', `${account?.address} is not a connected account of this wallet.`);
+    if (!accounts.some((a) => a.address === account?.address))
+      throw new WalletKitError('ERR_UNSUPPORTED_ACCOUNT', `${account?.address} is not a connected account of this wallet.`);
     return account.address;
   };
 
@@ -118,11 +129,21 @@ export function createSolanaWallet(kit: SolanaWalletKit, options: SolanaWalletOp
     const address = connected(input.account);
     const url = rpcUrls[input.chain as SolanaChain];
     if (!url) throw new WalletKitError('ERR_CHAIN_NOT_CONFIGURED', `No RPC endpoint for ${input.chain}.`);
-    await confirmWith(kit.config.confirm, { kind: 'solanaTransaction', address, transaction: input.transaction, send: true, origin: currentOrigin() }, signOptions);
+    await confirmWith(
+      kit.config.confirm,
+      { kind: 'solanaTransaction', address, transaction: input.transaction, send: true, origin: currentOrigin() },
+      signOptions,
+    );
     const signed = await kit.wallet.signSolanaTransaction({ address, transaction: input.transaction, confirm: false });
     const rpc = createRpcClient(url, kit.config.fetch ?? defaultFetch());
     const { commitment, preflightCommitment, skipPreflight, maxRetries, minContextSlot } = input.options ?? {};
-    const config = { encoding: 'base64', ...(preflightCommitment ?? commitment ? { preflightCommitment: preflightCommitment ?? commitment } : {}), ...(skipPreflight !== undefined ? { skipPreflight } : {}), ...(maxRetries !== undefined ? { maxRetries } : {}), ...(minContextSlot !== undefined ? { minContextSlot } : {}) };
+    const config = {
+      encoding: 'base64',
+      ...((preflightCommitment ?? commitment) ? { preflightCommitment: preflightCommitment ?? commitment } : {}),
+      ...(skipPreflight !== undefined ? { skipPreflight } : {}),
+      ...(maxRetries !== undefined ? { maxRetries } : {}),
+      ...(minContextSlot !== undefined ? { minContextSlot } : {}),
+    };
     const signature = await rpc.request<string>('sendTransaction', [base64.encode(signed), config]);
     return { signature: base58.decode(signature) };
   }
@@ -176,7 +197,9 @@ export function createSolanaWallet(kit: SolanaWalletKit, options: SolanaWalletOp
       async signTransaction(...inputs) {
         const outputs = [];
         for (const input of inputs) {
-          outputs.push({ signedTransaction: await kit.wallet.signSolanaTransaction({ address: connected(input.account), transaction: input.transaction, ...signOptions }) });
+          outputs.push({
+            signedTransaction: await kit.wallet.signSolanaTransaction({ address: connected(input.account), transaction: input.transaction, ...signOptions }),
+          });
         }
         return outputs;
       },

@@ -13,7 +13,16 @@
  * ```
  * @packageDocumentation
  */
-import { hexToBytes, parseTransaction, serializeTransaction, type Address, type Hex, type LocalAccount, type SerializeTransactionFn, type TransactionSerializable } from 'viem';
+import {
+  hexToBytes,
+  parseTransaction,
+  serializeTransaction,
+  type Address,
+  type Hex,
+  type LocalAccount,
+  type SerializeTransactionFn,
+  type TransactionSerializable,
+} from 'viem';
 import { toAccount } from 'viem/accounts';
 import type { TypedData } from '@walletkit/crypto';
 import type { SignOptions } from './confirm.js';
@@ -54,7 +63,11 @@ export function toViemAccount(kit: { wallet: WalletActions }, address: Address, 
     },
     async signAuthorization(authorization) {
       const contract = authorization.contractAddress ?? authorization.address;
-      const { r, s, yParity } = await wallet.signAuthorization({ address, authorization: { chainId: authorization.chainId, address: contract, nonce: authorization.nonce }, ...options });
+      const { r, s, yParity } = await wallet.signAuthorization({
+        address,
+        authorization: { chainId: authorization.chainId, address: contract, nonce: authorization.nonce },
+        ...options,
+      });
       return { address: contract, chainId: authorization.chainId, nonce: authorization.nonce, r, s, yParity };
     },
   });
@@ -68,8 +81,12 @@ function completeTransaction(tx: ReturnType<typeof parseTransaction>): EthereumT
   if (tx.type !== 'legacy' && tx.type !== 'eip2930' && tx.type !== 'eip1559' && tx.type !== 'eip7702') {
     throw new WalletKitError('ERR_INVALID_TRANSACTION', `${String(tx.type)} transactions are not supported (legacy, eip2930, eip1559, eip7702).`);
   }
-  if (tx.chainId === undefined) throw new WalletKitError('ERR_INVALID_TRANSACTION', 'the transaction has no chain id (EIP-155): it could be replayed on every chain.');
-  const fees = tx.type === 'legacy' || tx.type === 'eip2930' ? { gasPrice: tx.gasPrice ?? 0n } : { maxFeePerGas: tx.maxFeePerGas ?? 0n, maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? 0n };
+  if (tx.chainId === undefined)
+    throw new WalletKitError('ERR_INVALID_TRANSACTION', 'the transaction has no chain id (EIP-155): it could be replayed on every chain.');
+  const fees =
+    tx.type === 'legacy' || tx.type === 'eip2930'
+      ? { gasPrice: tx.gasPrice ?? 0n }
+      : { maxFeePerGas: tx.maxFeePerGas ?? 0n, maxPriorityFeePerGas: tx.maxPriorityFeePerGas ?? 0n };
   return {
     type: tx.type,
     chainId: tx.chainId,

@@ -66,7 +66,13 @@ export function walletKit(kit: ProviderKit, options: WalletKitConnectorOptions =
         for (const chain of config.chains) {
           const rpcUrl = chain.rpcUrls.default?.http[0];
           if (rpcUrl && !kit.chains.get(chain.id)) {
-            kit.chains.add({ id: chain.id, name: chain.name, rpcUrl, nativeCurrency: chain.nativeCurrency, ...(chain.blockExplorers?.default ? { blockExplorerUrl: chain.blockExplorers.default.url } : {}) });
+            kit.chains.add({
+              id: chain.id,
+              name: chain.name,
+              rpcUrl,
+              nativeCurrency: chain.nativeCurrency,
+              ...(chain.blockExplorers?.default ? { blockExplorerUrl: chain.blockExplorers.default.url } : {}),
+            });
           }
         }
         const p = await this.getProvider();
@@ -140,7 +146,14 @@ export function walletKit(kit: ProviderKit, options: WalletKitConnectorOptions =
           const rpcUrls = addEthereumChainParameter?.rpcUrls?.length ? addEthereumChainParameter.rpcUrls : chain.rpcUrls.default.http;
           await p.request({
             method: 'wallet_addEthereumChain',
-            params: [{ chainId: numberToHex(chainId), chainName: addEthereumChainParameter?.chainName ?? chain.name, nativeCurrency: addEthereumChainParameter?.nativeCurrency ?? chain.nativeCurrency, rpcUrls }],
+            params: [
+              {
+                chainId: numberToHex(chainId),
+                chainName: addEthereumChainParameter?.chainName ?? chain.name,
+                nativeCurrency: addEthereumChainParameter?.nativeCurrency ?? chain.nativeCurrency,
+                rpcUrls,
+              },
+            ],
           });
         }
         config.emitter.emit('change', { chainId });

@@ -39,14 +39,22 @@ export interface WalletActions extends EthereumActions, SolanaActions {
   listWallets(): Promise<QueryResponseOf<'list_wallets'>['wallets']>;
   listAccounts(walletId?: string): Promise<QueryResponseOf<'list_wallet_accounts'>['accounts']>;
   /** Creates a wallet; one Ethereum account unless `accounts` says otherwise. */
-  createWallet(params: { walletName: string; accounts?: ParamsOf<'create_wallet'>['accounts'] | undefined; mnemonicLength?: ParamsOf<'create_wallet'>['mnemonicLength'] | undefined }): Promise<ResultOf<'create_wallet'>>;
+  createWallet(params: {
+    walletName: string;
+    accounts?: ParamsOf<'create_wallet'>['accounts'] | undefined;
+    mnemonicLength?: ParamsOf<'create_wallet'>['mnemonicLength'] | undefined;
+  }): Promise<ResultOf<'create_wallet'>>;
   createAccounts(params: ParamsOf<'create_wallet_accounts'>): Promise<ResultOf<'create_wallet_accounts'>>;
   /** The wallet's mnemonic, decrypted here with a one-time key that is then dropped. */
   exportWallet(params: { walletId: string }): Promise<string>;
   /** The account's private key (hex), decrypted here with a one-time key. */
   exportAccount(params: { address: string }): Promise<string>;
   /** Imports a mnemonic, encrypted here to the enclave's signed import target. */
-  importWallet(params: { mnemonic: string; walletName: string; accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined }): Promise<ResultOf<'import_wallet'>>;
+  importWallet(params: {
+    mnemonic: string;
+    walletName: string;
+    accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined;
+  }): Promise<ResultOf<'import_wallet'>>;
   /** The export bundle of a wallet's mnemonic, encrypted to `targetPublicKey` (a secret frame's key); App Proof verified. */
   exportWalletBundle(params: { walletId: string; targetPublicKey: string }): Promise<string>;
   /** The export bundle of one account's private key, encrypted to `targetPublicKey`. */
@@ -58,7 +66,11 @@ export interface WalletActions extends EthereumActions, SolanaActions {
   /** Starts an import: the enclave-signed bundle carrying the key a secret frame encrypts to. */
   initImport(params: { secret: 'mnemonic' | 'privateKey' }): Promise<string>;
   /** Finishes a wallet import with the ciphertext a secret frame produced. */
-  importWalletEncrypted(params: { walletName: string; encryptedBundle: string; accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined }): Promise<ResultOf<'import_wallet'>>;
+  importWalletEncrypted(params: {
+    walletName: string;
+    encryptedBundle: string;
+    accounts?: ParamsOf<'import_wallet'>['accounts'] | undefined;
+  }): Promise<ResultOf<'import_wallet'>>;
   /** Finishes a private key import (secp256k1, Ethereum address) with a secret frame's ciphertext. */
   importPrivateKeyEncrypted(params: { privateKeyName: string; encryptedBundle: string }): Promise<ResultOf<'import_private_key'>>;
   /** Registers a new passkey for the user (WebAuthn registration, then create_authenticators). */
@@ -126,7 +138,8 @@ export function createWalletActions(deps: {
     },
     exportWalletBundle: async ({ walletId, targetPublicKey }) => (await activity.submit('export_wallet', { walletId, targetPublicKey })).exportBundle,
     exportAccountBundle: async ({ address, targetPublicKey }) => (await activity.submit('export_wallet_account', { address, targetPublicKey })).exportBundle,
-    exportPrivateKeyBundle: async ({ privateKeyId, targetPublicKey }) => (await activity.submit('export_private_key', { privateKeyId, targetPublicKey })).exportBundle,
+    exportPrivateKeyBundle: async ({ privateKeyId, targetPublicKey }) =>
+      (await activity.submit('export_private_key', { privateKeyId, targetPublicKey })).exportBundle,
     listPrivateKeys: async () => (await activity.query('list_private_keys', {})).privateKeys,
     async initImport({ secret }) {
       const userId = deps.userId();
@@ -136,7 +149,13 @@ export function createWalletActions(deps: {
     importWalletEncrypted: ({ walletName, encryptedBundle, accounts }) =>
       activity.submit('import_wallet', { userId: deps.userId(), walletName, encryptedBundle, accounts: accounts ?? [ethereumAccount(0)] }),
     importPrivateKeyEncrypted: ({ privateKeyName, encryptedBundle }) =>
-      activity.submit('import_private_key', { userId: deps.userId(), privateKeyName, encryptedBundle, curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }),
+      activity.submit('import_private_key', {
+        userId: deps.userId(),
+        privateKeyName,
+        encryptedBundle,
+        curve: 'CURVE_SECP256K1',
+        addressFormats: ['ADDRESS_FORMAT_ETHEREUM'],
+      }),
     async addPasskey({ authenticatorName, ...opts }) {
       const registration = await createPasskeyRegistration(opts);
       return activity.submit('create_authenticators', {

@@ -75,17 +75,41 @@ describe('verifyActivityProofs', () => {
   });
 
   it.each([
-    ['the result changed after signing', () => reply([signAppProof(statement(), enclave.privateKey)], { signRawPayloadsResult: { signatures: [{ r: '09', s: '02', v: '00' }] } }), /another result/],
+    [
+      'the result changed after signing',
+      () => reply([signAppProof(statement(), enclave.privateKey)], { signRawPayloadsResult: { signatures: [{ r: '09', s: '02', v: '00' }] } }),
+      /another result/,
+    ],
     ['a proof signed by another key', () => reply([signAppProof(statement(), generateP256KeyPair().privateKey)]), /pinned enclave key/],
-    ['a proof of another activity', () => reply([signAppProof(statement({ activityId: 'act-2' }), enclave.privateKey)]), /another activity$|another activity\./],
+    [
+      'a proof of another activity',
+      () => reply([signAppProof(statement({ activityId: 'act-2' }), enclave.privateKey)]),
+      /another activity$|another activity\./,
+    ],
     ['a proof for another organization', () => reply([signAppProof(statement({ organizationId: 'org-2' }), enclave.privateKey)]), /another organization/],
-    ['a proof of another activity type', () => reply([signAppProof(statement({ type: 'ACTIVITY_TYPE_EXPORT_WALLET' }), enclave.privateKey)]), /another activity type/],
-    ['a proof of another request (other body, same activity id)', () => reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey)]), /another request/],
-    ['a proof with its statement edited after signing', () => {
-      const proof = signAppProof(statement(), enclave.privateKey);
-      return reply([{ ...proof, proofPayload: proof.proofPayload.replace('"01"', '"09"') }]);
-    }, /pinned enclave key/],
-    ['a valid proof followed by a bad one', () => reply([signAppProof(statement(), enclave.privateKey), signAppProof(statement({ activityId: 'x' }), enclave.privateKey)]), /another activity/],
+    [
+      'a proof of another activity type',
+      () => reply([signAppProof(statement({ type: 'ACTIVITY_TYPE_EXPORT_WALLET' }), enclave.privateKey)]),
+      /another activity type/,
+    ],
+    [
+      'a proof of another request (other body, same activity id)',
+      () => reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey)]),
+      /another request/,
+    ],
+    [
+      'a proof with its statement edited after signing',
+      () => {
+        const proof = signAppProof(statement(), enclave.privateKey);
+        return reply([{ ...proof, proofPayload: proof.proofPayload.replace('"01"', '"09"') }]);
+      },
+      /pinned enclave key/,
+    ],
+    [
+      'a valid proof followed by a bad one',
+      () => reply([signAppProof(statement(), enclave.privateKey), signAppProof(statement({ activityId: 'x' }), enclave.privateKey)]),
+      /another activity/,
+    ],
     ['no proof at all', () => reply(undefined), /no App Proof/],
     ['an empty list of proofs', () => reply([]), /no App Proof/],
   ])('given %s, when verified, then it is ERR_APP_PROOF_INVALID', (_case, make, why) => {
@@ -106,7 +130,8 @@ describe('App Proofs from the real server', () => {
       fetch: async (input, init) => {
         const url = String(input);
         const path = new URL(url).pathname;
-        if (typeof init?.body === 'string' && path.startsWith('/public/v1/submit/')) sent.push({ path, body: JSON.parse(init.body) as Record<string, unknown> });
+        if (typeof init?.body === 'string' && path.startsWith('/public/v1/submit/'))
+          sent.push({ path, body: JSON.parse(init.body) as Record<string, unknown> });
         const res = await fetch(input, init);
         if (tamper?.path !== path) return res;
         const json = (await res.json()) as ActivityReply;
@@ -143,25 +168,32 @@ describe('App Proofs from the real server', () => {
   });
 
   it.each([
-    ['the wallet address changed', (r: { wallet: { addresses: string[] } }) => void (r.wallet.addresses[0] = '0x0000000000000000000000000000000000000001'), /another wallet/],
+    [
+      'the wallet address changed',
+      (r: { wallet: { addresses: string[] } }) => void (r.wallet.addresses[0] = '0x0000000000000000000000000000000000000001'),
+      /another wallet/,
+    ],
     ['the proofs stripped', (r: { appProofs?: unknown }) => void delete r.appProofs, /no App Proof/],
-  ])('given a network that alters the signup reply (%s), when a new user completes the code, then the signup is refused with ERR_APP_PROOF_INVALID', async (_case, edit, why) => {
-    const fresh = kitFor(server, {
-      fetch: async (input, init) => {
-        const res = await fetch(input, init);
-        if (new URL(String(input)).pathname !== '/v1/signup_v2') return res;
-        const json = (await res.json()) as never;
-        edit(json);
-        return new Response(JSON.stringify(json), { status: res.status, headers: { 'content-type': 'application/json' } });
-      },
-    });
-    const email = freshEmail('proof-signup-bad');
-    const { otpId } = await fresh.auth.startEmailOtp(email);
-    const error = await fresh.auth.completeOtp({ otpId, code: await outboxCode(server.url, email) }).catch((e: unknown) => e);
-    expect(isWalletKitError(error, 'ERR_APP_PROOF_INVALID')).toBe(true);
-    expect((error as Error).message).toMatch(why);
-    fresh.session.close();
-  });
+  ])(
+    'given a network that alters the signup reply (%s), when a new user completes the code, then the signup is refused with ERR_APP_PROOF_INVALID',
+    async (_case, edit, why) => {
+      const fresh = kitFor(server, {
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          if (new URL(String(input)).pathname !== '/v1/signup_v2') return res;
+          const json = (await res.json()) as never;
+          edit(json);
+          return new Response(JSON.stringify(json), { status: res.status, headers: { 'content-type': 'application/json' } });
+        },
+      });
+      const email = freshEmail('proof-signup-bad');
+      const { otpId } = await fresh.auth.startEmailOtp(email);
+      const error = await fresh.auth.completeOtp({ otpId, code: await outboxCode(server.url, email) }).catch((e: unknown) => e);
+      expect(isWalletKitError(error, 'ERR_APP_PROOF_INVALID')).toBe(true);
+      expect((error as Error).message).toMatch(why);
+      fresh.session.close();
+    },
+  );
 
   it('given a session, when the kit creates a wallet, signs a message and exports the wallet, then each request asked for App Proofs and each reply verified', async () => {
     sent.length = 0;
@@ -184,7 +216,9 @@ describe('App Proofs from the real server', () => {
       },
     };
     try {
-      await expect(kit.wallet.signMessage({ address: account!.address, message: 'tampered', confirm: false })).rejects.toMatchObject({ code: 'ERR_APP_PROOF_INVALID' });
+      await expect(kit.wallet.signMessage({ address: account!.address, message: 'tampered', confirm: false })).rejects.toMatchObject({
+        code: 'ERR_APP_PROOF_INVALID',
+      });
     } finally {
       tamper = undefined;
     }

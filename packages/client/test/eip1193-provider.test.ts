@@ -9,7 +9,17 @@ import { parseEther, parseTransaction, recoverTransactionAddress, getAddress, ty
 import type { ProxyTestServer } from '../../server/test/support/proxy';
 import { announceProvider, createEthereumProvider, discoverWallets, walletKitProviderInfo, type Eip6963ProviderInfo, type WalletKitClient } from '../src/index';
 import { freshEmail, kitFor, outboxCode, startServer } from './support/kit';
-import { chainRpc, DEV_ACCOUNTS, fund, hardhatChain, loggedInKit, recordingConfirmer, startLocalChain, type LocalChain, type RecordingConfirmer } from './support/ethereum';
+import {
+  chainRpc,
+  DEV_ACCOUNTS,
+  fund,
+  hardhatChain,
+  loggedInKit,
+  recordingConfirmer,
+  startLocalChain,
+  type LocalChain,
+  type RecordingConfirmer,
+} from './support/ethereum';
 
 const RECIPIENT = DEV_ACCOUNTS[1].address;
 
@@ -21,7 +31,11 @@ describe('EIP-1193 provider and transaction rules', () => {
   let confirmer: RecordingConfirmer;
 
   const nonceOf = async (who: string) => BigInt(await chainRpc<string>(chain, 'eth_getTransactionCount', [who, 'latest']));
-  const rejection = (promise: Promise<unknown>) => promise.then(() => expect.fail('expected a rejection'), (e: unknown) => e as { code: unknown; message: string; data?: unknown });
+  const rejection = (promise: Promise<unknown>) =>
+    promise.then(
+      () => expect.fail('expected a rejection'),
+      (e: unknown) => e as { code: unknown; message: string; data?: unknown },
+    );
 
   beforeAll(async () => {
     [server, chain] = await Promise.all([startServer(), startLocalChain()]);
@@ -51,7 +65,7 @@ describe('EIP-1193 provider and transaction rules', () => {
       loggedOut.session.close();
     });
 
-    it('given an address that is not the session\'s, when a dApp asks it to sign, then it is 4100 and nothing is confirmed', async () => {
+    it("given an address that is not the session's, when a dApp asks it to sign, then it is 4100 and nothing is confirmed", async () => {
       const asked = confirmer.requests.length;
       const error = await rejection(createEthereumProvider(kit).request({ method: 'personal_sign', params: ['hello', DEV_ACCOUNTS[0].address] }));
       expect(error.code).toBe(4100);
@@ -71,7 +85,9 @@ describe('EIP-1193 provider and transaction rules', () => {
       confirmer.decline = true;
       try {
         expect((await rejection(provider.request({ method: 'personal_sign', params: ['0x6869', address] }))).code).toBe(4001);
-        expect((await rejection(provider.request({ method: 'eth_sendTransaction', params: [{ from: address, to: RECIPIENT, value: '0x1' }] }))).code).toBe(4001);
+        expect((await rejection(provider.request({ method: 'eth_sendTransaction', params: [{ from: address, to: RECIPIENT, value: '0x1' }] }))).code).toBe(
+          4001,
+        );
       } finally {
         confirmer.decline = false;
       }
@@ -92,7 +108,9 @@ describe('EIP-1193 provider and transaction rules', () => {
 
     it('given a transaction for another chain than the selected one, when a dApp sends it, then it is -32602 (ERR_CHAIN_MISMATCH) before any confirmation', async () => {
       const asked = confirmer.requests.length;
-      const error = await rejection(createEthereumProvider(kit).request({ method: 'eth_sendTransaction', params: [{ from: address, to: RECIPIENT, value: '0x1', chainId: '0x1' }] }));
+      const error = await rejection(
+        createEthereumProvider(kit).request({ method: 'eth_sendTransaction', params: [{ from: address, to: RECIPIENT, value: '0x1', chainId: '0x1' }] }),
+      );
       expect(error).toMatchObject({ code: -32602, data: { walletKitCode: 'ERR_CHAIN_MISMATCH' } });
       await expect(kit.wallet.signTransaction({ address, transaction: { to: RECIPIENT, chainId: 1 } })).rejects.toMatchObject({ code: 'ERR_CHAIN_MISMATCH' });
       expect(confirmer.requests.length).toBe(asked);
@@ -100,19 +118,27 @@ describe('EIP-1193 provider and transaction rules', () => {
 
     it('given a chain without RPC, when the kit is asked to send on it, then it is ERR_CHAIN_NOT_CONFIGURED before any confirmation', async () => {
       const asked = confirmer.requests.length;
-      await expect(kit.wallet.sendTransaction({ address, chainId: 5, transaction: { to: RECIPIENT, value: 1n, gas: 21000n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n } })).rejects.toMatchObject({
+      await expect(
+        kit.wallet.sendTransaction({
+          address,
+          chainId: 5,
+          transaction: { to: RECIPIENT, value: 1n, gas: 21000n, nonce: 0n, maxFeePerGas: 1n, maxPriorityFeePerGas: 1n },
+        }),
+      ).rejects.toMatchObject({
         code: 'ERR_CHAIN_NOT_CONFIGURED',
       });
       await expect(kit.wallet.getBalance({ address, chainId: 5 })).rejects.toMatchObject({ code: 'ERR_CHAIN_NOT_CONFIGURED' });
       expect(confirmer.requests.length).toBe(asked);
     });
 
-    it('given a payment above the balance, when it is sent, then the node\'s refusal comes back as ERR_RPC with its message (and as the node\'s code through the provider)', async () => {
+    it("given a payment above the balance, when it is sent, then the node's refusal comes back as ERR_RPC with its message (and as the node's code through the provider)", async () => {
       const tooMuch = parseEther('1000000');
       const kitError = await rejection(kit.wallet.sendTransaction({ address, transaction: { to: RECIPIENT, value: tooMuch }, confirm: false }));
       expect(kitError).toMatchObject({ code: 'ERR_RPC' });
       expect(kitError.message).toMatch(/enough funds|insufficient funds/i);
-      const providerError = await rejection(createEthereumProvider(kit).request({ method: 'eth_sendTransaction', params: [{ from: address, to: RECIPIENT, value: `0x${tooMuch.toString(16)}` }] }));
+      const providerError = await rejection(
+        createEthereumProvider(kit).request({ method: 'eth_sendTransaction', params: [{ from: address, to: RECIPIENT, value: `0x${tooMuch.toString(16)}` }] }),
+      );
       expect(typeof providerError.code).toBe('number');
       expect(providerError.message).toBe(kitError.message);
     });
@@ -151,7 +177,10 @@ describe('EIP-1193 provider and transaction rules', () => {
 
     it('given eth_signTransaction, when the dApp asks, then the signed transaction recovers to the account and the Confirmer saw it once as not sent', async () => {
       const asked = confirmer.requests.length;
-      const signed = (await createEthereumProvider(kit).request({ method: 'eth_signTransaction', params: [{ from: address, to: RECIPIENT, value: '0x2a', gas: '0x5208' }] })) as `0x${string}`;
+      const signed = (await createEthereumProvider(kit).request({
+        method: 'eth_signTransaction',
+        params: [{ from: address, to: RECIPIENT, value: '0x2a', gas: '0x5208' }],
+      })) as `0x${string}`;
       expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(getAddress(address));
       expect(confirmer.requests.slice(asked)).toMatchObject([{ kind: 'transaction', send: false, transaction: { value: 42n, gas: 21000n } }]);
     });
@@ -195,7 +224,10 @@ describe('EIP-1193 provider and transaction rules', () => {
       provider.on('chainChanged', onChange);
 
       expect((await rejection(provider.request({ method: 'wallet_addEthereumChain', params: [{ chainId: '0x539', chainName: 'Other' }] }))).code).toBe(-32602);
-      await provider.request({ method: 'wallet_addEthereumChain', params: [{ chainId: '0x539', chainName: 'Other', rpcUrls: [chain.rpcUrl], nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }] });
+      await provider.request({
+        method: 'wallet_addEthereumChain',
+        params: [{ chainId: '0x539', chainName: 'Other', rpcUrls: [chain.rpcUrl], nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 } }],
+      });
       expect(await provider.request({ method: 'eth_chainId' })).toBe('0x539');
       expect(kit.chains.get(1337)).toMatchObject({ name: 'Other', rpcUrl: chain.rpcUrl });
       await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a69' }] });
@@ -205,7 +237,7 @@ describe('EIP-1193 provider and transaction rules', () => {
       provider.removeListener('chainChanged', onChange);
     });
 
-    it('given the provider announced through EIP-6963, when a dApp requests providers, then it hears the info (uuid, name, data-URI icon, rdns) and the provider again, and the kit\'s own login discovery skips it', async () => {
+    it("given the provider announced through EIP-6963, when a dApp requests providers, then it hears the info (uuid, name, data-URI icon, rdns) and the provider again, and the kit's own login discovery skips it", async () => {
       const window = new EventTarget();
       const provider = createEthereumProvider(kit);
       const heard: Array<{ info: Eip6963ProviderInfo; provider: unknown }> = [];

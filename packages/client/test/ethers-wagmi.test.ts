@@ -5,7 +5,15 @@
  * library itself; transactions are mined and their value arrives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserProvider, Transaction as EthersTransaction, getAddress as ethersAddress, parseEther as ethersParseEther, verifyMessage as ethersVerifyMessage, verifyTypedData as ethersVerifyTypedData, verifyAuthorization as ethersVerifyAuthorization } from 'ethers';
+import {
+  BrowserProvider,
+  Transaction as EthersTransaction,
+  getAddress as ethersAddress,
+  parseEther as ethersParseEther,
+  verifyMessage as ethersVerifyMessage,
+  verifyTypedData as ethersVerifyTypedData,
+  verifyAuthorization as ethersVerifyAuthorization,
+} from 'ethers';
 import { connect, createConfig, disconnect, getAccount, sendTransaction, signMessage, waitForTransactionReceipt } from '@wagmi/core';
 import { defineChain, getAddress, http, parseEther, verifyMessage, type Address } from 'viem';
 import type { ProxyTestServer } from '../../server/test/support/proxy';
@@ -13,7 +21,17 @@ import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
 import { createEthereumProvider, type WalletKitClient } from '../src/index';
 import { walletKit } from '../src/wagmi';
 import { freshEmail, kitFor, outboxCode, startServer } from './support/kit';
-import { chainRpc, DEV_ACCOUNTS, fund, hardhatChain, loggedInKit, recordingConfirmer, startLocalChain, type LocalChain, type RecordingConfirmer } from './support/ethereum';
+import {
+  chainRpc,
+  DEV_ACCOUNTS,
+  fund,
+  hardhatChain,
+  loggedInKit,
+  recordingConfirmer,
+  startLocalChain,
+  type LocalChain,
+  type RecordingConfirmer,
+} from './support/ethereum';
 
 const RECIPIENT = DEV_ACCOUNTS[2].address;
 
@@ -26,7 +44,12 @@ describe('ethers v6 and wagmi over the kit', () => {
 
   const balanceOf = async (who: string) => BigInt(await chainRpc<string>(chain, 'eth_getBalance', [who, 'latest']));
   const wagmiConfig = (connectorKit: WalletKitClient, onLoginRequired?: () => Promise<unknown>) => {
-    const hardhat = defineChain({ id: chain.chainId, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } });
+    const hardhat = defineChain({
+      id: chain.chainId,
+      name: 'Hardhat',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+    });
     return createConfig({
       chains: [hardhat],
       connectors: [walletKit(connectorKit, onLoginRequired ? { onLoginRequired } : {})],
@@ -68,13 +91,16 @@ describe('ethers v6 and wagmi over the kit', () => {
     it.each([
       ['legacy', 0],
       ['EIP-1559', 2],
-    ] as const)('given a %s transaction, when the ethers signer signs it, then ethers recovers the account from the signed bytes and the chain id is the kit\'s', async (_name, type) => {
-      const signed = await (await signer()).signTransaction({ to: RECIPIENT, value: 1n, type });
-      const parsed = EthersTransaction.from(signed);
-      expect(parsed.type).toBe(type);
-      expect(parsed.chainId).toBe(31337n);
-      expect(parsed.from).toBe(ethersAddress(address));
-    });
+    ] as const)(
+      "given a %s transaction, when the ethers signer signs it, then ethers recovers the account from the signed bytes and the chain id is the kit's",
+      async (_name, type) => {
+        const signed = await (await signer()).signTransaction({ to: RECIPIENT, value: 1n, type });
+        const parsed = EthersTransaction.from(signed);
+        expect(parsed.type).toBe(type);
+        expect(parsed.chainId).toBe(31337n);
+        expect(parsed.from).toBe(ethersAddress(address));
+      },
+    );
 
     it('given a payment, when the signer sends it, then it is mined with status 1, the recipient received it, and the one confirmation showed from, to, value, chain and fee', async () => {
       const before = await balanceOf(RECIPIENT);

@@ -72,7 +72,9 @@ describe('OAuth redirect fallback', () => {
     expect(await indexedDbSessionKeyStore({ dbName }).pendingLogin.load()).toBeUndefined();
     expect((await indexedDbSessionKeyStore({ dbName }).load())?.publicKey).toBe(session.publicKey);
     // A replay of the same callback finds nothing pending.
-    const replay = await page(dbName).auth.completeOAuthRedirect({ url: returnPage(callback) }).catch((e: unknown) => e);
+    const replay = await page(dbName)
+      .auth.completeOAuthRedirect({ url: returnPage(callback) })
+      .catch((e: unknown) => e);
     expect(isWalletKitError(replay, 'ERR_OAUTH_STATE_MISMATCH')).toBe(true);
   });
 
@@ -85,7 +87,9 @@ describe('OAuth redirect fallback', () => {
       expect(pending?.codeVerifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const code = suite.social.discord.authorize({ user, redirectUri: REDIRECT_URI, codeChallenge: authorizeUrl.searchParams.get('code_challenge')! });
       const back = page(dbName);
-      const session = await back.auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}?code=${code}&state=${authorizeUrl.searchParams.get('state')}`) });
+      const session = await back.auth.completeOAuthRedirect({
+        url: returnPage(`${REDIRECT_URI}?code=${code}&state=${authorizeUrl.searchParams.get('state')}`),
+      });
       expect((await back.activity.query('whoami', {})).organizationId).toBe(session.organizationId);
       organizations.push(session.organizationId);
     }
@@ -95,11 +99,15 @@ describe('OAuth redirect fallback', () => {
   it('given a callback with another state, when the return page completes it, then it is ERR_OAUTH_STATE_MISMATCH and the genuine callback still works', async () => {
     const { dbName, authorizeUrl } = await leaveForProvider('google');
     const idToken = await suite.social.google.login({ sub: `google-${randomUUID()}`, nonce: authorizeUrl.searchParams.get('nonce')!, email: 's@example.com' });
-    const forged = await page(dbName).auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}#id_token=${idToken}&state=attacker`) }).catch((e: unknown) => e);
+    const forged = await page(dbName)
+      .auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}#id_token=${idToken}&state=attacker`) })
+      .catch((e: unknown) => e);
     expect(isWalletKitError(forged, 'ERR_OAUTH_STATE_MISMATCH')).toBe(true);
     expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();
 
-    const session = await page(dbName).auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}#id_token=${idToken}&state=${authorizeUrl.searchParams.get('state')}`) });
+    const session = await page(dbName).auth.completeOAuthRedirect({
+      url: returnPage(`${REDIRECT_URI}#id_token=${idToken}&state=${authorizeUrl.searchParams.get('state')}`),
+    });
     expect(sha256Hex(session.publicKey)).toBe(authorizeUrl.searchParams.get('nonce'));
   });
 
@@ -107,12 +115,16 @@ describe('OAuth redirect fallback', () => {
     let now = Date.now();
     const { dbName, authorizeUrl } = await leaveForProvider('google', { now: () => now });
     now += 11 * 60_000;
-    const stale = await page(dbName, { now: () => now }).auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}#id_token=x.y.z&state=${authorizeUrl.searchParams.get('state')}`) }).catch((e: unknown) => e);
+    const stale = await page(dbName, { now: () => now })
+      .auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}#id_token=x.y.z&state=${authorizeUrl.searchParams.get('state')}`) })
+      .catch((e: unknown) => e);
     expect(isWalletKitError(stale, 'ERR_OAUTH_STATE_MISMATCH')).toBe(true);
     expect(await indexedDbSessionKeyStore({ dbName }).pendingLogin.load()).toBeUndefined();
 
     const denied = await leaveForProvider('discord');
-    const error = await page(denied.dbName).auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}?error=access_denied&state=${denied.authorizeUrl.searchParams.get('state')}`) }).catch((e: unknown) => e);
+    const error = await page(denied.dbName)
+      .auth.completeOAuthRedirect({ url: returnPage(`${REDIRECT_URI}?error=access_denied&state=${denied.authorizeUrl.searchParams.get('state')}`) })
+      .catch((e: unknown) => e);
     expect(isWalletKitError(error, 'ERR_OAUTH_PROVIDER_ERROR')).toBe(true);
     expect(await indexedDbSessionKeyStore({ dbName: denied.dbName }).pendingLogin.load()).toBeUndefined();
   });

@@ -54,10 +54,21 @@ describe('OAuth helpers', () => {
 
   it('given Google and Discord, then the URLs ask for an id_token with the nonce, and for a code with S256 PKCE', async () => {
     const google = new URL(buildAuthorizationUrl({ provider: 'google', clientId: 'cid', redirectUri: `${APP}/cb`, state: 's1', nonce: 'n1' }));
-    expect(Object.fromEntries(google.searchParams)).toMatchObject({ response_type: 'id_token', nonce: 'n1', state: 's1', client_id: 'cid', redirect_uri: `${APP}/cb` });
+    expect(Object.fromEntries(google.searchParams)).toMatchObject({
+      response_type: 'id_token',
+      nonce: 'n1',
+      state: 's1',
+      client_id: 'cid',
+      redirect_uri: `${APP}/cb`,
+    });
     const { codeChallenge } = await createPkce();
     const discord = new URL(buildAuthorizationUrl({ provider: 'discord', clientId: 'd', redirectUri: `${APP}/cb`, state: 's2', nonce: 'n2', codeChallenge }));
-    expect(Object.fromEntries(discord.searchParams)).toMatchObject({ response_type: 'code', code_challenge: codeChallenge, code_challenge_method: 'S256', state: 's2' });
+    expect(Object.fromEntries(discord.searchParams)).toMatchObject({
+      response_type: 'code',
+      code_challenge: codeChallenge,
+      code_challenge_method: 'S256',
+      state: 's2',
+    });
     expect(() => buildAuthorizationUrl({ provider: 'x', clientId: 'x', redirectUri: 'r', state: 's', nonce: 'n' })).toThrow();
   });
 

@@ -7,7 +7,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { DISCORD_CLIENT_ID, popupWindow, REDIRECT_URI, socialSuite } from './support/social';
 
-
 describe('logInWithOAuth (Discord, code + PKCE)', () => {
   const suite = socialSuite();
 
@@ -15,12 +14,22 @@ describe('logInWithOAuth (Discord, code + PKCE)', () => {
   async function discordLogin(user: { id: string; username: string; email?: string }) {
     const kit = suite.kit();
     const { win, popup, post } = popupWindow();
-    const login = kit.auth.logInWithOAuth({ provider: 'discord', clientId: DISCORD_CLIENT_ID, redirectUri: REDIRECT_URI, window: win, userName: user.username });
+    const login = kit.auth.logInWithOAuth({
+      provider: 'discord',
+      clientId: DISCORD_CLIENT_ID,
+      redirectUri: REDIRECT_URI,
+      window: win,
+      userName: user.username,
+    });
     expect(win.open).toHaveBeenCalledWith('about:blank', expect.any(String), expect.any(String));
     await vi.waitFor(() => expect(popup.location.href).toContain('code_challenge='));
     const url = new URL(popup.location.href);
     // The user consents at the provider, which redirects the popup to the callback with a code.
-    const code = suite.social.discord.authorize({ user, redirectUri: url.searchParams.get('redirect_uri')!, codeChallenge: url.searchParams.get('code_challenge')! });
+    const code = suite.social.discord.authorize({
+      user,
+      redirectUri: url.searchParams.get('redirect_uri')!,
+      codeChallenge: url.searchParams.get('code_challenge')!,
+    });
     post({ type: 'walletkit:oauth', state: url.searchParams.get('state'), code });
     return { kit, session: await login };
   }

@@ -19,7 +19,9 @@ const blocked = (probe: 'reachable' | 'down'): { fetch: FetchLike; calls: Reques
 describe('proxy client network failures', () => {
   it('given a reply the browser blocked while the proxy is reachable, then the call fails with ERR_ORIGIN_NOT_ALLOWED', async () => {
     const { fetch, calls } = blocked('reachable');
-    const err = await createProxyClient({ proxyUrl: 'https://auth.example/', configId: 'c', fetch }).walletKitConfig().catch((e: unknown) => e);
+    const err = await createProxyClient({ proxyUrl: 'https://auth.example/', configId: 'c', fetch })
+      .walletKitConfig()
+      .catch((e: unknown) => e);
     expect(isWalletKitError(err, 'ERR_ORIGIN_NOT_ALLOWED')).toBe(true);
     expect(calls.map((c) => [c.method, c.mode])).toEqual([
       ['POST', undefined],
@@ -29,7 +31,9 @@ describe('proxy client network failures', () => {
 
   it('given a server that cannot be reached at all, then the call stays ERR_NETWORK', async () => {
     const { fetch } = blocked('down');
-    const err = await createProxyClient({ proxyUrl: 'https://auth.example', configId: 'c', fetch }).otpInit({ otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com' }).catch((e: unknown) => e);
+    const err = await createProxyClient({ proxyUrl: 'https://auth.example', configId: 'c', fetch })
+      .otpInit({ otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com' })
+      .catch((e: unknown) => e);
     expect(isWalletKitError(err, 'ERR_NETWORK')).toBe(true);
   });
 
@@ -39,7 +43,9 @@ describe('proxy client network failures', () => {
       calls.push(init);
       return Response.json({ code: 7, message: 'no', details: [{ errorCode: 'ERR_CONFIG_NOT_FOUND' }] }, { status: 404 });
     };
-    const err = await createProxyClient({ proxyUrl: 'https://auth.example', configId: 'c', fetch }).walletKitConfig().catch((e: unknown) => e);
+    const err = await createProxyClient({ proxyUrl: 'https://auth.example', configId: 'c', fetch })
+      .walletKitConfig()
+      .catch((e: unknown) => e);
     expect(isWalletKitError(err, 'ERR_CONFIG_NOT_FOUND')).toBe(true);
     expect(calls).toHaveLength(1);
   });

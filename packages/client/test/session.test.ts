@@ -192,9 +192,17 @@ describe('session manager', () => {
     }
     globalThis.BroadcastChannel = CountingChannel;
     try {
-      const unused = new SessionManager({ store: indexedDbSessionKeyStore({ dbName: `wk-${randomUUID()}` }), enclavePublicKey: server.enclave.signingPublicKey, locks: null });
+      const unused = new SessionManager({
+        store: indexedDbSessionKeyStore({ dbName: `wk-${randomUUID()}` }),
+        enclavePublicKey: server.enclave.signingPublicKey,
+        locks: null,
+      });
       expect(opened).toEqual([]);
-      const used = new SessionManager({ store: indexedDbSessionKeyStore({ dbName: `wk-${randomUUID()}` }), enclavePublicKey: server.enclave.signingPublicKey, locks: null });
+      const used = new SessionManager({
+        store: indexedDbSessionKeyStore({ dbName: `wk-${randomUUID()}` }),
+        enclavePublicKey: server.enclave.signingPublicKey,
+        locks: null,
+      });
       await used.restore();
       await used.restore();
       expect(opened).toEqual(['walletkit-session']);
@@ -215,7 +223,15 @@ describe('session manager', () => {
         calls.push(next.publicKey);
         return (await server.client.run('stamp_login', { publicKey: next.publicKey, invalidateExisting: false })).session;
       };
-      const tab = () => new SessionManager({ store: indexedDbSessionKeyStore({ dbName }), enclavePublicKey: server.enclave.signingPublicKey, refresh, locks, channel: null, timers: fakeTimers().timers });
+      const tab = () =>
+        new SessionManager({
+          store: indexedDbSessionKeyStore({ dbName }),
+          enclavePublicKey: server.enclave.signingPublicKey,
+          refresh,
+          locks,
+          channel: null,
+          timers: fakeTimers().timers,
+        });
       const [a, b] = [tab(), tab()];
       const key = await generateSessionKey();
       await a.establish(key, (await server.client.run('stamp_login', { publicKey: key.publicKey, invalidateExisting: false })).session);

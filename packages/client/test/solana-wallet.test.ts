@@ -42,7 +42,11 @@ function memoTransaction(version: 'legacy' | 0, feePayer: Address, memo = 'walle
     createTransactionMessage({ version: version as 0 }),
     (m) => setTransactionMessageFeePayer(feePayer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: BLOCKHASH, lastValidBlockHeight: 100n }, m),
-    (m) => appendTransactionMessageInstruction({ programAddress: MEMO_PROGRAM, accounts: [{ address: feePayer, role: AccountRole.WRITABLE_SIGNER }], data: new TextEncoder().encode(memo) }, m),
+    (m) =>
+      appendTransactionMessageInstruction(
+        { programAddress: MEMO_PROGRAM, accounts: [{ address: feePayer, role: AccountRole.WRITABLE_SIGNER }], data: new TextEncoder().encode(memo) },
+        m,
+      ),
   );
   return new Uint8Array(getTransactionEncoder().encode(compileTransaction(message)));
 }
@@ -77,24 +81,31 @@ describe('Solana: Wallet Standard wallet and kit actions', () => {
   it('given a session with a Solana account, when an app connects, then the wallet exposes exactly that account with its public key and the Solana features', async () => {
     expect(wallet.accounts).toEqual([account]);
     expect(account.address).toBe(solAddress);
-    expect(Array.from(account.publicKey)).toEqual(Array.from(new Uint8Array(await crypto.subtle.exportKey('raw', await getPublicKeyFromAddress(solanaAddress(solAddress))))));
+    expect(Array.from(account.publicKey)).toEqual(
+      Array.from(new Uint8Array(await crypto.subtle.exportKey('raw', await getPublicKeyFromAddress(solanaAddress(solAddress))))),
+    );
     expect(account.features).toEqual(['solana:signMessage', 'solana:signTransaction']);
     expect(wallet.features['solana:signTransaction'].supportedTransactionVersions).toEqual(['legacy', 0]);
   });
 
-  it.each(['legacy', 0] as const)('given a @solana/kit %s transaction paid by the account, when signed through solana:signTransaction, then the signature in its slot verifies against the address and the transaction is fully signed', async (version) => {
-    const unsigned = memoTransaction(version, solanaAddress(solAddress));
-    const asked = confirmer.requests.length;
+  it.each(['legacy', 0] as const)(
+    'given a @solana/kit %s transaction paid by the account, when signed through solana:signTransaction, then the signature in its slot verifies against the address and the transaction is fully signed',
+    async (version) => {
+      const unsigned = memoTransaction(version, solanaAddress(solAddress));
+      const asked = confirmer.requests.length;
 
-    const [{ signedTransaction }] = (await wallet.features['solana:signTransaction'].signTransaction({ account, transaction: unsigned })) as [{ signedTransaction: Uint8Array }];
+      const [{ signedTransaction }] = (await wallet.features['solana:signTransaction'].signTransaction({ account, transaction: unsigned })) as [
+        { signedTransaction: Uint8Array },
+      ];
 
-    const decoded = getTransactionDecoder().decode(signedTransaction);
-    const signature = decoded.signatures[solanaAddress(solAddress)];
-    expect(signature).toBeTruthy();
-    expect(await verifies(solAddress, signature!, new Uint8Array(decoded.messageBytes))).toBe(true);
-    expect(isFullySignedTransaction(decoded)).toBe(true);
-    expect(confirmer.requests.slice(asked)).toMatchObject([{ kind: 'solanaTransaction', address: solAddress, transaction: unsigned, send: false }]);
-  });
+      const decoded = getTransactionDecoder().decode(signedTransaction);
+      const signature = decoded.signatures[solanaAddress(solAddress)];
+      expect(signature).toBeTruthy();
+      expect(await verifies(solAddress, signature!, new Uint8Array(decoded.messageBytes))).toBe(true);
+      expect(isFullySignedTransaction(decoded)).toBe(true);
+      expect(confirmer.requests.slice(asked)).toMatchObject([{ kind: 'solanaTransaction', address: solAddress, transaction: unsigned, send: false }]);
+    },
+  );
 
   it('given a message, when signed through solana:signMessage, then the ed25519 signature verifies against the address and the confirmation named it a Solana message', async () => {
     const message = new TextEncoder().encode('Sign in to walletkit');
@@ -111,15 +122,25 @@ describe('Solana: Wallet Standard wallet and kit actions', () => {
 
     await expect(kit.wallet.signMessage({ address: solAddress, message: 'hello' })).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED_ACCOUNT' });
     await expect(createEthereumProvider(kit).request({ method: 'personal_sign', params: ['0x6869', solAddress] })).rejects.toMatchObject({ code: 4100 });
-    await expect(kit.wallet.signSolanaMessage({ address: ethAddress, message: new Uint8Array([1]) })).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED_ACCOUNT' });
-    await expect(kit.wallet.signSolanaTransaction({ address: ethAddress, transaction: memoTransaction(0, solanaAddress(solAddress)) })).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED_ACCOUNT' });
+    await expect(kit.wallet.signSolanaMessage({ address: ethAddress, message: new Uint8Array([1]) })).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED_ACCOUNT',
+    });
+    await expect(kit.wallet.signSolanaTransaction({ address: ethAddress, transaction: memoTransaction(0, solanaAddress(solAddress)) })).rejects.toMatchObject({
+      code: 'ERR_UNSUPPORTED_ACCOUNT',
+    });
     expect(confirmer.requests.length).toBe(asked);
   });
 
   it('given a transaction the account does not have to sign, or bytes that are no transaction, when signed, then ERR_INVALID_TRANSACTION from the server', async () => {
     const stranger = (await generateKeyPairSigner()).address;
-    await expect(kit.wallet.signSolanaTransaction({ address: solAddress, transaction: memoTransaction(0, stranger), confirm: false })).rejects.toMatchObject({ code: 'ERR_INVALID_TRANSACTION', status: 400 });
-    await expect(kit.wallet.signSolanaTransaction({ address: solAddress, transaction: new Uint8Array([1, 2, 3]), confirm: false })).rejects.toMatchObject({ code: 'ERR_INVALID_TRANSACTION', status: 400 });
+    await expect(kit.wallet.signSolanaTransaction({ address: solAddress, transaction: memoTransaction(0, stranger), confirm: false })).rejects.toMatchObject({
+      code: 'ERR_INVALID_TRANSACTION',
+      status: 400,
+    });
+    await expect(kit.wallet.signSolanaTransaction({ address: solAddress, transaction: new Uint8Array([1, 2, 3]), confirm: false })).rejects.toMatchObject({
+      code: 'ERR_INVALID_TRANSACTION',
+      status: 400,
+    });
   });
 
   it('given a page with a Wallet Standard app, when the wallet registers before and after the app is ready, then the app receives the wallet both ways', async () => {
@@ -135,7 +156,11 @@ describe('Solana: Wallet Standard wallet and kit actions', () => {
       const appReady = Object.assign(new Event('wallet-standard:app-ready'), { detail: api });
       window.dispatchEvent(appReady);
       expect(registered).toEqual([standard, standard]);
-      expect(standard).toMatchObject({ version: '1.0.0', name: 'Acme Wallet', chains: ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'] });
+      expect(standard).toMatchObject({
+        version: '1.0.0',
+        name: 'Acme Wallet',
+        chains: ['solana:mainnet', 'solana:devnet', 'solana:testnet', 'solana:localnet'],
+      });
       expect(standard.icon).toMatch(/^data:image\/svg\+xml;base64,/);
     } finally {
       delete (globalThis as { window?: EventTarget }).window;
@@ -152,7 +177,9 @@ describe('Solana: Wallet Standard wallet and kit actions', () => {
         received = new Uint8Array(Buffer.from(call.params[0], 'base64'));
         const signature = getBase58Decoder().decode(received.subarray(1, 65));
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.method === 'sendTransaction' && call.params[1].encoding === 'base64' ? signature : null }));
+        res.end(
+          JSON.stringify({ jsonrpc: '2.0', id: call.id, result: call.method === 'sendTransaction' && call.params[1].encoding === 'base64' ? signature : null }),
+        );
       });
     });
     await new Promise<void>((resolve) => rpc.listen(0, '127.0.0.1', resolve));
@@ -162,7 +189,11 @@ describe('Solana: Wallet Standard wallet and kit actions', () => {
       const [connected] = (await sender.features['standard:connect'].connect()).accounts;
       const asked = confirmer.requests.length;
 
-      const [output] = await sender.features['solana:signAndSendTransaction']!.signAndSendTransaction({ account: connected!, chain: 'solana:devnet', transaction: memoTransaction(0, solanaAddress(solAddress)) });
+      const [output] = await sender.features['solana:signAndSendTransaction']!.signAndSendTransaction({
+        account: connected!,
+        chain: 'solana:devnet',
+        transaction: memoTransaction(0, solanaAddress(solAddress)),
+      });
 
       const decoded = getTransactionDecoder().decode(received!);
       expect(await verifies(solAddress, output!.signature, new Uint8Array(decoded.messageBytes))).toBe(true);

@@ -59,7 +59,10 @@ describe('stampers against the real server', () => {
 
   it('given a session key registered as an API key of the root user, when it stamps create_wallet, then the activity completes', async () => {
     const key = await generateSessionKey();
-    await server.client.run('create_api_keys', { userId: server.org.userId, apiKeys: [{ apiKeyName: 'webcrypto', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+    await server.client.run('create_api_keys', {
+      userId: server.org.userId,
+      apiKeys: [{ apiKeyName: 'webcrypto', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+    });
     const stamper = createSessionKeyStamper(key);
     const stamp = parseApiKeyStamp((await stamper.stamp('{}')).value);
     expect(stamp).toMatchObject({ publicKey: key.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256' });
@@ -78,7 +81,10 @@ describe('stampers against the real server', () => {
   it('given an EIP-1193 wallet whose key is registered for the root user, when it stamps an activity, then the recovered key and EIP-191 scheme are accepted', async () => {
     const privateKey = generatePrivateKey();
     const compressed = bytesToHex(secp256k1.getPublicKey(hexToBytes(privateKey.slice(2)), true));
-    await server.client.run('create_api_keys', { userId: server.org.userId, apiKeys: [{ apiKeyName: 'wallet', publicKey: compressed, curveType: 'API_KEY_CURVE_SECP256K1' }] });
+    await server.client.run('create_api_keys', {
+      userId: server.org.userId,
+      apiKeys: [{ apiKeyName: 'wallet', publicKey: compressed, curveType: 'API_KEY_CURVE_SECP256K1' }],
+    });
     const stamper = createWalletStamper({ provider: viemProvider(privateKey) });
     expect(await stamper.publicKey()).toBe(compressed);
     const { walletId } = await activityFor(stamper).submit('create_wallet', { walletName: 'by wallet', accounts: [] });
@@ -102,16 +108,26 @@ describe('stampers against the real server', () => {
     const key = await generateSessionKey();
     const data = { targetPublic: generateP256KeyPair().publicKeyUncompressed, organizationId: 'o', otpId: 'x' };
     const forged = JSON.stringify(signBundle(data, generateP256KeyPair().privateKey));
-    const error = await encryptOtpCode({ bundle: forged, code: '123456', publicKey: key.publicKey, enclavePublicKey: server.enclave.signingPublicKey }).catch((e: unknown) => e);
+    const error = await encryptOtpCode({ bundle: forged, code: '123456', publicKey: key.publicKey, enclavePublicKey: server.enclave.signingPublicKey }).catch(
+      (e: unknown) => e,
+    );
     expect(isWalletKitError(error, 'ERR_INVALID_SIGNATURE')).toBe(true);
 
-    const { otpEncryptionTargetBundle } = await server.browser.post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: 'bundle@example.com' }).then((r) => r.body);
-    const sealed = JSON.parse(await encryptOtpCode({ bundle: otpEncryptionTargetBundle, code: '123456', publicKey: key.publicKey, enclavePublicKey: server.enclave.signingPublicKey }));
+    const { otpEncryptionTargetBundle } = await server.browser
+      .post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: 'bundle@example.com' })
+      .then((r) => r.body);
+    const sealed = JSON.parse(
+      await encryptOtpCode({ bundle: otpEncryptionTargetBundle, code: '123456', publicKey: key.publicKey, enclavePublicKey: server.enclave.signingPublicKey }),
+    );
     expect(sealed).toEqual({ encappedPublic: expect.stringMatching(/^04[0-9a-f]{128}$/), ciphertext: expect.stringMatching(/^[0-9a-f]+$/) });
   });
 
   it('given an unreachable server, when a request is sent, then it is ERR_NETWORK', async () => {
-    const offline = createActivityClient({ apiUrl: 'http://127.0.0.1:9', fetch: (u, i) => fetch(u, i), auth: async () => ({ stamper: { stamp: async () => ({ header: 'X-Stamp', value: 'x' }) }, organizationId: 'o' }) });
+    const offline = createActivityClient({
+      apiUrl: 'http://127.0.0.1:9',
+      fetch: (u, i) => fetch(u, i),
+      auth: async () => ({ stamper: { stamp: async () => ({ header: 'X-Stamp', value: 'x' }) }, organizationId: 'o' }),
+    });
     const error = await offline.query('whoami', {}).catch((e: unknown) => e);
     expect(isWalletKitError(error, 'ERR_NETWORK')).toBe(true);
   });

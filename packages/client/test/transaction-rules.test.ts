@@ -64,10 +64,24 @@ describe('transaction requests', () => {
 describe('filling from the chain', () => {
   const base = (overrides = {}) => normalizeTransactionRequest({ to: TO, value: 5n, ...overrides });
 
-  it('given a fee-market chain, when to and value are given, then the nonce is the pending count, gas the estimate, the tip the node\'s and the max fee 2 x base fee + tip', async () => {
-    const rpc = node({ eth_getTransactionCount: '0x7', eth_estimateGas: '0x5208', eth_getBlockByNumber: { baseFeePerGas: '0x64' }, eth_maxPriorityFeePerGas: '0xa' });
+  it("given a fee-market chain, when to and value are given, then the nonce is the pending count, gas the estimate, the tip the node's and the max fee 2 x base fee + tip", async () => {
+    const rpc = node({
+      eth_getTransactionCount: '0x7',
+      eth_estimateGas: '0x5208',
+      eth_getBlockByNumber: { baseFeePerGas: '0x64' },
+      eth_maxPriorityFeePerGas: '0xa',
+    });
     const tx = await prepareTransaction(base(), { from: FROM, chainId: 1n, rpc: () => rpc });
-    expect(tx).toMatchObject({ type: 'eip1559', chainId: 1n, nonce: 7n, gas: 21000n, maxPriorityFeePerGas: 10n, maxFeePerGas: 210n, value: 5n, accessList: [] });
+    expect(tx).toMatchObject({
+      type: 'eip1559',
+      chainId: 1n,
+      nonce: 7n,
+      gas: 21000n,
+      maxPriorityFeePerGas: 10n,
+      maxFeePerGas: 210n,
+      value: 5n,
+      accessList: [],
+    });
   });
 
   it('given a node without eth_maxPriorityFeePerGas, when fees are filled, then the tip is the median reward of eth_feeHistory', async () => {
@@ -92,7 +106,12 @@ describe('filling from the chain', () => {
   });
 
   it('given a max fee below the suggested tip, when the tip is filled, then it is capped at the max fee', async () => {
-    const rpc = node({ eth_getTransactionCount: '0x0', eth_estimateGas: '0x5208', eth_getBlockByNumber: { baseFeePerGas: '0x1' }, eth_maxPriorityFeePerGas: '0x64' });
+    const rpc = node({
+      eth_getTransactionCount: '0x0',
+      eth_estimateGas: '0x5208',
+      eth_getBlockByNumber: { baseFeePerGas: '0x1' },
+      eth_maxPriorityFeePerGas: '0x64',
+    });
     const tx = await prepareTransaction(base({ maxFeePerGas: 50n }), { from: FROM, chainId: 1n, rpc: () => rpc });
     expect(tx).toMatchObject({ maxFeePerGas: 50n, maxPriorityFeePerGas: 50n });
   });
@@ -110,9 +129,16 @@ describe('filling from the chain', () => {
 });
 
 describe('JSON-RPC client', () => {
-  it('given a node error, when called, then ERR_RPC carries the node\'s message and its error object as cause', async () => {
-    const rpc = createRpcClient('http://node.invalid', async () => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'nonce too low', data: '0x01' } })));
-    await expect(rpc.request('eth_sendRawTransaction', ['0x00'])).rejects.toMatchObject({ code: 'ERR_RPC', message: 'nonce too low', cause: { code: -32000, message: 'nonce too low', data: '0x01' } });
+  it("given a node error, when called, then ERR_RPC carries the node's message and its error object as cause", async () => {
+    const rpc = createRpcClient(
+      'http://node.invalid',
+      async () => new Response(JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'nonce too low', data: '0x01' } })),
+    );
+    await expect(rpc.request('eth_sendRawTransaction', ['0x00'])).rejects.toMatchObject({
+      code: 'ERR_RPC',
+      message: 'nonce too low',
+      cause: { code: -32000, message: 'nonce too low', data: '0x01' },
+    });
   });
 
   it('given an unreachable node or a reply that is not JSON, when called, then ERR_RPC', async () => {

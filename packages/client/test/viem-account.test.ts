@@ -24,7 +24,16 @@ import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
 import type { SignatureRequest, WalletKitClient } from '../src/index';
 import { toViemAccount } from '../src/viem';
 import { startServer } from './support/kit';
-import { DEV_ACCOUNTS, fund, hardhatChain, loggedInKit, recordingConfirmer, startLocalChain, type LocalChain, type RecordingConfirmer } from './support/ethereum';
+import {
+  DEV_ACCOUNTS,
+  fund,
+  hardhatChain,
+  loggedInKit,
+  recordingConfirmer,
+  startLocalChain,
+  type LocalChain,
+  type RecordingConfirmer,
+} from './support/ethereum';
 
 /** The contract an EIP-7702 authorization delegates to (any address: the test reads the delegation back). */
 const DELEGATE = '0x63c0c19a282a1b52b07dd5a65b58948a07dae32b';
@@ -39,7 +48,12 @@ describe('viem LocalAccount of a session account', () => {
   let account: LocalAccount;
 
   const clients = () => {
-    const viemChain = defineChain({ id: chain.chainId, name: 'Hardhat', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [chain.rpcUrl] } } });
+    const viemChain = defineChain({
+      id: chain.chainId,
+      name: 'Hardhat',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+    });
     return {
       wallet: createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl) }),
       public: createPublicClient({ chain: viemChain, transport: http(chain.rpcUrl) }),
@@ -88,7 +102,13 @@ describe('viem LocalAccount of a session account', () => {
 
     expect(parseTransaction(signed)).toMatchObject({ type: 'legacy', chainId: 31337, to: RECIPIENT.toLowerCase(), value: 12345n });
     expect(await recoverTransactionAddress({ serializedTransaction: signed as never })).toBe(getAddress(address));
-    expect(lastRequest()).toMatchObject({ kind: 'transaction', address, send: false, chain: { id: 31337, name: 'Hardhat' }, transaction: { type: 'legacy', to: RECIPIENT.toLowerCase(), value: 12345n } });
+    expect(lastRequest()).toMatchObject({
+      kind: 'transaction',
+      address,
+      send: false,
+      chain: { id: 31337, name: 'Hardhat' },
+      transaction: { type: 'legacy', to: RECIPIENT.toLowerCase(), value: 12345n },
+    });
     const receipt = await reader.waitForTransactionReceipt({ hash: await wallet.sendRawTransaction({ serializedTransaction: signed }) });
     expect(receipt.status).toBe('success');
     expect(await reader.getBalance({ address: RECIPIENT })).toBe(balanceBefore + 12345n);

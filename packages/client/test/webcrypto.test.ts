@@ -18,7 +18,11 @@ import { createHpkeTarget, hpkeOpenWith, hpkeSealTo } from '../src/webcrypto/hpk
 import { verifyEs256Jwt } from '../src/webcrypto/jwt';
 import { derSignatureToRaw, uncompressedP256 } from '../src/webcrypto/p256';
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'resolved', (e: { code?: string }) => e.code);
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'resolved',
+    (e: { code?: string }) => e.code,
+  );
 
 describe('WebCrypto P-256 helpers of the client', () => {
   it('given compressed keys, when expanded, then they equal the uncompressed form of the same point', () => {

@@ -17,11 +17,7 @@ import { decodePublicKey } from './point.js';
  * const format: AddressFormat = 'ADDRESS_FORMAT_ETHEREUM';
  * ```
  */
-export type AddressFormat =
-  | 'ADDRESS_FORMAT_ETHEREUM'
-  | 'ADDRESS_FORMAT_SOLANA'
-  | 'ADDRESS_FORMAT_COMPRESSED'
-  | 'ADDRESS_FORMAT_UNCOMPRESSED';
+export type AddressFormat = 'ADDRESS_FORMAT_ETHEREUM' | 'ADDRESS_FORMAT_SOLANA' | 'ADDRESS_FORMAT_COMPRESSED' | 'ADDRESS_FORMAT_UNCOMPRESSED';
 
 /**
  * A derived wallet account.
@@ -132,12 +128,7 @@ export function formatAddress(params: { curve: Curve; publicKey: Uint8Array; add
  * account.address; // '0x...'
  * ```
  */
-export function deriveAccount(params: {
-  seed: Uint8Array;
-  curve: Curve;
-  path: string;
-  addressFormat: AddressFormat | (string & {});
-}): DerivedAccount {
+export function deriveAccount(params: { seed: Uint8Array; curve: Curve; path: string; addressFormat: AddressFormat | (string & {}) }): DerivedAccount {
   assertObject(params, 'params');
   const { privateKey, publicKey } = deriveKey(params);
   const address = formatAddress({ curve: params.curve, publicKey, addressFormat: params.addressFormat });

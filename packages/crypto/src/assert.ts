@@ -3,12 +3,7 @@
 import { CryptoError, type CryptoErrorCode } from './errors.js';
 
 /** Throws `code` unless `value` is a Uint8Array (optionally of exactly `length` bytes). */
-export function assertBytes(
-  value: unknown,
-  name: string,
-  length?: number,
-  code: CryptoErrorCode = 'ERR_INVALID_PARAMETER',
-): asserts value is Uint8Array {
+export function assertBytes(value: unknown, name: string, length?: number, code: CryptoErrorCode = 'ERR_INVALID_PARAMETER'): asserts value is Uint8Array {
   if (!(value instanceof Uint8Array)) {
     throw new CryptoError(code, `${name} must be a Uint8Array`);
   }
@@ -18,32 +13,19 @@ export function assertBytes(
 }
 
 /** Throws `code` unless `value` is a string. */
-export function assertString(
-  value: unknown,
-  name: string,
-  code: CryptoErrorCode = 'ERR_INVALID_PARAMETER',
-): asserts value is string {
+export function assertString(value: unknown, name: string, code: CryptoErrorCode = 'ERR_INVALID_PARAMETER'): asserts value is string {
   if (typeof value !== 'string') throw new CryptoError(code, `${name} must be a string`);
 }
 
 /** Throws `code` unless `value` is a plain (non-null, non-array) object. */
-export function assertObject(
-  value: unknown,
-  name: string,
-  code: CryptoErrorCode = 'ERR_INVALID_PARAMETER',
-): asserts value is Record<string, unknown> {
+export function assertObject(value: unknown, name: string, code: CryptoErrorCode = 'ERR_INVALID_PARAMETER'): asserts value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new CryptoError(code, `${name} must be an object`);
   }
 }
 
 /** Returns `value` when it is one of `allowed`, else throws `code`. */
-export function assertOneOf<T extends string>(
-  value: unknown,
-  allowed: readonly T[],
-  name: string,
-  code: CryptoErrorCode = 'ERR_INVALID_PARAMETER',
-): T {
+export function assertOneOf<T extends string>(value: unknown, allowed: readonly T[], name: string, code: CryptoErrorCode = 'ERR_INVALID_PARAMETER'): T {
   if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
     throw new CryptoError(code, `${name} must be one of ${allowed.join(', ')}`);
   }

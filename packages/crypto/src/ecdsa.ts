@@ -13,13 +13,7 @@ export type EcdsaFormat = 'der' | 'compact';
  * `prehash` (default) the message is hashed with SHA-256 first; without it `message` must be
  * the 32-byte digest.
  */
-export function ecdsaSign(
-  curve: EcdsaCurve,
-  privateKey: Uint8Array,
-  message: Uint8Array,
-  format: EcdsaFormat,
-  prehash = true,
-): Uint8Array {
+export function ecdsaSign(curve: EcdsaCurve, privateKey: Uint8Array, message: Uint8Array, format: EcdsaFormat, prehash = true): Uint8Array {
   return curve.sign(message, privateKey, { prehash, format, lowS: true });
 }
 

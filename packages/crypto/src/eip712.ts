@@ -77,9 +77,7 @@ function dependencies(type: string, types: Types, found: Set<string>): Set<strin
 function encodeType(primaryType: string, types: Types): string {
   const deps = dependencies(primaryType, types, new Set());
   deps.delete(primaryType);
-  return [primaryType, ...[...deps].sort()]
-    .map((t) => `${t}(${types[t]!.map((f) => `${f.type} ${f.name}`).join(',')})`)
-    .join('');
+  return [primaryType, ...[...deps].sort()].map((t) => `${t}(${types[t]!.map((f) => `${f.type} ${f.name}`).join(',')})`).join('');
 }
 
 function hexValue(value: unknown, name: string): Uint8Array {

@@ -47,10 +47,6 @@ function uint(value: unknown, name: string, bits: number): Uint8Array {
  */
 export function hashEip7702Authorization(authorization: Eip7702Authorization): Uint8Array<ArrayBuffer> {
   assertObject(authorization, 'authorization', 'ERR_INVALID_PAYLOAD');
-  const tuple = [
-    uint(authorization.chainId, 'chainId', 256),
-    addressBytes(authorization.address),
-    uint(authorization.nonce, 'nonce', 64),
-  ];
+  const tuple = [uint(authorization.chainId, 'chainId', 256), addressBytes(authorization.address), uint(authorization.nonce, 'nonce', 64)];
   return keccak256(concatBytes(MAGIC, rlpEncode(tuple)));
 }

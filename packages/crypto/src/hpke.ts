@@ -68,11 +68,7 @@ export async function hpkeSeal(params: { plaintext: Uint8Array; receiverPublicKe
  * bytesToUtf8(plaintext);
  * ```
  */
-export async function hpkeOpen(params: {
-  encappedPublic: string;
-  ciphertext: string;
-  receiverPrivateKey: string;
-}): Promise<Uint8Array<ArrayBuffer>> {
+export async function hpkeOpen(params: { encappedPublic: string; ciphertext: string; receiverPrivateKey: string }): Promise<Uint8Array<ArrayBuffer>> {
   assertObject(params, 'params');
   assertString(params.receiverPrivateKey, 'receiverPrivateKey');
   const privateKey = decodePrivateKey(params.receiverPrivateKey, p256);

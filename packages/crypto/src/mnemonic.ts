@@ -1,9 +1,5 @@
 // BIP39 mnemonics over the English wordlist.
-import {
-  generateMnemonic as bip39Generate,
-  mnemonicToSeedSync,
-  validateMnemonic as bip39Validate,
-} from '@scure/bip39';
+import { generateMnemonic as bip39Generate, mnemonicToSeedSync, validateMnemonic as bip39Validate } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { assertString, plainBytes } from './assert.js';
 import { CryptoError } from './errors.js';

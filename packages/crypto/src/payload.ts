@@ -30,11 +30,7 @@ export type PayloadEncoding =
  * const hashFunction: HashFunction = 'HASH_FUNCTION_NO_OP';
  * ```
  */
-export type HashFunction =
-  | 'HASH_FUNCTION_NO_OP'
-  | 'HASH_FUNCTION_SHA256'
-  | 'HASH_FUNCTION_KECCAK256'
-  | 'HASH_FUNCTION_NOT_APPLICABLE';
+export type HashFunction = 'HASH_FUNCTION_NO_OP' | 'HASH_FUNCTION_SHA256' | 'HASH_FUNCTION_KECCAK256' | 'HASH_FUNCTION_NOT_APPLICABLE';
 
 /**
  * A payload to sign as the wire carries it.
@@ -56,12 +52,7 @@ const ENCODINGS: readonly PayloadEncoding[] = [
   'PAYLOAD_ENCODING_EIP712',
   'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
 ];
-const HASH_FUNCTIONS: readonly HashFunction[] = [
-  'HASH_FUNCTION_NO_OP',
-  'HASH_FUNCTION_SHA256',
-  'HASH_FUNCTION_KECCAK256',
-  'HASH_FUNCTION_NOT_APPLICABLE',
-];
+const HASH_FUNCTIONS: readonly HashFunction[] = ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE'];
 
 function invalid(message: string, cause?: unknown): CryptoError {
   return new CryptoError('ERR_INVALID_PAYLOAD', message, cause === undefined ? undefined : { cause });
@@ -85,7 +76,9 @@ function parseJson(payload: string, what: string): unknown {
 function structuredDigest(encoding: PayloadEncoding, payload: string, hashFunction: HashFunction): Uint8Array<ArrayBuffer> | undefined {
   if (encoding !== 'PAYLOAD_ENCODING_EIP712' && encoding !== 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') return undefined;
   if (hashFunction === 'HASH_FUNCTION_SHA256') {
-    throw invalid(`${encoding} is hashed as its standard defines (keccak256): use HASH_FUNCTION_KECCAK256, HASH_FUNCTION_NOT_APPLICABLE or HASH_FUNCTION_NO_OP`);
+    throw invalid(
+      `${encoding} is hashed as its standard defines (keccak256): use HASH_FUNCTION_KECCAK256, HASH_FUNCTION_NOT_APPLICABLE or HASH_FUNCTION_NO_OP`,
+    );
   }
   if (encoding === 'PAYLOAD_ENCODING_EIP712') {
     return hashTypedData(parseJson(payload, 'EIP-712 typed-data') as TypedData);

@@ -77,12 +77,7 @@ function recoveryId(v: string): number | undefined {
  * verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: { r, s, v } }); // true
  * ```
  */
-export function verifyRawSignature(params: {
-  curve: Curve;
-  publicKey: Uint8Array;
-  digestOrMessage: Uint8Array;
-  signature: RawSignature;
-}): boolean {
+export function verifyRawSignature(params: { curve: Curve; publicKey: Uint8Array; digestOrMessage: Uint8Array; signature: RawSignature }): boolean {
   assertObject(params, 'params');
   const curve = assertCurve(params.curve);
   assertBytes(params.digestOrMessage, 'digestOrMessage');
@@ -105,9 +100,7 @@ export function verifyRawSignature(params: {
       format: 'compact',
     });
     if (!valid) return false;
-    const recovered = secp256k1.Signature.fromBytes(signature, 'compact')
-      .addRecoveryBit(recovery)
-      .recoverPublicKey(params.digestOrMessage);
+    const recovered = secp256k1.Signature.fromBytes(signature, 'compact').addRecoveryBit(recovery).recoverPublicKey(params.digestOrMessage);
     return recovered.equals(expected);
   } catch {
     return false;

@@ -149,6 +149,11 @@ export function withSolanaSignature(tx: SolanaTransaction, index: number, signat
   if (index < 0 || index >= tx.signatures.length) throw invalid('no such signature slot');
   const slots = tx.signatures.map((s, i) => (i === index ? signature : s));
   const count = tx.signatures.length;
-  const length = count < 0x80 ? Uint8Array.of(count) : count < 0x4000 ? Uint8Array.of((count & 0x7f) | 0x80, count >> 7) : Uint8Array.of((count & 0x7f) | 0x80, ((count >> 7) & 0x7f) | 0x80, count >> 14);
+  const length =
+    count < 0x80
+      ? Uint8Array.of(count)
+      : count < 0x4000
+        ? Uint8Array.of((count & 0x7f) | 0x80, count >> 7)
+        : Uint8Array.of((count & 0x7f) | 0x80, ((count >> 7) & 0x7f) | 0x80, count >> 14);
   return concatBytes(length, ...slots, tx.message);
 }

@@ -19,10 +19,7 @@ import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
  * const scheme: StampScheme = 'SIGNATURE_SCHEME_TK_API_ED25519';
  * ```
  */
-export type StampScheme =
-  | 'SIGNATURE_SCHEME_TK_API_P256'
-  | 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191'
-  | 'SIGNATURE_SCHEME_TK_API_ED25519';
+export type StampScheme = 'SIGNATURE_SCHEME_TK_API_P256' | 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191' | 'SIGNATURE_SCHEME_TK_API_ED25519';
 
 /**
  * A decoded X-Stamp header; hex fields as sent by the client.
@@ -72,11 +69,7 @@ export interface VerifyStampOptions {
   verifyP256?: (publicKeyHex: string, message: Uint8Array, derSignatureHex: string) => boolean;
 }
 
-const SCHEMES: readonly StampScheme[] = [
-  'SIGNATURE_SCHEME_TK_API_P256',
-  'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191',
-  'SIGNATURE_SCHEME_TK_API_ED25519',
-];
+const SCHEMES: readonly StampScheme[] = ['SIGNATURE_SCHEME_TK_API_P256', 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191', 'SIGNATURE_SCHEME_TK_API_ED25519'];
 
 /** A stamp is a few hundred characters; anything far larger is not a stamp. */
 const MAX_STAMP_LENGTH = 4096;

@@ -2,17 +2,8 @@ import fc from 'fast-check';
 import { getAddress } from 'viem/utils';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import {
-  bytesToHex,
-  checksumAddress,
-  CryptoError,
-  formatAddress,
-  generateEd25519KeyPair,
-  generateSecp256k1KeyPair,
-  hexToBytes,
-} from '../src/index';
+import { bytesToHex, checksumAddress, CryptoError, formatAddress, generateEd25519KeyPair, generateSecp256k1KeyPair, hexToBytes } from '../src/index';
 import { codeOf } from './support';
-
 
 describe('EIP-55 addresses', () => {
   it.each([
@@ -65,12 +56,26 @@ describe('formatAddress', () => {
   it('given curve/format pairs that do not exist, then ERR_UNSUPPORTED_CURVE_FORMAT; given invalid keys, then ERR_INVALID_PUBLIC_KEY', () => {
     const ed = hexToBytes(generateEd25519KeyPair().publicKey);
     const k1 = hexToBytes(generateSecp256k1KeyPair().publicKey);
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_ED25519', publicKey: ed, addressFormat: 'ADDRESS_FORMAT_UNCOMPRESSED' }))).toBe('ERR_UNSUPPORTED_CURVE_FORMAT');
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_ED25519', publicKey: ed, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }))).toBe('ERR_UNSUPPORTED_CURVE_FORMAT');
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_SECP256K1', publicKey: k1, addressFormat: 'ADDRESS_FORMAT_SOLANA' }))).toBe('ERR_UNSUPPORTED_CURVE_FORMAT');
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_SECP256K1', publicKey: k1, addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' }))).toBe('ERR_UNSUPPORTED_CURVE_FORMAT');
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_P256' as 'CURVE_ED25519', publicKey: k1, addressFormat: 'ADDRESS_FORMAT_COMPRESSED' }))).toBe('ERR_UNSUPPORTED_CURVE_FORMAT');
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_SECP256K1', publicKey: new Uint8Array(33), addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }))).toBe('ERR_INVALID_PUBLIC_KEY');
-    expect(codeOf(() => formatAddress({ curve: 'CURVE_ED25519', publicKey: new Uint8Array(31), addressFormat: 'ADDRESS_FORMAT_SOLANA' }))).toBe('ERR_INVALID_PUBLIC_KEY');
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_ED25519', publicKey: ed, addressFormat: 'ADDRESS_FORMAT_UNCOMPRESSED' }))).toBe(
+      'ERR_UNSUPPORTED_CURVE_FORMAT',
+    );
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_ED25519', publicKey: ed, addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }))).toBe(
+      'ERR_UNSUPPORTED_CURVE_FORMAT',
+    );
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_SECP256K1', publicKey: k1, addressFormat: 'ADDRESS_FORMAT_SOLANA' }))).toBe(
+      'ERR_UNSUPPORTED_CURVE_FORMAT',
+    );
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_SECP256K1', publicKey: k1, addressFormat: 'ADDRESS_FORMAT_BITCOIN_MAINNET_P2WPKH' }))).toBe(
+      'ERR_UNSUPPORTED_CURVE_FORMAT',
+    );
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_P256' as 'CURVE_ED25519', publicKey: k1, addressFormat: 'ADDRESS_FORMAT_COMPRESSED' }))).toBe(
+      'ERR_UNSUPPORTED_CURVE_FORMAT',
+    );
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_SECP256K1', publicKey: new Uint8Array(33), addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }))).toBe(
+      'ERR_INVALID_PUBLIC_KEY',
+    );
+    expect(codeOf(() => formatAddress({ curve: 'CURVE_ED25519', publicKey: new Uint8Array(31), addressFormat: 'ADDRESS_FORMAT_SOLANA' }))).toBe(
+      'ERR_INVALID_PUBLIC_KEY',
+    );
   });
 });

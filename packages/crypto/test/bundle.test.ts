@@ -15,7 +15,6 @@ import {
 import { derToRaw, webCryptoVerify } from './webcrypto';
 import { codeOf } from './support';
 
-
 const enclave = generateP256KeyPair();
 const DATA = { targetPublic: generateP256KeyPair().publicKeyUncompressed, organizationId: 'org-1', otpId: 'otp-1' };
 
@@ -56,7 +55,9 @@ describe('signed bundles', () => {
         expect(verifyBundle(forged, attacker.publicKeyUncompressed)).toEqual(data);
         expect(codeOf(() => verifyBundle(forged, enclave.publicKeyUncompressed))).toBe('ERR_INVALID_SIGNATURE');
         // Swapping in the pinned key's name does not help: the signature no longer matches.
-        expect(codeOf(() => verifyBundle({ ...forged, enclaveQuorumPublic: enclave.publicKeyUncompressed }, enclave.publicKeyUncompressed))).toBe('ERR_INVALID_SIGNATURE');
+        expect(codeOf(() => verifyBundle({ ...forged, enclaveQuorumPublic: enclave.publicKeyUncompressed }, enclave.publicKeyUncompressed))).toBe(
+          'ERR_INVALID_SIGNATURE',
+        );
       }),
       { numRuns: 15 },
     );

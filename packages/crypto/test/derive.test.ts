@@ -3,27 +3,20 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import {
-  bytesToHex,
-  CryptoError,
-  deriveAccount,
-  deriveKey,
-  hexToBytes,
-  HARDENED_OFFSET,
-  mnemonicToSeed,
-  parsePath,
-  publicKeyFromPrivate,
-} from '../src/index';
+import { bytesToHex, CryptoError, deriveAccount, deriveKey, hexToBytes, HARDENED_OFFSET, mnemonicToSeed, parsePath, publicKeyFromPrivate } from '../src/index';
 import { codeOf } from './support';
 
-
 const SEED_1 = '000102030405060708090a0b0c0d0e0f';
-const SEED_2 =
-  'fffcf9f6f3f0edeae7e4e1dedbd8d5d2cfccc9c6c3c0bdbab7b4b1aeaba8a5a29f9c999693908d8a8784817e7b7875726f6c696663605d5a5754514e4b484542';
+const SEED_2 = 'fffcf9f6f3f0edeae7e4e1dedbd8d5d2cfccc9c6c3c0bdbab7b4b1aeaba8a5a29f9c999693908d8a8784817e7b7875726f6c696663605d5a5754514e4b484542';
 
 // BIP32 test vectors 1 and 2 (private keys; identical to SLIP-10's secp256k1 vectors).
 const BIP32 = [
-  { seed: SEED_1, path: 'm', key: 'e8f32e723decf4051aefac8e2c93c9c5b214313817cdb01a1494b917c8436b35', pub: '0339a36013301597daef41fbe593a02cc513d0b55527ec2df1050e2e8ff49c85c2' },
+  {
+    seed: SEED_1,
+    path: 'm',
+    key: 'e8f32e723decf4051aefac8e2c93c9c5b214313817cdb01a1494b917c8436b35',
+    pub: '0339a36013301597daef41fbe593a02cc513d0b55527ec2df1050e2e8ff49c85c2',
+  },
   { seed: SEED_1, path: "m/0'", key: 'edb2e14f9ee77d26dd93b4ecede8d16ed408ce149b6cd80b0715a2d911a0afea' },
   { seed: SEED_1, path: "m/0'/1", key: '3c6cb8d0f6a264c91ea8b5030fadaa8e538b020f0a387421a12de9319dc93368' },
   { seed: SEED_1, path: "m/0'/1/2'", key: 'cbce0d719ecf7431d88e6a89fa1483e02e35092af60c042b1df2ff59fa424dca' },
@@ -39,30 +32,93 @@ const BIP32 = [
 
 // SLIP-10 ed25519 test vectors 1 and 2 (public keys without SLIP-10's 00 prefix).
 const SLIP10 = [
-  { seed: SEED_1, path: 'm', key: '2b4be7f19ee27bbf30c667b642d5f4aa69fd169872f8fc3059c08ebae2eb19e7', pub: 'a4b2856bfec510abab89753fac1ac0e1112364e7d250545963f135f2a33188ed' },
-  { seed: SEED_1, path: "m/0'", key: '68e0fe46dfb67e368c75379acec591dad19df3cde26e63b93a8e704f1dade7a3', pub: '8c8a13df77a28f3445213a0f432fde644acaa215fc72dcdf300d5efaa85d350c' },
-  { seed: SEED_1, path: "m/0'/1'", key: 'b1d0bad404bf35da785a64ca1ac54b2617211d2777696fbffaf208f746ae84f2', pub: '1932a5270f335bed617d5b935c80aedb1a35bd9fc1e31acafd5372c30f5c1187' },
-  { seed: SEED_1, path: "m/0'/1'/2'", key: '92a5b23c0b8a99e37d07df3fb9966917f5d06e02ddbd909c7e184371463e9fc9', pub: 'ae98736566d30ed0e9d2f4486a64bc95740d89c7db33f52121f8ea8f76ff0fc1' },
-  { seed: SEED_1, path: "m/0'/1'/2'/2'", key: '30d1dc7e5fc04c31219ab25a27ae00b50f6fd66622f6e9c913253d6511d1e662', pub: '8abae2d66361c879b900d204ad2cc4984fa2aa344dd7ddc46007329ac76c429c' },
-  { seed: SEED_1, path: "m/0'/1'/2'/2'/1000000000'", key: '8f94d394a8e8fd6b1bc2f3f49f5c47e385281d5c17e65324b0f62483e37e8793', pub: '3c24da049451555d51a7014a37337aa4e12d41e485abccfa46b47dfb2af54b7a' },
-  { seed: SEED_2, path: 'm', key: '171cb88b1b3c1db25add599712e36245d75bc65a1a5c9e18d76f9f2b1eab4012', pub: '8fe9693f8fa62a4305a140b9764c5ee01e455963744fe18204b4fb948249308a' },
-  { seed: SEED_2, path: "m/0'", key: '1559eb2bbec5790b0c65d8693e4d0875b1747f4970ae8b650486ed7470845635', pub: '86fab68dcb57aa196c77c5f264f215a112c22a912c10d123b0d03c3c28ef1037' },
-  { seed: SEED_2, path: "m/0'/2147483647'", key: 'ea4f5bfe8694d8bb74b7b59404632fd5968b774ed545e810de9c32a4fb4192f4', pub: '5ba3b9ac6e90e83effcd25ac4e58a1365a9e35a3d3ae5eb07b9e4d90bcf7506d' },
-  { seed: SEED_2, path: "m/0'/2147483647'/1'", key: '3757c7577170179c7868353ada796c839135b3d30554bbb74a4b1e4a5a58505c', pub: '2e66aa57069c86cc18249aecf5cb5a9cebbfd6fadeab056254763874a9352b45' },
-  { seed: SEED_2, path: "m/0'/2147483647'/1'/2147483646'", key: '5837736c89570de861ebc173b1086da4f505d4adb387c6a1b1342d5e4ac9ec72', pub: 'e33c0f7d81d843c572275f287498e8d408654fdf0d1e065b84e2e6f157aab09b' },
-  { seed: SEED_2, path: "m/0'/2147483647'/1'/2147483646'/2'", key: '551d333177df541ad876a60ea71f00447931c0a9da16f227c11ea080d7391b8d', pub: '47150c75db263559a70d5778bf36abbab30fb061ad69f69ece61a72b0cfa4fc0' },
+  {
+    seed: SEED_1,
+    path: 'm',
+    key: '2b4be7f19ee27bbf30c667b642d5f4aa69fd169872f8fc3059c08ebae2eb19e7',
+    pub: 'a4b2856bfec510abab89753fac1ac0e1112364e7d250545963f135f2a33188ed',
+  },
+  {
+    seed: SEED_1,
+    path: "m/0'",
+    key: '68e0fe46dfb67e368c75379acec591dad19df3cde26e63b93a8e704f1dade7a3',
+    pub: '8c8a13df77a28f3445213a0f432fde644acaa215fc72dcdf300d5efaa85d350c',
+  },
+  {
+    seed: SEED_1,
+    path: "m/0'/1'",
+    key: 'b1d0bad404bf35da785a64ca1ac54b2617211d2777696fbffaf208f746ae84f2',
+    pub: '1932a5270f335bed617d5b935c80aedb1a35bd9fc1e31acafd5372c30f5c1187',
+  },
+  {
+    seed: SEED_1,
+    path: "m/0'/1'/2'",
+    key: '92a5b23c0b8a99e37d07df3fb9966917f5d06e02ddbd909c7e184371463e9fc9',
+    pub: 'ae98736566d30ed0e9d2f4486a64bc95740d89c7db33f52121f8ea8f76ff0fc1',
+  },
+  {
+    seed: SEED_1,
+    path: "m/0'/1'/2'/2'",
+    key: '30d1dc7e5fc04c31219ab25a27ae00b50f6fd66622f6e9c913253d6511d1e662',
+    pub: '8abae2d66361c879b900d204ad2cc4984fa2aa344dd7ddc46007329ac76c429c',
+  },
+  {
+    seed: SEED_1,
+    path: "m/0'/1'/2'/2'/1000000000'",
+    key: '8f94d394a8e8fd6b1bc2f3f49f5c47e385281d5c17e65324b0f62483e37e8793',
+    pub: '3c24da049451555d51a7014a37337aa4e12d41e485abccfa46b47dfb2af54b7a',
+  },
+  {
+    seed: SEED_2,
+    path: 'm',
+    key: '171cb88b1b3c1db25add599712e36245d75bc65a1a5c9e18d76f9f2b1eab4012',
+    pub: '8fe9693f8fa62a4305a140b9764c5ee01e455963744fe18204b4fb948249308a',
+  },
+  {
+    seed: SEED_2,
+    path: "m/0'",
+    key: '1559eb2bbec5790b0c65d8693e4d0875b1747f4970ae8b650486ed7470845635',
+    pub: '86fab68dcb57aa196c77c5f264f215a112c22a912c10d123b0d03c3c28ef1037',
+  },
+  {
+    seed: SEED_2,
+    path: "m/0'/2147483647'",
+    key: 'ea4f5bfe8694d8bb74b7b59404632fd5968b774ed545e810de9c32a4fb4192f4',
+    pub: '5ba3b9ac6e90e83effcd25ac4e58a1365a9e35a3d3ae5eb07b9e4d90bcf7506d',
+  },
+  {
+    seed: SEED_2,
+    path: "m/0'/2147483647'/1'",
+    key: '3757c7577170179c7868353ada796c839135b3d30554bbb74a4b1e4a5a58505c',
+    pub: '2e66aa57069c86cc18249aecf5cb5a9cebbfd6fadeab056254763874a9352b45',
+  },
+  {
+    seed: SEED_2,
+    path: "m/0'/2147483647'/1'/2147483646'",
+    key: '5837736c89570de861ebc173b1086da4f505d4adb387c6a1b1342d5e4ac9ec72',
+    pub: 'e33c0f7d81d843c572275f287498e8d408654fdf0d1e065b84e2e6f157aab09b',
+  },
+  {
+    seed: SEED_2,
+    path: "m/0'/2147483647'/1'/2147483646'/2'",
+    key: '551d333177df541ad876a60ea71f00447931c0a9da16f227c11ea080d7391b8d',
+    pub: '47150c75db263559a70d5778bf36abbab30fb061ad69f69ece61a72b0cfa4fc0',
+  },
 ];
 
 const ABANDON = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
 describe('BIP32 (secp256k1)', () => {
-  it.each(BIP32)('given seed $seed, when deriving $path, then the published private key comes out and the public key matches it', ({ seed, path, key, pub }) => {
-    const derived = deriveKey({ seed: hexToBytes(seed), curve: 'CURVE_SECP256K1', path });
-    expect(bytesToHex(derived.privateKey)).toBe(key);
-    expect(derived.publicKey).toHaveLength(33);
-    expect(privateKeyToAccount(`0x${key}`).publicKey.slice(4, 68)).toBe(bytesToHex(derived.publicKey.subarray(1)));
-    if (pub) expect(bytesToHex(derived.publicKey)).toBe(pub);
-  });
+  it.each(BIP32)(
+    'given seed $seed, when deriving $path, then the published private key comes out and the public key matches it',
+    ({ seed, path, key, pub }) => {
+      const derived = deriveKey({ seed: hexToBytes(seed), curve: 'CURVE_SECP256K1', path });
+      expect(bytesToHex(derived.privateKey)).toBe(key);
+      expect(derived.publicKey).toHaveLength(33);
+      expect(privateKeyToAccount(`0x${key}`).publicKey.slice(4, 68)).toBe(bytesToHex(derived.publicKey.subarray(1)));
+      if (pub) expect(bytesToHex(derived.publicKey)).toBe(pub);
+    },
+  );
 
   it("given Trezor BIP39 vector 0 (passphrase TREZOR), when deriving m, then the key inside Trezor's published root xprv comes out", () => {
     // vectors.json lists the root as an xprv: base58check(version 4 | depth 1 | parent 4 |

@@ -5,11 +5,9 @@ import { bytesToHex, CryptoError, hashTypedData, type TypedData } from '../src/i
 import { ETHER_MAIL_TYPED_DATA } from './fixtures';
 import { codeOf } from './support';
 
-
 const viemHash = (td: TypedData) => viemHashTypedData(td as never).slice(2);
 /** What the wire carries: JSON text, with big integers as decimal strings. */
-const viaJson = (td: TypedData): TypedData =>
-  JSON.parse(JSON.stringify(td, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as TypedData;
+const viaJson = (td: TypedData): TypedData => JSON.parse(JSON.stringify(td, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as TypedData;
 
 // The example of the EIP-712 specification (Example.js / Example.sol), with EIP712Domain spelled
 // out as the specification does (the shared fixture leaves it to be inferred, as wallets send it).
@@ -128,7 +126,10 @@ describe('EIP-712 hashTypedData', () => {
   it.each([
     ['unknown primaryType', { ...MAIL, primaryType: 'Letter' }],
     ['unknown member type', { ...MAIL, types: { ...MAIL.types, Person: [{ name: 'name', type: 'strin' }] } }],
-    ['uint without size', { ...MAIL, types: { ...MAIL.types, Person: [{ name: 'n', type: 'uint' }] }, message: { from: { n: 1 }, to: { n: 1 }, contents: '' } }],
+    [
+      'uint without size',
+      { ...MAIL, types: { ...MAIL.types, Person: [{ name: 'n', type: 'uint' }] }, message: { from: { n: 1 }, to: { n: 1 }, contents: '' } },
+    ],
     ['missing member', { ...MAIL, message: { from: MAIL.message.from, contents: 'x' } }],
     ['bad address', { ...MAIL, message: { ...MAIL.message, to: { name: 'B', wallet: '0x1234' } } }],
     ['uint out of range', { ...MAIL, domain: { ...MAIL.domain, chainId: -1 } }],

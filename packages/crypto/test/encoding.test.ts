@@ -17,7 +17,6 @@ import {
 } from '../src/index';
 import { codeOf } from './support';
 
-
 describe('hex', () => {
   it('given bytes, when encoded, then lowercase hex without prefix round-trips (property)', () => {
     fc.assert(

@@ -3,17 +3,7 @@ import { expand, extract } from '@noble/hashes/hkdf.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  bytesToHex,
-  bytesToUtf8,
-  concatBytes,
-  CryptoError,
-  generateP256KeyPair,
-  hexToBytes,
-  hpkeOpen,
-  hpkeSeal,
-  utf8ToBytes,
-} from '../src/index';
+import { bytesToHex, bytesToUtf8, concatBytes, CryptoError, generateP256KeyPair, hexToBytes, hpkeOpen, hpkeSeal, utf8ToBytes } from '../src/index';
 
 async function codeOfAsync(fn: () => Promise<unknown>): Promise<string | undefined> {
   try {
@@ -120,9 +110,13 @@ describe('HPKE (RFC 9180 base mode, wire info and AAD)', () => {
     const sealed = await hpkeSeal({ plaintext: utf8ToBytes('x'), receiverPublicKey: receiver.publicKey });
     const other = generateP256KeyPair();
     expect(await codeOfAsync(() => hpkeOpen({ ...sealed, receiverPrivateKey: other.privateKey }))).toBe('ERR_INVALID_ENCRYPTED_BUNDLE');
-    expect(await codeOfAsync(() => hpkeOpen({ ...sealed, ciphertext: sealed.ciphertext.slice(0, 20), receiverPrivateKey: receiver.privateKey }))).toBe('ERR_INVALID_ENCRYPTED_BUNDLE');
+    expect(await codeOfAsync(() => hpkeOpen({ ...sealed, ciphertext: sealed.ciphertext.slice(0, 20), receiverPrivateKey: receiver.privateKey }))).toBe(
+      'ERR_INVALID_ENCRYPTED_BUNDLE',
+    );
     expect(await codeOfAsync(() => hpkeOpen({ ...sealed, ciphertext: 'zz', receiverPrivateKey: receiver.privateKey }))).toBe('ERR_INVALID_ENCRYPTED_BUNDLE');
-    expect(await codeOfAsync(() => hpkeOpen({ ...sealed, encappedPublic: '04', receiverPrivateKey: receiver.privateKey }))).toBe('ERR_INVALID_ENCRYPTED_BUNDLE');
+    expect(await codeOfAsync(() => hpkeOpen({ ...sealed, encappedPublic: '04', receiverPrivateKey: receiver.privateKey }))).toBe(
+      'ERR_INVALID_ENCRYPTED_BUNDLE',
+    );
     expect(await codeOfAsync(() => hpkeOpen({ ...sealed, receiverPrivateKey: 'abc' }))).toBe('ERR_INVALID_PARAMETER');
   });
 

@@ -15,7 +15,6 @@ import {
 import { webCryptoVerify } from './webcrypto';
 import { codeOf } from './support';
 
-
 const enclave = generateP256KeyPair();
 const NOW_MS = 1_700_000_000_000;
 const now = () => NOW_MS;

@@ -18,7 +18,6 @@ import {
 } from '../src/index';
 import { codeOf } from './support';
 
-
 // RFC 6979 appendix A.2.5: ECDSA, 256 bits (prime field), P-256.
 const RFC6979 = {
   x: 'c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721',
@@ -60,15 +59,18 @@ describe('RFC 6979 deterministic P-256 signatures', () => {
     expect(bytesToHex(sig)).toBe(r + s);
   });
 
-  it.each(RFC6979.sha256)('given message $message as a body, when stamped, then the DER signature carries the RFC r and s (low-S normalized)', ({ message, r, s }) => {
-    const stamp = parseApiKeyStamp(stampApiKey(message, { privateKey: RFC6979.x }));
-    const sig = derToRS(stamp.signature);
-    expect(sig.r).toBe(BigInt(`0x${r}`));
-    const rfcS = BigInt(`0x${s}`);
-    expect(sig.s === rfcS || sig.s === P256_N - rfcS).toBe(true);
-    expect(sig.s <= P256_N / 2n).toBe(true);
-    expect(verifyP256Der(stamp.publicKey, utf8ToBytes(message), stamp.signature)).toBe(true);
-  });
+  it.each(RFC6979.sha256)(
+    'given message $message as a body, when stamped, then the DER signature carries the RFC r and s (low-S normalized)',
+    ({ message, r, s }) => {
+      const stamp = parseApiKeyStamp(stampApiKey(message, { privateKey: RFC6979.x }));
+      const sig = derToRS(stamp.signature);
+      expect(sig.r).toBe(BigInt(`0x${r}`));
+      const rfcS = BigInt(`0x${s}`);
+      expect(sig.s === rfcS || sig.s === P256_N - rfcS).toBe(true);
+      expect(sig.s <= P256_N / 2n).toBe(true);
+      expect(verifyP256Der(stamp.publicKey, utf8ToBytes(message), stamp.signature)).toBe(true);
+    },
+  );
 });
 
 describe('key pairs and encodings', () => {
@@ -98,7 +100,13 @@ describe('key pairs and encodings', () => {
     ['identity', '00'],
     ['x not on curve', `02${'00'.repeat(31)}07`],
     ['x >= p', `02${'ff'.repeat(32)}`],
-    ['y tampered', (() => { const k = generateP256KeyPair().publicKeyUncompressed; return k.slice(0, -2) + (k.endsWith('00') ? '01' : '00'); })()],
+    [
+      'y tampered',
+      (() => {
+        const k = generateP256KeyPair().publicKeyUncompressed;
+        return k.slice(0, -2) + (k.endsWith('00') ? '01' : '00');
+      })(),
+    ],
     ['hybrid prefix 06', `06${generateP256KeyPair().publicKeyUncompressed.slice(2)}`],
     ['bad length', `02${'11'.repeat(31)}`],
     ['not hex', `02${'zz'.repeat(32)}`],

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { bytesToHex, CryptoError, generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from '../src/index';
 import { codeOf } from './support';
 
-
 // Trezor's reference vectors (trezor/python-mnemonic vectors.json, english, passphrase "TREZOR").
 const TREZOR = [
   {

@@ -15,7 +15,6 @@ import {
 } from '../src/index';
 import { codeOf } from './support';
 
-
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => `0x${bytesToHex(b)}`);
 
 describe('EIP-191 personal messages', () => {
@@ -110,7 +109,9 @@ describe('payloadDigest', () => {
       message: { body: 'hi' },
     } as const;
     const td = JSON.stringify(typed);
-    expect(`0x${bytesToHex(k1(td, 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'))}`).toBe(viemHashTypedData(typed as unknown as Parameters<typeof viemHashTypedData>[0]));
+    expect(`0x${bytesToHex(k1(td, 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NO_OP'))}`).toBe(
+      viemHashTypedData(typed as unknown as Parameters<typeof viemHashTypedData>[0]),
+    );
     // @turnkey/viem's signAuthorization: JSON.stringify({ address, chainId, nonce }) with numbers.
     const auth = { address: `0x${'44'.repeat(20)}`, chainId: 31337, nonce: 3 };
     const expected = hashAuthorization({ chainId: 31337, address: auth.address as `0x${string}`, nonce: 3 });
@@ -132,7 +133,10 @@ describe('payloadDigest', () => {
     ['secp256k1 NO_OP with text', () => k1('hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_NO_OP')],
     ['secp256k1 NOT_APPLICABLE with hex', () => k1(digest32, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NOT_APPLICABLE')],
     ['EIP712 with SHA256', () => k1('{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_SHA256')],
-    ['EIP7702 with SHA256', () => k1(JSON.stringify({ chainId: 1, address: `0x${'22'.repeat(20)}`, nonce: 0 }), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_SHA256')],
+    [
+      'EIP7702 with SHA256',
+      () => k1(JSON.stringify({ chainId: 1, address: `0x${'22'.repeat(20)}`, nonce: 0 }), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_SHA256'),
+    ],
     ['EIP7702 with NO_OP and an empty tuple', () => k1('{}', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NO_OP')],
     ['EIP712 that is not JSON', () => k1('{', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_KECCAK256')],
     ['EIP7702 that is a JSON array', () => k1('[]', 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256')],
@@ -143,7 +147,16 @@ describe('payloadDigest', () => {
     ['ed25519 with SHA256', () => ed('00', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_SHA256')],
     ['ed25519 with KECCAK256', () => ed('00', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256')],
     ['ed25519 with EIP712', () => ed('{}', 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE')],
-    ['non-string payload', () => payloadDigest({ payload: 5 as unknown as string, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_SHA256', curve: 'CURVE_SECP256K1' })],
+    [
+      'non-string payload',
+      () =>
+        payloadDigest({
+          payload: 5 as unknown as string,
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_SHA256',
+          curve: 'CURVE_SECP256K1',
+        }),
+    ],
   ])('given %s, then ERR_INVALID_PAYLOAD', (_name, fn) => {
     expect(codeOf(fn)).toBe('ERR_INVALID_PAYLOAD');
   });

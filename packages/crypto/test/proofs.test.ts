@@ -13,7 +13,6 @@ import {
 import { derToRaw, webCryptoVerify } from './webcrypto';
 import { codeOf } from './support';
 
-
 const session = generateP256KeyPair();
 const enclave = generateP256KeyPair();
 

@@ -17,14 +17,18 @@ import {
 } from '../src/index';
 import { codeOf } from './support';
 
-
 const seed = mnemonicToSeed('abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about');
 const eth = deriveAccount({ seed, curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' });
 const sol = deriveAccount({ seed, curve: 'CURVE_ED25519', path: "m/44'/501'/0'/0'", addressFormat: 'ADDRESS_FORMAT_SOLANA' });
 
 const TYPED = {
   domain: { name: 'Permit', version: '1', chainId: 1, verifyingContract: '0x000000000022d473030f116ddee9f6b43ac78ba3' },
-  types: { Permit: [{ name: 'owner', type: 'address' }, { name: 'value', type: 'uint256' }] },
+  types: {
+    Permit: [
+      { name: 'owner', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+  },
   primaryType: 'Permit',
   message: { owner: eth.address, value: '1000000000000000000' },
 } as const;
@@ -38,21 +42,30 @@ const SECP_REQUESTS: [string, PayloadEncoding, HashFunction][] = [
 ];
 
 describe('signRawPayload (secp256k1)', () => {
-  it.each(SECP_REQUESTS)('given payload %s (%s, %s), when signed, then viem recovers the account address from {r, s, v}', async (payload, encoding, hashFunction) => {
-    const sig = signRawPayload({ curve: 'CURVE_SECP256K1', privateKey: eth.privateKey, payload, encoding, hashFunction });
-    expect(sig.r).toMatch(/^[0-9a-f]{64}$/);
-    expect(sig.s).toMatch(/^[0-9a-f]{64}$/);
-    expect(['00', '01']).toContain(sig.v);
-    const hash = `0x${bytesToHex(payloadDigest({ payload, encoding, hashFunction, curve: 'CURVE_SECP256K1' }))}` as const;
-    const recovered = await recoverAddress({ hash, signature: `0x${sig.r}${sig.s}${(27 + Number.parseInt(sig.v, 16)).toString(16)}` });
-    expect(recovered).toBe(eth.address);
-    // Deterministic RFC 6979 + low-S: identical to viem's signature of the same digest.
-    const reference = await viemSign({ hash, privateKey: `0x${bytesToHex(eth.privateKey)}` });
-    expect([`0x${sig.r}`, `0x${sig.s}`, Number.parseInt(sig.v, 16)]).toEqual([reference.r, reference.s, reference.yParity]);
-  });
+  it.each(SECP_REQUESTS)(
+    'given payload %s (%s, %s), when signed, then viem recovers the account address from {r, s, v}',
+    async (payload, encoding, hashFunction) => {
+      const sig = signRawPayload({ curve: 'CURVE_SECP256K1', privateKey: eth.privateKey, payload, encoding, hashFunction });
+      expect(sig.r).toMatch(/^[0-9a-f]{64}$/);
+      expect(sig.s).toMatch(/^[0-9a-f]{64}$/);
+      expect(['00', '01']).toContain(sig.v);
+      const hash = `0x${bytesToHex(payloadDigest({ payload, encoding, hashFunction, curve: 'CURVE_SECP256K1' }))}` as const;
+      const recovered = await recoverAddress({ hash, signature: `0x${sig.r}${sig.s}${(27 + Number.parseInt(sig.v, 16)).toString(16)}` });
+      expect(recovered).toBe(eth.address);
+      // Deterministic RFC 6979 + low-S: identical to viem's signature of the same digest.
+      const reference = await viemSign({ hash, privateKey: `0x${bytesToHex(eth.privateKey)}` });
+      expect([`0x${sig.r}`, `0x${sig.s}`, Number.parseInt(sig.v, 16)]).toEqual([reference.r, reference.s, reference.yParity]);
+    },
+  );
 
   it('given an EIP-712 payload, when signed, then the signature equals viem signTypedData', async () => {
-    const sig = signRawPayload({ curve: 'CURVE_SECP256K1', privateKey: eth.privateKey, payload: JSON.stringify(TYPED), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_KECCAK256' });
+    const sig = signRawPayload({
+      curve: 'CURVE_SECP256K1',
+      privateKey: eth.privateKey,
+      payload: JSON.stringify(TYPED),
+      encoding: 'PAYLOAD_ENCODING_EIP712',
+      hashFunction: 'HASH_FUNCTION_KECCAK256',
+    });
     const account = privateKeyToAccount(`0x${bytesToHex(eth.privateKey)}`);
     const viemSig = await account.signTypedData({ ...TYPED, message: { owner: eth.address as `0x${string}`, value: 10n ** 18n } });
     expect(`0x${sig.r}${sig.s}${(27 + Number.parseInt(sig.v, 16)).toString(16)}`).toBe(viemSig);
@@ -63,11 +76,21 @@ describe('signRawPayload (secp256k1)', () => {
     const publicKey = hexToBytes(eth.publicKey);
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (digest) => {
-        const sig = signRawPayload({ curve: 'CURVE_SECP256K1', privateKey: eth.privateKey, payload: bytesToHex(digest), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+        const sig = signRawPayload({
+          curve: 'CURVE_SECP256K1',
+          privateKey: eth.privateKey,
+          payload: bytesToHex(digest),
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        });
         expect(BigInt(`0x${sig.s}`) <= halfN).toBe(true);
         expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: sig })).toBe(true);
-        expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: { ...sig, v: sig.v === '00' ? '1b' : '1c' } })).toBe(true);
-        expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: { ...sig, v: sig.v === '00' ? '01' : '00' } })).toBe(false);
+        expect(
+          verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: { ...sig, v: sig.v === '00' ? '1b' : '1c' } }),
+        ).toBe(true);
+        expect(
+          verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: { ...sig, v: sig.v === '00' ? '01' : '00' } }),
+        ).toBe(false);
         const other = digest.slice();
         other[0]! ^= 1;
         expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: other, signature: sig })).toBe(false);
@@ -80,7 +103,13 @@ describe('signRawPayload (secp256k1)', () => {
 describe('signRawPayload (ed25519)', () => {
   it('given a message, when signed, then r||s is an RFC 8032 signature by the Solana account key and v is 00', () => {
     const message = 'Sign in to example.com';
-    const sig = signRawPayload({ curve: 'CURVE_ED25519', privateKey: sol.privateKey, payload: message, encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE' });
+    const sig = signRawPayload({
+      curve: 'CURVE_ED25519',
+      privateKey: sol.privateKey,
+      payload: message,
+      encoding: 'PAYLOAD_ENCODING_TEXT_UTF8',
+      hashFunction: 'HASH_FUNCTION_NOT_APPLICABLE',
+    });
     expect(sig.v).toBe('00');
     const publicKey = hexToBytes(sol.publicKey);
     const bytes = new TextEncoder().encode(message);
@@ -103,15 +132,31 @@ describe('raw signature inputs', () => {
     ]) {
       expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: digest, signature: signature as never })).toBe(false);
     }
-    expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey: new Uint8Array(33), digestOrMessage: digest, signature: { r: '11'.repeat(32), s: '11'.repeat(32), v: '00' } })).toBe(false);
-    expect(verifyRawSignature({ curve: 'CURVE_SECP256K1', publicKey, digestOrMessage: new Uint8Array(31), signature: { r: '11'.repeat(32), s: '11'.repeat(32), v: '00' } })).toBe(false);
+    expect(
+      verifyRawSignature({
+        curve: 'CURVE_SECP256K1',
+        publicKey: new Uint8Array(33),
+        digestOrMessage: digest,
+        signature: { r: '11'.repeat(32), s: '11'.repeat(32), v: '00' },
+      }),
+    ).toBe(false);
+    expect(
+      verifyRawSignature({
+        curve: 'CURVE_SECP256K1',
+        publicKey,
+        digestOrMessage: new Uint8Array(31),
+        signature: { r: '11'.repeat(32), s: '11'.repeat(32), v: '00' },
+      }),
+    ).toBe(false);
   });
 
   it('given a bad private key, curve or payload, then coded errors', () => {
     const request = { payload: 'hi', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256' } as const;
     expect(codeOf(() => signRawPayload({ ...request, curve: 'CURVE_SECP256K1', privateKey: new Uint8Array(32) }))).toBe('ERR_INVALID_PARAMETER');
     expect(codeOf(() => signRawPayload({ ...request, curve: 'CURVE_SECP256K1', privateKey: new Uint8Array(16) }))).toBe('ERR_INVALID_PARAMETER');
-    expect(codeOf(() => signRawPayload({ ...request, curve: 'CURVE_P256' as 'CURVE_ED25519', privateKey: eth.privateKey }))).toBe('ERR_UNSUPPORTED_CURVE_FORMAT');
+    expect(codeOf(() => signRawPayload({ ...request, curve: 'CURVE_P256' as 'CURVE_ED25519', privateKey: eth.privateKey }))).toBe(
+      'ERR_UNSUPPORTED_CURVE_FORMAT',
+    );
     expect(codeOf(() => signRawPayload({ ...request, curve: 'CURVE_ED25519', privateKey: sol.privateKey }))).toBe('ERR_INVALID_PAYLOAD');
   });
 });

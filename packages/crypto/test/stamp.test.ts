@@ -19,7 +19,6 @@ import {
 } from '../src/index';
 import { codeOf } from './support';
 
-
 const p256Key = generateP256KeyPair();
 const k1Key = generateSecp256k1KeyPair();
 const edKey = generateEd25519KeyPair();
@@ -85,7 +84,12 @@ describe('API-key stamps', () => {
 
   it('given a stamp by another key of the same scheme, then verification fails', () => {
     for (const scheme of SCHEMES) {
-      const other = scheme === 'SIGNATURE_SCHEME_TK_API_ED25519' ? generateEd25519KeyPair() : scheme === 'SIGNATURE_SCHEME_TK_API_P256' ? generateP256KeyPair() : generateSecp256k1KeyPair();
+      const other =
+        scheme === 'SIGNATURE_SCHEME_TK_API_ED25519'
+          ? generateEd25519KeyPair()
+          : scheme === 'SIGNATURE_SCHEME_TK_API_P256'
+            ? generateP256KeyPair()
+            : generateSecp256k1KeyPair();
       const stamp = parseApiKeyStamp(stampApiKey(BODY, { ...KEYS[scheme], scheme }));
       expect(verifyApiKeyStamp(utf8ToBytes(BODY), { ...stamp, publicKey: other.publicKey })).toBe(false);
       expect(verifyApiKeyStamp(utf8ToBytes(BODY), { ...stamp, scheme: SCHEMES.find((s) => s !== scheme)! })).toBe(false);
@@ -98,7 +102,13 @@ describe('API-key stamps', () => {
     const verifyP256 = vi.fn(() => false);
     expect(verifyApiKeyStamp(body, stamp, { verifyP256 })).toBe(false);
     expect(verifyP256).toHaveBeenCalledWith(stamp.publicKey, body, stamp.signature);
-    expect(verifyApiKeyStamp(body, stamp, { verifyP256: () => { throw new Error('boom'); } })).toBe(false);
+    expect(
+      verifyApiKeyStamp(body, stamp, {
+        verifyP256: () => {
+          throw new Error('boom');
+        },
+      }),
+    ).toBe(false);
   });
 
   it('given garbage keys and signatures in a parsed stamp, then verification returns false without throwing', () => {

@@ -82,7 +82,9 @@ type Generated = { type: 'legacy' | 'eip2930' | 'eip1559' | 'eip7702' } & Record
 const transactions: Record<Generated['type'], fc.Arbitrary<Generated>> = {
   legacy: fc.record({ ...common, to: fc.option(address, { nil: null }), gasPrice: uint(256) }).map((t) => ({ ...t, type: 'legacy' as const })),
   eip2930: fc.record({ ...common, to: fc.option(address, { nil: null }), gasPrice: uint(256), accessList }).map((t) => ({ ...t, type: 'eip2930' as const })),
-  eip1559: fc.record({ ...common, to: fc.option(address, { nil: null }), fees, accessList }).map(({ fees: [tip, max], ...t }) => ({ ...t, type: 'eip1559' as const, maxPriorityFeePerGas: tip, maxFeePerGas: max })),
+  eip1559: fc
+    .record({ ...common, to: fc.option(address, { nil: null }), fees, accessList })
+    .map(({ fees: [tip, max], ...t }) => ({ ...t, type: 'eip1559' as const, maxPriorityFeePerGas: tip, maxFeePerGas: max })),
   eip7702: fc
     .record({ ...common, to: address, fees, accessList, authorizationList: fc.array(authorization, { minLength: 1, maxLength: 3 }) })
     .map(({ fees: [tip, max], ...t }) => ({ ...t, type: 'eip7702' as const, maxPriorityFeePerGas: tip, maxFeePerGas: max })),
@@ -126,12 +128,27 @@ function toEthers(t: Generated): EthersTransaction {
 
 /** What parseUnsignedEthereumTransaction must return for the generated fields. */
 function expected(t: Generated): EthereumTransaction {
-  const out: EthereumTransaction = { type: t.type, chainId: BigInt(t.chainId), nonce: BigInt(t.nonce), gas: t.gas, to: t.to ?? null, value: t.value, data: t.data };
+  const out: EthereumTransaction = {
+    type: t.type,
+    chainId: BigInt(t.chainId),
+    nonce: BigInt(t.nonce),
+    gas: t.gas,
+    to: t.to ?? null,
+    value: t.value,
+    data: t.data,
+  };
   if (t.gasPrice !== undefined) out.gasPrice = t.gasPrice;
   if (t.maxFeePerGas !== undefined) Object.assign(out, { maxFeePerGas: t.maxFeePerGas, maxPriorityFeePerGas: t.maxPriorityFeePerGas });
   if (t.accessList) out.accessList = t.accessList;
   if (t.authorizationList) {
-    out.authorizationList = t.authorizationList.map((a: any) => ({ chainId: BigInt(a.chainId), address: a.address, nonce: BigInt(a.nonce), yParity: a.yParity, r: a.r, s: a.s }));
+    out.authorizationList = t.authorizationList.map((a: any) => ({
+      chainId: BigInt(a.chainId),
+      address: a.address,
+      nonce: BigInt(a.nonce),
+      yParity: a.yParity,
+      r: a.r,
+      s: a.s,
+    }));
   }
   return out;
 }
@@ -176,9 +193,10 @@ describe.each(['legacy', 'eip2930', 'eip1559', 'eip7702'] as const)('Ethereum %s
         const tx = parseUnsignedEthereumTransaction(serializeTransaction(toViem(t)));
         const signature = sign(ethereumTransactionHash(tx));
         const signed = hex(serializeEthereumTransaction(tx, signature));
-        const viemSignature = type === 'legacy'
-          ? { r: pad32(signature.r), s: pad32(signature.s), v: 27n + BigInt(signature.yParity) }
-          : { r: pad32(signature.r), s: pad32(signature.s), yParity: signature.yParity };
+        const viemSignature =
+          type === 'legacy'
+            ? { r: pad32(signature.r), s: pad32(signature.s), v: 27n + BigInt(signature.yParity) }
+            : { r: pad32(signature.r), s: pad32(signature.s), yParity: signature.yParity };
         expect(signed).toBe(serializeTransaction(toViem(t), viemSignature));
         const ethers = toEthers(t);
         ethers.signature = EthersSignature.from({ r: pad32(signature.r), s: pad32(signature.s), yParity: signature.yParity });
@@ -198,10 +216,16 @@ const TO = `0x${'11'.repeat(20)}` as Hex;
 const typed = (typeByte: string, fields: unknown[]) => `0x${typeByte}${toRlp(fields as never).slice(2)}`;
 /** A valid EIP-1559 body: chainId, nonce, tip, max fee, gas, to, value, data, access list. */
 const eip1559 = (patch: Record<number, unknown> = {}) =>
-  typed('02', ['0x01', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', []].map((f, i) => (i in patch ? patch[i] : f)));
+  typed(
+    '02',
+    ['0x01', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', []].map((f, i) => (i in patch ? patch[i] : f)),
+  );
 const AUTH = ['0x01', TO, '0x', '0x', `0x${'aa'.repeat(32)}`, `0x${'bb'.repeat(32)}`];
 const eip7702 = (patch: Record<number, unknown> = {}) =>
-  typed('04', ['0x01', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', [], [AUTH]].map((f, i) => (i in patch ? patch[i] : f)));
+  typed(
+    '04',
+    ['0x01', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', [], [AUTH]].map((f, i) => (i in patch ? patch[i] : f)),
+  );
 const legacy = (fields: unknown[]) => toRlp(fields as never);
 
 describe('Ethereum refusals', () => {
@@ -342,7 +366,11 @@ function keypair(): Keys {
 }
 
 /** A kit wire transaction paid by `payer`, optionally co-signed and (v0) with a lookup table. */
-function kitTransaction(version: 'legacy' | 0, payer: Address, opts: { cosigner?: Address; lookup?: { table: Address; addresses: Address[] } } = {}): Uint8Array {
+function kitTransaction(
+  version: 'legacy' | 0,
+  payer: Address,
+  opts: { cosigner?: Address; lookup?: { table: Address; addresses: Address[] } } = {},
+): Uint8Array {
   const accounts = [
     { address: payer, role: AccountRole.WRITABLE_SIGNER },
     ...(opts.cosigner ? [{ address: opts.cosigner, role: AccountRole.READONLY_SIGNER }] : []),
@@ -355,7 +383,10 @@ function kitTransaction(version: 'legacy' | 0, payer: Address, opts: { cosigner?
     (m) => appendTransactionMessageInstruction({ programAddress: MEMO, accounts, data: new TextEncoder().encode('hello') }, m),
   );
   // kit types the two versions apart; one builder for both reads better than two.
-  const compiled = opts.lookup && version === 0 ? compressTransactionMessageUsingAddressLookupTables(message as never, { [opts.lookup.table]: opts.lookup.addresses }) : message;
+  const compiled =
+    opts.lookup && version === 0
+      ? compressTransactionMessageUsingAddressLookupTables(message as never, { [opts.lookup.table]: opts.lookup.addresses })
+      : message;
   return new Uint8Array(getTransactionEncoder().encode(compileTransaction(compiled as never)));
 }
 
@@ -414,7 +445,9 @@ describe.each([
     const [signatures] = await signer.signMessages([{ content: tx.message, signatures: {} } as never]);
     const signed = withSolanaSignature(tx, 0, new Uint8Array((signatures as Record<string, Uint8Array>)[signer.address]!));
     const decoded = getTransactionDecoder().decode(signed);
-    expect(ed25519.verify(new Uint8Array(decoded.signatures[signer.address]!), tx.message, new Uint8Array(getAddressEncoder().encode(signer.address)))).toBe(true);
+    expect(ed25519.verify(new Uint8Array(decoded.signatures[signer.address]!), tx.message, new Uint8Array(getAddressEncoder().encode(signer.address)))).toBe(
+      true,
+    );
   });
 
   it('given any strict prefix or an extra byte, then ERR_INVALID_TRANSACTION (property)', () => {
@@ -441,27 +474,39 @@ describe('Solana refusals', () => {
     ['message version 1', () => Uint8Array.of(...wire.subarray(0, messageAt), 0x81, ...wire.subarray(messageAt))],
     ['message version 127', () => Uint8Array.of(...wire.subarray(0, messageAt), 0xff, ...wire.subarray(messageAt))],
     ['no required signer', () => Uint8Array.of(0x00, 0x00, ...wire.subarray(messageAt + 1))],
-    ['more required signers than account keys', () => {
-      const out = Uint8Array.of(0x03, ...new Uint8Array(128), ...wire.subarray(1));
-      out[1 + 64 * 3] = 3;
-      return out;
-    }],
-    ['a read-only fee payer (every signer read-only)', () => {
-      const out = wire.slice();
-      out[messageAt + 1] = 1;
-      return out;
-    }],
-    ['more read-only unsigned accounts than unsigned accounts', () => {
-      const out = wire.slice();
-      out[messageAt + 2] = 2;
-      return out;
-    }],
-    ['an instruction naming a program outside the account keys', () => {
-      const out = wire.slice();
-      // header (3), key count (1), 2 keys, blockhash, instruction count (1), then the program index.
-      out[messageAt + 3 + 1 + 64 + 32 + 1] = 9;
-      return out;
-    }],
+    [
+      'more required signers than account keys',
+      () => {
+        const out = Uint8Array.of(0x03, ...new Uint8Array(128), ...wire.subarray(1));
+        out[1 + 64 * 3] = 3;
+        return out;
+      },
+    ],
+    [
+      'a read-only fee payer (every signer read-only)',
+      () => {
+        const out = wire.slice();
+        out[messageAt + 1] = 1;
+        return out;
+      },
+    ],
+    [
+      'more read-only unsigned accounts than unsigned accounts',
+      () => {
+        const out = wire.slice();
+        out[messageAt + 2] = 2;
+        return out;
+      },
+    ],
+    [
+      'an instruction naming a program outside the account keys',
+      () => {
+        const out = wire.slice();
+        // header (3), key count (1), 2 keys, blockhash, instruction count (1), then the program index.
+        out[messageAt + 3 + 1 + 64 + 32 + 1] = 9;
+        return out;
+      },
+    ],
     ['not hex', () => 'zz'],
     ['nothing', () => new Uint8Array()],
   ])('given %s, then ERR_INVALID_TRANSACTION', (_name, make) => {

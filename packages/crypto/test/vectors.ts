@@ -40,10 +40,7 @@ export interface WycheproofOutcome {
  * Runs every case; `verify` must return a boolean and never throw (a string return is a
  * failure description).
  */
-export function runWycheproof(
-  file: WycheproofFile,
-  verify: (group: WycheproofGroup, test: WycheproofTest) => boolean | string,
-): WycheproofOutcome {
+export function runWycheproof(file: WycheproofFile, verify: (group: WycheproofGroup, test: WycheproofTest) => boolean | string): WycheproofOutcome {
   const failures: string[] = [];
   let total = 0;
   for (const group of file.testGroups) {
@@ -55,8 +52,7 @@ export function runWycheproof(
       } catch (e) {
         outcome = `threw ${(e as Error).message}`;
       }
-      const ok =
-        test.result === 'valid' ? outcome === true : test.result === 'invalid' ? outcome === false : typeof outcome === 'boolean';
+      const ok = test.result === 'valid' ? outcome === true : test.result === 'invalid' ? outcome === false : typeof outcome === 'boolean';
       if (!ok) failures.push(`tcId ${test.tcId} (${test.comment}, ${test.result}): got ${String(outcome)}`);
     }
   }

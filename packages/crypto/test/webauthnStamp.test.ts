@@ -11,7 +11,6 @@ import {
 } from '../src/index';
 import { codeOf } from './support';
 
-
 const BODY = '{"type":"ACTIVITY_TYPE_STAMP_LOGIN","timestampMs":"1700000000000","organizationId":"o","parameters":{}}';
 const b64 = (text: string) => base64urlEncode(utf8ToBytes(text));
 

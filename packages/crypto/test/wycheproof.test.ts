@@ -27,9 +27,7 @@ describe('Wycheproof ECDSA secp256k1 SHA-256 (DER)', () => {
   const file = loadWycheproof('ecdsa_secp256k1_sha256_test.json');
 
   it('given every vector, when verified (high-S accepted), then valid pass, invalid fail, nothing throws', () => {
-    const { total, failures } = runWycheproof(file, (g, t) =>
-      ecdsaVerify(secp256k1, g.publicKey.uncompressed!, hexToBytes(t.msg), hexToBytes(t.sig), 'der'),
-    );
+    const { total, failures } = runWycheproof(file, (g, t) => ecdsaVerify(secp256k1, g.publicKey.uncompressed!, hexToBytes(t.msg), hexToBytes(t.sig), 'der'));
     expect(total).toBe(file.numberOfTests);
     expect(failures).toEqual([]);
   });

@@ -5,11 +5,7 @@ import { operationWire, queryPath, type WireOperationName, type WireQueryName } 
  * One activity operation on the wire: the single source of truth the server registers
  * routes from and the client types `submit(op, params)` from.
  */
-export interface OperationDescriptor<
-  N extends string = string,
-  P extends TObject = TObject,
-  R extends TObject = TObject,
-> {
+export interface OperationDescriptor<N extends string = string, P extends TObject = TObject, R extends TObject = TObject> {
   /** Path suffix after `/public/v1/submit/`. */
   readonly name: N;
   /** Full path, `/public/v1/submit/<name>`. */
@@ -56,11 +52,7 @@ export interface QueryDescriptor<N extends string = string, Q extends TObject = 
 }
 
 /** Declare a query descriptor; `name` must be listed in the wire table of `./wire`. */
-export function defineQuery<N extends WireQueryName, Q extends TObject, R extends TSchema>(d: {
-  name: N;
-  request: Q;
-  response: R;
-}): QueryDescriptor<N, Q, R> {
+export function defineQuery<N extends WireQueryName, Q extends TObject, R extends TSchema>(d: { name: N; request: Q; response: R }): QueryDescriptor<N, Q, R> {
   return Object.freeze({ ...d, path: queryPath(d.name) });
 }
 
@@ -72,8 +64,7 @@ export const Enum = <const T extends readonly string[]>(values: T) =>
   Type.Union(values.map((v) => Type.Literal(v))) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
 
 /** Closed object schema: the wire refuses unknown fields. */
-export const Obj = <T extends Parameters<typeof Type.Object>[0]>(props: T) =>
-  Type.Object(props, { additionalProperties: false });
+export const Obj = <T extends Parameters<typeof Type.Object>[0]>(props: T) => Type.Object(props, { additionalProperties: false });
 
 export type ParamsOfDescriptor<D> = D extends OperationDescriptor<string, infer P, TObject> ? Static<P> : never;
 export type ResultOfDescriptor<D> = D extends OperationDescriptor<string, TObject, infer R> ? Static<R> : never;

@@ -8,12 +8,7 @@ export const PAYLOAD_ENCODINGS = [
 ] as const;
 export type PayloadEncoding = (typeof PAYLOAD_ENCODINGS)[number];
 
-export const HASH_FUNCTIONS = [
-  'HASH_FUNCTION_NO_OP',
-  'HASH_FUNCTION_SHA256',
-  'HASH_FUNCTION_KECCAK256',
-  'HASH_FUNCTION_NOT_APPLICABLE',
-] as const;
+export const HASH_FUNCTIONS = ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE'] as const;
 export type HashFunction = (typeof HASH_FUNCTIONS)[number];
 
 /** What sign_transaction's `unsignedTransaction` is (Turnkey's TransactionType). */
@@ -26,12 +21,7 @@ export type Curve = (typeof CURVES)[number];
 export const PATH_FORMATS = ['PATH_FORMAT_BIP32'] as const;
 export type PathFormat = (typeof PATH_FORMATS)[number];
 
-export const ADDRESS_FORMATS = [
-  'ADDRESS_FORMAT_UNCOMPRESSED',
-  'ADDRESS_FORMAT_COMPRESSED',
-  'ADDRESS_FORMAT_ETHEREUM',
-  'ADDRESS_FORMAT_SOLANA',
-] as const;
+export const ADDRESS_FORMATS = ['ADDRESS_FORMAT_UNCOMPRESSED', 'ADDRESS_FORMAT_COMPRESSED', 'ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_SOLANA'] as const;
 export type AddressFormat = (typeof ADDRESS_FORMATS)[number];
 
 export const POLICY_EFFECTS = ['EFFECT_ALLOW', 'EFFECT_DENY'] as const;
@@ -49,10 +39,7 @@ export const AUTHENTICATOR_TRANSPORTS = [
 ] as const;
 export type AuthenticatorTransport = (typeof AUTHENTICATOR_TRANSPORTS)[number];
 
-export const SMART_CONTRACT_INTERFACE_TYPES = [
-  'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
-  'SMART_CONTRACT_INTERFACE_TYPE_SOLANA',
-] as const;
+export const SMART_CONTRACT_INTERFACE_TYPES = ['SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM', 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA'] as const;
 export type SmartContractInterfaceType = (typeof SMART_CONTRACT_INTERFACE_TYPES)[number];
 
 export const FEATURE_NAMES = [
@@ -70,11 +57,7 @@ export type FeatureName = (typeof FEATURE_NAMES)[number];
 export const API_KEY_CURVES = ['API_KEY_CURVE_P256', 'API_KEY_CURVE_SECP256K1', 'API_KEY_CURVE_ED25519'] as const;
 export type ApiKeyCurve = (typeof API_KEY_CURVES)[number];
 
-export const SIGNATURE_SCHEMES = [
-  'SIGNATURE_SCHEME_TK_API_P256',
-  'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191',
-  'SIGNATURE_SCHEME_TK_API_ED25519',
-] as const;
+export const SIGNATURE_SCHEMES = ['SIGNATURE_SCHEME_TK_API_P256', 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191', 'SIGNATURE_SCHEME_TK_API_ED25519'] as const;
 export type SignatureScheme = (typeof SIGNATURE_SCHEMES)[number];
 
 /** Channel of a one-time code (Turnkey init_otp `otpType`). */

@@ -1,18 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { Obj, Enum } from './descriptor.js';
-import { ADDRESS_FORMATS, API_KEY_CURVES, AUTHENTICATOR_TRANSPORTS, CLIENT_SIGNATURE_SCHEMES, CURVES, FEATURE_NAMES, MNEMONIC_LENGTHS, PATH_FORMATS } from './enums.js';
 import {
-  DerivationPath,
-  Email,
-  ExpirationSeconds,
-  IdList,
-  Jwt,
-  MAX_ITEMS,
-  Name,
-  PhoneNumber,
-  PublicKeyHex,
-  SignatureHex,
-} from './fields.js';
+  ADDRESS_FORMATS,
+  API_KEY_CURVES,
+  AUTHENTICATOR_TRANSPORTS,
+  CLIENT_SIGNATURE_SCHEMES,
+  CURVES,
+  FEATURE_NAMES,
+  MNEMONIC_LENGTHS,
+  PATH_FORMATS,
+} from './enums.js';
+import { DerivationPath, Email, ExpirationSeconds, IdList, Jwt, MAX_ITEMS, Name, PhoneNumber, PublicKeyHex, SignatureHex } from './fields.js';
 
 /**
  * Parameter objects that several operations share, named after Turnkey's definitions
@@ -86,10 +84,7 @@ export const OidcClaims = Obj({
  * An OAuth provider to link (v1OauthProviderParamsV2): `providerName` plus exactly one of
  * `oidcToken` or `oidcClaims` (spec, signup: "either oidcToken (verified) or oidcClaims").
  */
-export const OauthProviderParams = Type.Union([
-  Obj({ providerName: Name, oidcToken: Jwt }),
-  Obj({ providerName: Name, oidcClaims: OidcClaims }),
-]);
+export const OauthProviderParams = Type.Union([Obj({ providerName: Name, oidcToken: Jwt }), Obj({ providerName: Name, oidcClaims: OidcClaims })]);
 
 /**
  * Signature binding a request to the client's key pair (DESIGN section 2): `message` is the

@@ -110,10 +110,7 @@ export const proxyOauth2Authenticate = defineProxyEndpoint({
  * against the request's top-level `oidcToken` (spec A, signup: "verified against an
  * accompanying token").
  */
-export const ProxySignupOauthProvider = Type.Union([
-  Obj({ providerName: Name, oidcToken: Jwt }),
-  Obj({ providerName: Name, oidcClaims: OidcClaims }),
-]);
+export const ProxySignupOauthProvider = Type.Union([Obj({ providerName: Name, oidcToken: Jwt }), Obj({ providerName: Name, oidcClaims: OidcClaims })]);
 
 /**
  * Create a sub-organization for an end user, optionally with credentials and a wallet, in one

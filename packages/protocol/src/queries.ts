@@ -59,9 +59,7 @@ export const listActivities = defineQuery({
   name: 'list_activities',
   request: body({
     filterByStatus: Type.Optional(Type.Array(Enum(ACTIVITY_STATUSES), { maxItems: ACTIVITY_STATUSES.length })),
-    filterByType: Type.Optional(
-      Type.Array(Type.String({ pattern: '^ACTIVITY_TYPE_[A-Z0-9_]+$', maxLength: 128 }), { maxItems: MAX_ITEMS }),
-    ),
+    filterByType: Type.Optional(Type.Array(Type.String({ pattern: '^ACTIVITY_TYPE_[A-Z0-9_]+$', maxLength: 128 }), { maxItems: MAX_ITEMS })),
     paginationOptions: Type.Optional(Pagination),
   }),
   response: Obj({ activities: Type.Array(Activity) }),

@@ -1,6 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import { Obj, Enum } from './descriptor.js';
-import { ADDRESS_FORMATS, AUTHENTICATOR_TRANSPORTS, CREDENTIAL_TYPES, CURVES, OAUTH2_PROVIDERS, PATH_FORMATS, POLICY_EFFECTS, SMART_CONTRACT_INTERFACE_TYPES, TAG_TYPES } from './enums.js';
+import {
+  ADDRESS_FORMATS,
+  AUTHENTICATOR_TRANSPORTS,
+  CREDENTIAL_TYPES,
+  CURVES,
+  OAUTH2_PROVIDERS,
+  PATH_FORMATS,
+  POLICY_EFFECTS,
+  SMART_CONTRACT_INTERFACE_TYPES,
+  TAG_TYPES,
+} from './enums.js';
 import { Timestamp } from './fields.js';
 import { AddressEntry, Feature } from './params.js';
 

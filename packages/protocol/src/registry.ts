@@ -5,22 +5,11 @@ import { initOtp, oauthLogin, otpLogin, stampLogin, verifyOtp } from './operatio
 import { approveActivity, rejectActivity } from './operations/consensus.js';
 import { createPrivateKeys, exportPrivateKey, importPrivateKey, initImportPrivateKey } from './operations/keys.js';
 import { createOauth2Credential, oauth2Authenticate } from './operations/oauth2.js';
-import {
-  createSubOrganization,
-  removeOrganizationFeature,
-  setOrganizationFeature,
-  updateRootQuorum,
-} from './operations/organization.js';
+import { createSubOrganization, removeOrganizationFeature, setOrganizationFeature, updateRootQuorum } from './operations/organization.js';
 import { createPolicy, updatePolicy } from './operations/policies.js';
 import { signRawPayload, signRawPayloads, signTransaction } from './operations/signing.js';
 import { createSmartContractInterface, deleteSmartContractInterface } from './operations/smart-contracts.js';
-import {
-  createPrivateKeyTag,
-  createUserTag,
-  deleteUserTags,
-  updatePrivateKeyTag,
-  updateUserTag,
-} from './operations/tags.js';
+import { createPrivateKeyTag, createUserTag, deleteUserTags, updatePrivateKeyTag, updateUserTag } from './operations/tags.js';
 import { createTvcManifest, createTvcManifestApprovals } from './operations/tvc.js';
 import {
   createApiKeys,
@@ -34,14 +23,7 @@ import {
   updateUserEmail,
   updateUserPhoneNumber,
 } from './operations/users.js';
-import {
-  createWallet,
-  createWalletAccounts,
-  exportWallet,
-  exportWalletAccount,
-  importWallet,
-  initImportWallet,
-} from './operations/wallets.js';
+import { createWallet, createWalletAccounts, exportWallet, exportWalletAccount, importWallet, initImportWallet } from './operations/wallets.js';
 import * as queryDescriptors from './queries.js';
 
 /**
@@ -120,9 +102,7 @@ export type ResultOf<N extends OperationName> = Static<(typeof operations)[N]['r
 /** Any operation descriptor of the registry. */
 export type AnyOperation = (typeof operations)[OperationName];
 
-const byType: ReadonlyMap<string, AnyOperation> = new Map(
-  Object.values(operations).map((d): [string, AnyOperation] => [d.type, d]),
-);
+const byType: ReadonlyMap<string, AnyOperation> = new Map(Object.values(operations).map((d): [string, AnyOperation] => [d.type, d]));
 
 /**
  * The descriptor whose activity `type` is `type`, or undefined.
@@ -141,9 +121,7 @@ export function isOperationName(name: unknown): name is OperationName {
  * Names of the operations specified in spec section B, in the order of its table. The spec's
  * prose says 20; its table lists 21 rows, and all of them are here.
  */
-export const specOperationNames = (Object.keys(operations) as OperationName[]).filter(
-  (n) => operations[n].spec,
-) as readonly OperationName[];
+export const specOperationNames = (Object.keys(operations) as OperationName[]).filter((n) => operations[n].spec) as readonly OperationName[];
 
 /**
  * Every read endpoint, keyed by name.

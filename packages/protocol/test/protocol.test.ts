@@ -33,11 +33,21 @@ const SPEC_TABLE = [
   ['create_oauth2_credential', 'ACTIVITY_TYPE_CREATE_OAUTH2_CREDENTIAL', 'createOauth2CredentialIntent', 'createOauth2CredentialResult'],
   ['create_private_key_tag', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG', 'createPrivateKeyTagIntent', 'createPrivateKeyTagResult'],
   ['export_private_key', 'ACTIVITY_TYPE_EXPORT_PRIVATE_KEY', 'exportPrivateKeyIntent', 'exportPrivateKeyResult'],
-  ['delete_smart_contract_interface', 'ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE', 'deleteSmartContractInterfaceIntent', 'deleteSmartContractInterfaceResult'],
+  [
+    'delete_smart_contract_interface',
+    'ACTIVITY_TYPE_DELETE_SMART_CONTRACT_INTERFACE',
+    'deleteSmartContractInterfaceIntent',
+    'deleteSmartContractInterfaceResult',
+  ],
   ['delete_user_tags', 'ACTIVITY_TYPE_DELETE_USER_TAGS', 'deleteUserTagsIntent', 'deleteUserTagsResult'],
   ['update_root_quorum', 'ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'updateRootQuorumIntent', 'updateRootQuorumResult'],
   ['init_import_private_key', 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY', 'initImportPrivateKeyIntent', 'initImportPrivateKeyResult'],
-  ['create_smart_contract_interface', 'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE', 'createSmartContractInterfaceIntent', 'createSmartContractInterfaceResult'],
+  [
+    'create_smart_contract_interface',
+    'ACTIVITY_TYPE_CREATE_SMART_CONTRACT_INTERFACE',
+    'createSmartContractInterfaceIntent',
+    'createSmartContractInterfaceResult',
+  ],
   ['create_wallet_accounts', 'ACTIVITY_TYPE_CREATE_WALLET_ACCOUNTS', 'createWalletAccountsIntent', 'createWalletAccountsResult'],
   ['update_private_key_tag', 'ACTIVITY_TYPE_UPDATE_PRIVATE_KEY_TAG', 'updatePrivateKeyTagIntent', 'updatePrivateKeyTagResult'],
   ['create_policy', 'ACTIVITY_TYPE_CREATE_POLICY_V3', 'createPolicyIntentV3', 'createPolicyResult'],
@@ -86,11 +96,28 @@ const EXTRAS_TABLE = [
 
 /** The read endpoints DESIGN section 2 asks for at least, plus the ones the kit uses. */
 const QUERY_NAMES = [
-  'whoami', 'get_activity', 'list_activities', 'get_user', 'list_users', 'list_wallets', 'get_wallet',
-  'list_wallet_accounts', 'get_private_key', 'list_private_keys', 'list_policies', 'get_policy',
-  'list_user_tags', 'list_private_key_tags', 'get_oauth2_credential', 'list_oauth2_credentials',
-  'get_organization_configs', 'list_smart_contract_interfaces', 'get_api_keys', 'get_authenticators',
-  'get_auth_proxy_config', 'list_suborgs',
+  'whoami',
+  'get_activity',
+  'list_activities',
+  'get_user',
+  'list_users',
+  'list_wallets',
+  'get_wallet',
+  'list_wallet_accounts',
+  'get_private_key',
+  'list_private_keys',
+  'list_policies',
+  'get_policy',
+  'list_user_tags',
+  'list_private_key_tags',
+  'get_oauth2_credential',
+  'list_oauth2_credentials',
+  'get_organization_configs',
+  'list_smart_contract_interfaces',
+  'get_api_keys',
+  'get_authenticators',
+  'get_auth_proxy_config',
+  'list_suborgs',
 ] as const;
 
 const allOperations = Object.values(operations);
@@ -358,9 +385,7 @@ describe('errors', () => {
 
   it('given docs/errors.md, then it has one row per code with the same HTTP status and gRPC code', () => {
     const doc = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = new Map(
-      [...doc.matchAll(/^\| `(ERR_[A-Z0-9_]+)` \| (\d+) \| (\d+)\b/gm)].map((m) => [m[1], { status: Number(m[2]), grpc: Number(m[3]) }]),
-    );
+    const rows = new Map([...doc.matchAll(/^\| `(ERR_[A-Z0-9_]+)` \| (\d+) \| (\d+)\b/gm)].map((m) => [m[1], { status: Number(m[2]), grpc: Number(m[3]) }]));
     for (const code of codes) {
       expect(rows.get(code), code).toEqual({ status: errorTable[code].status, grpc: errorTable[code].grpc });
     }

@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { operations, proxyEndpoints, queries } from '../src/index';
-import {
-  isErrorCode,
-  operationWire,
-  PROXY_CONFIG_ID_HEADER,
-  PROXY_ENDPOINT_NAMES,
-  proxyPath,
-  QUERY_NAMES,
-  queryPath,
-  wireOperations,
-} from '../src/wire';
+import { isErrorCode, operationWire, PROXY_CONFIG_ID_HEADER, PROXY_ENDPOINT_NAMES, proxyPath, QUERY_NAMES, queryPath, wireOperations } from '../src/wire';
 
 /** Relative imports of a source file of this package, followed transitively. */
 function moduleGraph(file: string, seen = new Map<string, string[]>()): Map<string, string[]> {
@@ -27,7 +18,9 @@ describe('@walletkit/protocol/wire', () => {
     expect(Object.keys(wireOperations)).toEqual(Object.keys(operations));
     for (const [name, descriptor] of Object.entries(operations)) {
       const wire = operationWire(name as keyof typeof wireOperations);
-      expect({ name: descriptor.name, path: descriptor.path, type: descriptor.type, intentKey: descriptor.intentKey, resultKey: descriptor.resultKey }).toEqual(wire);
+      expect({ name: descriptor.name, path: descriptor.path, type: descriptor.type, intentKey: descriptor.intentKey, resultKey: descriptor.resultKey }).toEqual(
+        wire,
+      );
     }
   });
 

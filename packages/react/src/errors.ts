@@ -43,7 +43,8 @@ const messages: Partial<Record<WalletKitErrorCode, string>> = {
   ERR_WALLET_REJECTED: 'The request was rejected in your wallet. Approve it to continue.',
   ERR_WALLET_UNAVAILABLE: 'Your wallet has no account to sign with. Unlock it and try again.',
   ERR_ACTIVITY_NOT_COMPLETED: 'The request needs approval before it can finish.',
-  ERR_APP_PROOF_INVALID: 'The wallet server could not prove this result came from its secure enclave, so it was not used. Try again; if it keeps happening, contact the site owner.',
+  ERR_APP_PROOF_INVALID:
+    'The wallet server could not prove this result came from its secure enclave, so it was not used. Try again; if it keeps happening, contact the site owner.',
   ERR_USER_REJECTED: 'You declined the request.',
   ERR_UNSUPPORTED_ACCOUNT: 'This account cannot sign this request. Choose an account of the right network.',
   ERR_CHAIN_NOT_CONFIGURED: 'This network is not available in this app. Choose another network.',

@@ -127,7 +127,8 @@ export function signMessageMutationOptions(client: WalletKitClientLike) {
 /** @example mutate({ address, typedData }) // -> '0x..' (EIP-712) */
 export function signTypedDataMutationOptions(client: WalletKitClientLike) {
   return mutationOptions({
-    mutationFn: ({ address, typedData, ...opts }: { address: string; typedData: unknown } & SignOptions) => client.wallet.signTypedData(address, typedData, opts),
+    mutationFn: ({ address, typedData, ...opts }: { address: string; typedData: unknown } & SignOptions) =>
+      client.wallet.signTypedData(address, typedData, opts),
   });
 }
 

@@ -67,7 +67,9 @@ describe('adaptClient', () => {
     const adapted = adaptClient(kit, { oauthAuthorizeUrls: { google: 'http://127.0.0.1:9999/auth' } });
     await adapted.proxy.walletKitConfig();
     void adapted.auth.logInWithOAuth('google');
-    expect(calls).toEqual([['logInWithOAuth', { provider: 'google', clientId: 'g-client', redirectUri: 'https://app.example/cb', authorizeUrl: 'http://127.0.0.1:9999/auth' }]]);
+    expect(calls).toEqual([
+      ['logInWithOAuth', { provider: 'google', clientId: 'g-client', redirectUri: 'https://app.example/cb', authorizeUrl: 'http://127.0.0.1:9999/auth' }],
+    ]);
   });
 
   it('given positional wallet calls, when signing, then the client receives its options object', async () => {

@@ -164,11 +164,17 @@ describe('recognizePermit', () => {
       domain: permit2Domain,
       types: permit2Types,
       primaryType: 'PermitSingle',
-      message: { details: { token: USDC, amount: (2n ** 160n - 1n).toString(), expiration: Number(JAN_2030), nonce: 0 }, spender: SPENDER, sigDeadline: JAN_2030 },
+      message: {
+        details: { token: USDC, amount: (2n ** 160n - 1n).toString(), expiration: Number(JAN_2030), nonce: 0 },
+        spender: SPENDER,
+        sigDeadline: JAN_2030,
+      },
     };
     const permit = recognizePermit(typedData)!;
     expect(permit).toEqual({ standard: 'Permit2', spender: SPENDER, allowances: [{ token: USDC, amount: 2n ** 160n - 1n, unlimited: true, until: JAN_2030 }] });
-    expect(permitSentence(permit.spender, permit.allowances[0]!)).toBe(`Permit: ${SPENDER} may spend an unlimited amount of ${USDC} until 2030-01-01 00:00 UTC`);
+    expect(permitSentence(permit.spender, permit.allowances[0]!)).toBe(
+      `Permit: ${SPENDER} may spend an unlimited amount of ${USDC} until 2030-01-01 00:00 UTC`,
+    );
   });
 
   it('given Permit2 PermitBatch and PermitTransferFrom, when recognised, then every token is listed with its own amount and expiry', () => {
@@ -199,11 +205,20 @@ describe('recognizePermit', () => {
   });
 
   it('given typed data that is not a permit or a permit that does not decode, when checked, then nothing is recognised', () => {
-    expect(recognizePermit({ domain: { name: 'Demo' }, types: { Mail: [{ name: 'contents', type: 'string' }] }, primaryType: 'Mail', message: { contents: 'hi' } })).toBeUndefined();
+    expect(
+      recognizePermit({ domain: { name: 'Demo' }, types: { Mail: [{ name: 'contents', type: 'string' }] }, primaryType: 'Mail', message: { contents: 'hi' } }),
+    ).toBeUndefined();
     const broken = eip2612('1', JAN_2030);
     expect(recognizePermit({ ...broken, message: { ...broken.message, spender: 'not an address' } })).toBeUndefined();
     expect(recognizePermit({ ...broken, domain: { name: 'USD Coin' } })).toBeUndefined(); // no token contract
-    expect(recognizePermit({ domain: permit2Domain, types: permit2Types, primaryType: 'PermitSingle', message: { details: { token: 'x', amount: 1 }, spender: SPENDER } })).toBeUndefined();
+    expect(
+      recognizePermit({
+        domain: permit2Domain,
+        types: permit2Types,
+        primaryType: 'PermitSingle',
+        message: { details: { token: 'x', amount: 1 }, spender: SPENDER },
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -299,7 +314,8 @@ describe('summarizeSolanaTransaction', () => {
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayer(payer, m),
-      (m) => setTransactionMessageLifetimeUsingBlockhash({ blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k' as Blockhash, lastValidBlockHeight: 1n }, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingBlockhash({ blockhash: 'EETubP5AKHgjPAhzPAFcb8BAY1hMH639CWCFTqi3hq1k' as Blockhash, lastValidBlockHeight: 1n }, m),
       (m) =>
         appendTransactionMessageInstruction(
           {
@@ -318,7 +334,9 @@ describe('summarizeSolanaTransaction', () => {
       byteLength: bytes.length,
       version: 0,
       signers: 1,
-      instructions: [{ program: '11111111111111111111111111111111', programName: 'System Program', transfer: { lamports: 1_000_000n, sol: '0.001', to: recipient } }],
+      instructions: [
+        { program: '11111111111111111111111111111111', programName: 'System Program', transfer: { lamports: 1_000_000n, sol: '0.001', to: recipient } },
+      ],
     });
   });
 

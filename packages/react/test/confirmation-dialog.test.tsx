@@ -26,7 +26,10 @@ const TOKEN = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SPENDER = '0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD';
 const RECIPIENT = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
-function transaction(fields: { to: string | null; value?: bigint; data?: string; authorizationList?: Array<{ chainId: number; address: string; nonce: bigint }> }, send = true): SignatureRequest {
+function transaction(
+  fields: { to: string | null; value?: bigint; data?: string; authorizationList?: Array<{ chainId: number; address: string; nonce: bigint }> },
+  send = true,
+): SignatureRequest {
   return {
     kind: 'transaction',
     address: FROM,
@@ -127,7 +130,9 @@ describe('SignatureRequestDialog renders every kind in words', () => {
         message: { owner: FROM, spender: SPENDER, value: maxUint256.toString(), nonce: 0, deadline: 1_893_456_000 },
       },
     });
-    expect(text(dialog, 'wk-confirm-permit-sentence')).toBe(`Permit: ${SPENDER} may spend an unlimited amount of USD Coin (${TOKEN}) until 2030-01-01 00:00 UTC`);
+    expect(text(dialog, 'wk-confirm-permit-sentence')).toBe(
+      `Permit: ${SPENDER} may spend an unlimited amount of USD Coin (${TOKEN}) until 2030-01-01 00:00 UTC`,
+    );
     expect(within(dialog).getByTestId('wk-confirm-warning').textContent).toMatch(/^Unlimited approval\./);
     // The domain, named chain included, then the message as a definition list.
     expect(within(dialog).getByLabelText('Domain').textContent).toContain('chainId uint256Hardhat (chain id 31337)');
@@ -177,7 +182,11 @@ describe('SignatureRequestDialog renders every kind in words', () => {
     expect(screen.getByRole('dialog', { name: 'Sign this typed data?' })).toBe(dialog);
     expect(within(dialog).queryByTestId('wk-confirm-permit')).toBeNull();
     const message = within(dialog).getByLabelText('Message');
-    expect(within(message).getAllByRole('term').map((t) => t.textContent)).toEqual(['from Person', 'name string', 'wallet address', 'contents string']);
+    expect(
+      within(message)
+        .getAllByRole('term')
+        .map((t) => t.textContent),
+    ).toEqual(['from Person', 'name string', 'wallet address', 'contents string']);
     expect(message.textContent).toContain('Hello, Bob!');
     expect(dialog.textContent).not.toMatch(/[{}]|"contents"/);
     await expectNoAxeViolations();
@@ -245,7 +254,10 @@ describe('the confirmation queue behind the provider', () => {
     const waiting = [queue.confirm(message('a')), queue.confirm(message('b'))].map((p) => p.catch((e: unknown) => e));
     expect(queue.size()).toBe(2);
     queue.declineAll();
-    expect(await Promise.all(waiting)).toEqual([expect.objectContaining({ code: 'ERR_USER_REJECTED' }), expect.objectContaining({ code: 'ERR_USER_REJECTED' })]);
+    expect(await Promise.all(waiting)).toEqual([
+      expect.objectContaining({ code: 'ERR_USER_REJECTED' }),
+      expect.objectContaining({ code: 'ERR_USER_REJECTED' }),
+    ]);
     expect(queue.current()).toBeUndefined();
   });
 
@@ -264,7 +276,9 @@ describe('the confirmation queue behind the provider', () => {
 
   it('given a signing call, when the user declines (button or Escape), then the call rejects with ERR_USER_REJECTED and the dialog closes', async () => {
     const { kit, address } = setup();
-    const declined = kit().signMessage(address, 'no thanks').catch((e: unknown) => e);
+    const declined = kit()
+      .signMessage(address, 'no thanks')
+      .catch((e: unknown) => e);
     await userEvent.click(await screen.findByRole('button', { name: 'Decline' }));
     expect(await declined).toMatchObject({ code: 'ERR_USER_REJECTED' });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

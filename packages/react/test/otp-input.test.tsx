@@ -13,7 +13,10 @@ afterEach(() => {
 });
 
 const cells = () => screen.getAllByRole('textbox') as HTMLInputElement[];
-const code = () => cells().map((c) => c.value).join('');
+const code = () =>
+  cells()
+    .map((c) => c.value)
+    .join('');
 
 describe('OtpInput', () => {
   it('given a 6-digit config, when rendered, then it has 6 labelled numeric cells and one-time-code autocomplete on the first only', async () => {

@@ -55,7 +55,11 @@ describe('WalletKitProvider against the real server', () => {
   const loadPage = (props: { config?: WalletKitConfig; confirmations?: false } = {}) =>
     render(
       <StrictMode>
-        <WalletKitProvider config={props.config ?? config} confirmations={props.confirmations} queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <WalletKitProvider
+          config={props.config ?? config}
+          confirmations={props.confirmations}
+          queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}
+        >
           <App />
         </WalletKitProvider>
       </StrictMode>,
@@ -178,7 +182,9 @@ describe('WalletKitProvider against the real server', () => {
     view.unmount();
     await new Promise((resolve) => setTimeout(resolve, 10));
     // The app's client outlives the provider, without a dialog nobody can answer.
-    expect(await verifyMessage({ address, message: 'after', signature: (await kit.wallet.signMessage({ address, message: 'after' })) as `0x${string}` })).toBe(true);
+    expect(await verifyMessage({ address, message: 'after', signature: (await kit.wallet.signMessage({ address, message: 'after' })) as `0x${string}` })).toBe(
+      true,
+    );
     kit.session.close();
   });
 

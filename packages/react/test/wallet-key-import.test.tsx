@@ -35,7 +35,12 @@ describe('WalletPanel account key export', () => {
     await waitFor(() => expect(client.calls).toContainEqual(['exportInFrame', { address }]));
     const key = (await client.wallet.exportAccount(address)).replace(/^0x/, '');
     expect(document.documentElement.outerHTML).not.toContain(key);
-    expect(queryClient.getMutationCache().getAll().map((m) => m.state.data)).not.toContain(key);
+    expect(
+      queryClient
+        .getMutationCache()
+        .getAll()
+        .map((m) => m.state.data),
+    ).not.toContain(key);
     await userEvent.click(screen.getByRole('button', { name: `Hide private key of ${address}` }));
     expect(screen.queryByTitle('Private key')).toBeNull();
   });
@@ -63,7 +68,11 @@ describe('WalletPanel import wallet', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByRole('radio', { name: ABANDON_ADDRESS });
     expect(screen.queryByTitle('Recovery phrase')).toBeNull(); // the frame is removed once its work is done
-    expect(within(screen.getByRole('group', { name: 'Old' })).getByRole('radio').getAttribute('value')).toBe(ABANDON_ADDRESS);
+    expect(
+      within(screen.getByRole('group', { name: 'Old' }))
+        .getByRole('radio')
+        .getAttribute('value'),
+    ).toBe(ABANDON_ADDRESS);
     expect(client.calls).toContainEqual(['importInFrame', { secret: 'mnemonic', name: 'Old' }]);
     expect(screen.getByRole('status').textContent).toBe(`Wallet Old imported: ${ABANDON_ADDRESS}.`);
     expect(document.documentElement.outerHTML).not.toContain('abandon');

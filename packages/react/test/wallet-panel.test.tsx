@@ -84,7 +84,11 @@ describe('WalletPanel', () => {
     renderWithKit(<WalletPanel />, client);
     await userEvent.click(await screen.findByRole('button', { name: 'Add account to Main' }));
     await waitFor(() => expect(screen.getAllByRole('radio')).toHaveLength(2));
-    expect(client.calls).toContainEqual(['createAccounts', 'w-1', [expect.objectContaining({ path: "m/44'/60'/0'/0/1", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' })]]);
+    expect(client.calls).toContainEqual([
+      'createAccounts',
+      'w-1',
+      [expect.objectContaining({ path: "m/44'/60'/0'/0/1", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' })],
+    ]);
     await userEvent.type(screen.getByRole('textbox', { name: 'New wallet name' }), 'Savings{Enter}');
     await screen.findByRole('group', { name: 'Savings' });
     await userEvent.type(screen.getByRole('textbox', { name: 'New passkey name' }), 'Laptop{Enter}');

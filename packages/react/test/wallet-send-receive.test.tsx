@@ -20,7 +20,12 @@ failOnConsoleError();
 afterEach(cleanup);
 
 const RECIPIENT = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
-const sepolia: ChainConfig = { id: 11155111, name: 'Sepolia', rpcUrl: 'http://127.0.0.1:1', nativeCurrency: { name: 'Sepolia Ether', symbol: 'SEP', decimals: 18 } };
+const sepolia: ChainConfig = {
+  id: 11155111,
+  name: 'Sepolia',
+  rpcUrl: 'http://127.0.0.1:1',
+  nativeCurrency: { name: 'Sepolia Ether', symbol: 'SEP', decimals: 18 },
+};
 
 /** A signed-in panel with the first account selected and 1.5 ETH on Hardhat. */
 async function panel(opts: { chains?: ChainConfig[] } = {}) {

@@ -79,7 +79,10 @@ export async function main(argv: string[]): Promise<number> {
     try {
       const created = await createOrganization(store, { name: values.name });
       if (values.json) process.stdout.write(JSON.stringify(created) + '\n');
-      else process.stdout.write(`organization ${created.organizationId}\nroot user    ${created.userId}\nAPI public   ${created.apiKey.publicKey}\nAPI private  ${created.apiKey.privateKey}\n`);
+      else
+        process.stdout.write(
+          `organization ${created.organizationId}\nroot user    ${created.userId}\nAPI public   ${created.apiKey.publicKey}\nAPI private  ${created.apiKey.privateKey}\n`,
+        );
     } finally {
       await store.close();
     }

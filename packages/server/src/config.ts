@@ -111,7 +111,11 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
     },
     otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600, maxPerContactPerDay: 20 },
     oidcProviders: overrides.oidcProviders ?? [
-      { name: 'google', issuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com', jwksUri: env.GOOGLE_JWKS_URL ?? 'https://www.googleapis.com/oauth2/v3/certs' },
+      {
+        name: 'google',
+        issuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com',
+        jwksUri: env.GOOGLE_JWKS_URL ?? 'https://www.googleapis.com/oauth2/v3/certs',
+      },
       { name: 'apple', issuer: env.APPLE_ISSUER ?? 'https://appleid.apple.com', jwksUri: env.APPLE_JWKS_URL ?? 'https://appleid.apple.com/auth/keys' },
     ],
     bodyLimit: overrides.bodyLimit ?? 1024 * 1024,
@@ -129,7 +133,9 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
 export function startupWarnings(config: ServerConfig): string[] {
   const lines: string[] = [];
   if (config.devOutbox) {
-    lines.push('WARNING: the dev outbox is on: one-time codes are stored readable and served at GET /v1/dev/outbox to loopback clients. Never use it in production.');
+    lines.push(
+      'WARNING: the dev outbox is on: one-time codes are stored readable and served at GET /v1/dev/outbox to loopback clients. Never use it in production.',
+    );
     return lines;
   }
   if (!config.delivery.smtpUrl) lines.push('email one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMTP_URL to deliver them');

@@ -6,13 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import {
-  generateEd25519KeyPair,
-  generateP256KeyPair,
-  generateSecp256k1KeyPair,
-  stampApiKey,
-  verifyAppProof,
-} from '@walletkit/crypto';
+import { generateEd25519KeyPair, generateP256KeyPair, generateSecp256k1KeyPair, stampApiKey, verifyAppProof } from '@walletkit/crypto';
 import { operations } from '@walletkit/protocol';
 import type { HandlerTable } from '../src/activity/context';
 import { CommittedFailure } from '../src/activity/execute';
@@ -30,12 +24,27 @@ const probe: HandlerTable = {
   },
   create_policy: async (params, ctx) => {
     const policyId = newId();
-    await ctx.tx.insert(policies).values({ id: policyId, organizationId: ctx.organizationId, name: params.policyName, effect: params.effect, condition: params.condition ?? null, consensus: params.consensus ?? null });
+    await ctx.tx
+      .insert(policies)
+      .values({
+        id: policyId,
+        organizationId: ctx.organizationId,
+        name: params.policyName,
+        effect: params.effect,
+        condition: params.condition ?? null,
+        consensus: params.consensus ?? null,
+      });
     return { policyId };
   },
 };
 
-const policyParams = (name: string) => ({ policyName: name, effect: 'EFFECT_ALLOW' as const, condition: 'true', consensus: "approvers.any(user, user.id == 'nobody')", notes: '' });
+const policyParams = (name: string) => ({
+  policyName: name,
+  effect: 'EFFECT_ALLOW' as const,
+  condition: 'true',
+  consensus: "approvers.any(user, user.id == 'nobody')",
+  notes: '',
+});
 
 describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
   let s: TestServer;
@@ -44,14 +53,15 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
   });
   afterAll(() => s?.dispose());
 
-  const policyCount = async (name: string) =>
-    (await s.store.db.select({ n: count() }).from(policies).where(eq(policies.name, name)))[0]!.n;
+  const policyCount = async (name: string) => (await s.store.db.select({ n: count() }).from(policies).where(eq(policies.name, name)))[0]!.n;
 
   async function addUser(organizationId: string, key: { publicKey: string }, curve: string, opts: { root?: boolean; expiresAt?: Date } = {}) {
     const userId = newId();
     await s.store.db.insert(users).values({ id: userId, organizationId, userName: `u-${userId.slice(0, 6)}` });
     if (opts.root) await s.store.db.insert(rootQuorumMembers).values({ organizationId, userId });
-    await s.store.db.insert(apiKeys).values({ id: newId(), organizationId, userId, name: 'k', publicKey: key.publicKey, curve, expiresAt: opts.expiresAt ?? null });
+    await s.store.db
+      .insert(apiKeys)
+      .values({ id: newId(), organizationId, userId, name: 'k', publicKey: key.publicKey, curve, expiresAt: opts.expiresAt ?? null });
     return userId;
   }
 
@@ -216,7 +226,11 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
 
   it('given discovery requests, then the enclave key and JWKS are published', async () => {
     const wk = JSON.parse((await s.app.inject({ method: 'GET', url: '/.well-known/walletkit.json' })).body);
-    expect(wk).toMatchObject({ version: expect.any(String), activityApiUrl: expect.stringMatching(/\/public\/v1$/), authProxyUrl: expect.stringMatching(/\/v1$/) });
+    expect(wk).toMatchObject({
+      version: expect.any(String),
+      activityApiUrl: expect.stringMatching(/\/public\/v1$/),
+      authProxyUrl: expect.stringMatching(/\/v1$/),
+    });
     expect(wk.enclaveSigningPublicKey).toMatch(/^04[0-9a-f]{128}$/);
     const jwks = JSON.parse((await s.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).body);
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
@@ -227,7 +241,12 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     expect([notFound.statusCode, JSON.parse(notFound.body).details[0].errorCode]).toEqual([404, 'ERR_ROUTE_NOT_FOUND']);
     const media = await s.app.inject({ method: 'POST', url: operations.create_policy.path, payload: 'x=1', headers: { 'content-type': 'text/plain' } });
     expect([media.statusCode, JSON.parse(media.body).details[0].errorCode]).toEqual([415, 'ERR_UNSUPPORTED_MEDIA_TYPE']);
-    const big = await s.app.inject({ method: 'POST', url: operations.create_policy.path, payload: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const big = await s.app.inject({
+      method: 'POST',
+      url: operations.create_policy.path,
+      payload: 'x'.repeat(2 * 1024 * 1024),
+      headers: { 'content-type': 'application/json' },
+    });
     expect([big.statusCode, JSON.parse(big.body).details[0].errorCode]).toEqual([413, 'ERR_PAYLOAD_TOO_LARGE']);
   });
 
@@ -243,9 +262,23 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     expect(String(preflight.headers['access-control-allow-headers'])).toContain('x-stamp');
     expect(preflight.headers['access-control-allow-credentials']).toBeUndefined();
     const body = s.client.envelope('create_policy', policyParams('cors'));
-    const ok = await s.app.inject({ method: 'POST', url: path, payload: body, headers: { origin: 'https://app.example', 'content-type': 'application/json', 'x-stamp': stampApiKey(body, s.client.key) } });
+    const ok = await s.app.inject({
+      method: 'POST',
+      url: path,
+      payload: body,
+      headers: { origin: 'https://app.example', 'content-type': 'application/json', 'x-stamp': stampApiKey(body, s.client.key) },
+    });
     expect([ok.statusCode, ok.headers['access-control-allow-origin']]).toEqual([200, '*']);
-    const unstamped = await s.app.inject({ method: 'POST', url: path, payload: body, headers: { origin: 'https://app.example', 'content-type': 'application/json' } });
-    expect([unstamped.statusCode, unstamped.headers['access-control-allow-origin'], JSON.parse(unstamped.body).details[0].errorCode]).toEqual([401, '*', 'ERR_STAMP_MISSING']);
+    const unstamped = await s.app.inject({
+      method: 'POST',
+      url: path,
+      payload: body,
+      headers: { origin: 'https://app.example', 'content-type': 'application/json' },
+    });
+    expect([unstamped.statusCode, unstamped.headers['access-control-allow-origin'], JSON.parse(unstamped.body).details[0].errorCode]).toEqual([
+      401,
+      '*',
+      'ERR_STAMP_MISSING',
+    ]);
   });
 });

@@ -27,7 +27,13 @@ async function post(url: string, op: OperationName, body: string, key: { publicK
   return { status: res.status, body: (await res.json()) as any };
 }
 
-const policy = (name: string) => ({ policyName: name, effect: 'EFFECT_ALLOW', condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'", consensus: "approvers.any(user, user.id == 'x')", notes: 'cli' });
+const policy = (name: string) => ({
+  policyName: name,
+  effect: 'EFFECT_ALLOW',
+  condition: "activity.type == 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS'",
+  consensus: "approvers.any(user, user.id == 'x')",
+  notes: 'cli',
+});
 
 afterAll(killChildren);
 
@@ -78,10 +84,15 @@ describe('walletkit-server CLI on the embedded database', () => {
     const first = await post(server.url, 'create_policy', body, org.apiKey);
     expect(first.status).toBe(200);
 
-    const wallet = await post(server.url, 'create_wallet', envelope('create_wallet', org.organizationId, {
-      walletName: 'main',
-      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
-    }), org.apiKey);
+    const wallet = await post(
+      server.url,
+      'create_wallet',
+      envelope('create_wallet', org.organizationId, {
+        walletName: 'main',
+        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      }),
+      org.apiKey,
+    );
     const [address] = wallet.body.activity.result.createWalletResult.addresses;
 
     const locked = await cli(['org', 'create', '--name', 'Other', '--data-dir', dataDir, '--json'], {});
@@ -94,9 +105,17 @@ describe('walletkit-server CLI on the embedded database', () => {
     expect(replay.status).toBe(200);
     expect(replay.body.activity.id).toBe(first.body.activity.id);
     const hash = hashMessage('after restart');
-    const signed = await post(server.url, 'sign_raw_payloads', envelope('sign_raw_payloads', org.organizationId, {
-      signWith: address, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP',
-    }), org.apiKey);
+    const signed = await post(
+      server.url,
+      'sign_raw_payloads',
+      envelope('sign_raw_payloads', org.organizationId, {
+        signWith: address,
+        payloads: [hash],
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      }),
+      org.apiKey,
+    );
     const [sig] = signed.body.activity.result.signRawPayloadsResult.signatures;
     expect(await recoverAddress({ hash, signature: { r: `0x${sig.r}` as Hex, s: `0x${sig.s}` as Hex, yParity: Number.parseInt(sig.v, 16) } })).toBe(address);
     const unknown = await post(server.url, 'create_policy', envelope('create_policy', org.organizationId, policy('x')), generateP256KeyPair());
@@ -122,17 +141,30 @@ describe('walletkit-server CLI on PostgreSQL', () => {
       expect(viaB.body.activity.id).toBe(viaA.body.activity.id);
 
       // A client following only DESIGN section 2: wallet via A, signature via B, checked with viem.
-      const wallet = await post(a.url, 'create_wallet', envelope('create_wallet', org.organizationId, {
-        walletName: 'main',
-        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
-      }), org.apiKey);
+      const wallet = await post(
+        a.url,
+        'create_wallet',
+        envelope('create_wallet', org.organizationId, {
+          walletName: 'main',
+          accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+        }),
+        org.apiKey,
+      );
       expect(wallet.status).toBe(200);
       const [address] = wallet.body.activity.result.createWalletResult.addresses;
       const message = 'hello from instance B';
       const hash = hashMessage(message);
-      const signed = await post(b.url, 'sign_raw_payloads', envelope('sign_raw_payloads', org.organizationId, {
-        signWith: address, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP',
-      }), org.apiKey);
+      const signed = await post(
+        b.url,
+        'sign_raw_payloads',
+        envelope('sign_raw_payloads', org.organizationId, {
+          signWith: address,
+          payloads: [hash],
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
+        org.apiKey,
+      );
       expect(signed.status).toBe(200);
       const [sig] = signed.body.activity.result.signRawPayloadsResult.signatures;
       const recovered = await recoverAddress({ hash, signature: { r: `0x${sig.r}` as Hex, s: `0x${sig.s}` as Hex, yParity: Number.parseInt(sig.v, 16) } });
@@ -148,11 +180,21 @@ describe('walletkit-server CLI on PostgreSQL', () => {
       expect(again.body.activity.id).toBe(viaA.body.activity.id);
       const wc = await fetch(`${c.url}/.well-known/walletkit.json`).then((r) => r.json());
       expect(wc.enclaveSigningPublicKey).toBe(wa.enclaveSigningPublicKey);
-      const afterRestart = await post(c.url, 'sign_raw_payloads', envelope('sign_raw_payloads', org.organizationId, {
-        signWith: address, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP',
-      }), org.apiKey);
+      const afterRestart = await post(
+        c.url,
+        'sign_raw_payloads',
+        envelope('sign_raw_payloads', org.organizationId, {
+          signWith: address,
+          payloads: [hash],
+          encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+          hashFunction: 'HASH_FUNCTION_NO_OP',
+        }),
+        org.apiKey,
+      );
       const [sig2] = afterRestart.body.activity.result.signRawPayloadsResult.signatures;
-      expect(await recoverAddress({ hash, signature: { r: `0x${sig2.r}` as Hex, s: `0x${sig2.s}` as Hex, yParity: Number.parseInt(sig2.v, 16) } })).toBe(address);
+      expect(await recoverAddress({ hash, signature: { r: `0x${sig2.r}` as Hex, s: `0x${sig2.s}` as Hex, yParity: Number.parseInt(sig2.v, 16) } })).toBe(
+        address,
+      );
       await c.stop();
 
       const noKey = await cli(['org', 'create', '--name', 'x', '--json'], { DATABASE_URL: db.url, WALLETKIT_MASTER_KEY: '' });

@@ -106,7 +106,8 @@ describe.each(storeKinds)('consensus on %s', (kind) => {
 
   it('given a quorum change through consensus, when two members approve at once, then the activity runs exactly once', async () => {
     const third = await addUser(server, { root: true, name: 'third root' });
-    const change = (await server.client.submit('update_root_quorum', { threshold: 2, userIds: [server.org.userId, second.userId, third.userId] })).body.activity;
+    const change = (await server.client.submit('update_root_quorum', { threshold: 2, userIds: [server.org.userId, second.userId, third.userId] })).body
+      .activity;
     expect(change.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
     expect((await second.client.run('approve_activity', { fingerprint: change.fingerprint })).activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
     const activity = await pending('raced approvals');

@@ -69,7 +69,10 @@ function mimePart(raw: string, contentType: string): string {
   const body = raw.slice(headersEnd + 4, raw.indexOf('\r\n--', headersEnd));
   const quotedPrintable = /Content-Transfer-Encoding: quoted-printable/i.test(raw.slice(start, headersEnd));
   return quotedPrintable
-    ? Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8')
+    ? Buffer.from(
+        body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+        'latin1',
+      ).toString('utf8')
     : body;
 }
 
@@ -107,13 +110,21 @@ describe.each(storeKinds)('OTP delivery on %s', (kind) => {
   const expectCodeVerifies = async (reply: Reply, code: string) => {
     const { otpId, otpEncryptionTargetBundle } = reply.body.activity.result.initOtpResultV2;
     const { targetPublic } = otpTargetOf(otpEncryptionTargetBundle, server.enclave.signingPublicKey);
-    const verified = await server.client.submit('verify_otp', { otpId, encryptedOtpBundle: await encryptOtpAttempt(targetPublic, code, generateP256KeyPair().publicKey) });
+    const verified = await server.client.submit('verify_otp', {
+      otpId,
+      encryptedOtpBundle: await encryptOtpAttempt(targetPublic, code, generateP256KeyPair().publicKey),
+    });
     replies.push(verified);
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
   };
 
   it('given SMTP_URL, when an email code is requested, then a real SMTP server receives a text and HTML mail with the app name, the logo and a code that verifies', async () => {
-    const reply = await initOtp({ otpType: 'OTP_TYPE_EMAIL', contact: 'Mail@Example.com', appName: 'Acme Wallet', emailCustomization: { logoUrl: 'https://cdn.example.com/logo.png' } });
+    const reply = await initOtp({
+      otpType: 'OTP_TYPE_EMAIL',
+      contact: 'Mail@Example.com',
+      appName: 'Acme Wallet',
+      emailCustomization: { logoUrl: 'https://cdn.example.com/logo.png' },
+    });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     const mail = smtp.mails.at(-1)!;
     expect(mail).toMatchObject({ from: 'no-reply@walletkit.test', to: ['mail@example.com'] });
@@ -171,16 +182,26 @@ describe.each(storeKinds)('OTP delivery on %s', (kind) => {
   });
 
   it('given neither transport and no dev outbox (production), when messages are sent, then each channel refuses with ERR_DELIVERY_NOT_CONFIGURED and nothing is stored', async () => {
-    const none = createDelivery(loadConfig({ NODE_ENV: 'development' }, { delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }), server.store);
+    const none = createDelivery(
+      loadConfig({ NODE_ENV: 'development' }, { delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }),
+      server.store,
+    );
     expect(none.kinds).toEqual({ email: 'none', sms: 'none' });
-    await expect(none.sendEmail(server.org.organizationId, otpEmail({ to: 'prod@example.com', code: '444444', expiresInSeconds: 300 }))).rejects.toMatchObject({ code: 'ERR_DELIVERY_NOT_CONFIGURED' });
-    await expect(none.sendSms(server.org.organizationId, otpSms({ to: '+15550008888', code: '555555', expiresInSeconds: 300 }))).rejects.toMatchObject({ code: 'ERR_DELIVERY_NOT_CONFIGURED' });
+    await expect(none.sendEmail(server.org.organizationId, otpEmail({ to: 'prod@example.com', code: '444444', expiresInSeconds: 300 }))).rejects.toMatchObject({
+      code: 'ERR_DELIVERY_NOT_CONFIGURED',
+    });
+    await expect(none.sendSms(server.org.organizationId, otpSms({ to: '+15550008888', code: '555555', expiresInSeconds: 300 }))).rejects.toMatchObject({
+      code: 'ERR_DELIVERY_NOT_CONFIGURED',
+    });
     expect(await listOutbox(server.store.db, { recipient: 'prod@example.com' })).toEqual([]);
     expect(await listOutbox(server.store.db, { recipient: '+15550008888' })).toEqual([]);
   });
 
   it('given neither transport and the dev outbox on, when messages are sent, then the dev outbox keeps them and lists them by organization and recipient, newest first', async () => {
-    const outbox = createDelivery(loadConfig({}, { devOutbox: true, delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }), server.store);
+    const outbox = createDelivery(
+      loadConfig({}, { devOutbox: true, delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailFrom: 'x <x@localhost>' } }),
+      server.store,
+    );
     expect(outbox.kinds).toEqual({ email: 'outbox', sms: 'outbox' });
     const other = await addOrganization(server, 'Outbox Org');
     await outbox.sendEmail(server.org.organizationId, otpEmail({ to: 'Dev@Example.com', code: '111111', expiresInSeconds: 300 }));
@@ -191,7 +212,14 @@ describe.each(storeKinds)('OTP delivery on %s', (kind) => {
     expect(mine.map((m) => codeIn(m.body))).toEqual(['222222', '111111']);
     expect(mine[0]).toMatchObject({ channel: 'email', recipient: 'dev@example.com', subject: 'Your walletkit verification code' });
     const theirs = await listOutbox(server.store.db, { organizationId: other.organizationId });
-    expect(theirs).toEqual([expect.objectContaining({ channel: 'sms', recipient: '+15550009999', subject: null, body: expect.stringContaining('333333 is your walletkit verification code. It expires in 1 minute.') })]);
+    expect(theirs).toEqual([
+      expect.objectContaining({
+        channel: 'sms',
+        recipient: '+15550009999',
+        subject: null,
+        body: expect.stringContaining('333333 is your walletkit verification code. It expires in 1 minute.'),
+      }),
+    ]);
     expect(await listOutbox(server.store.db, { organizationId: other.organizationId, recipient: 'dev@example.com' })).toEqual([]);
   });
 

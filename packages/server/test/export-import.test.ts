@@ -129,7 +129,10 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
       { format: 'ADDRESS_FORMAT_COMPRESSED', address: key.publicKey },
     ]);
     const target = generateP256KeyPair();
-    const { privateKeyId, exportBundle } = await run('export_private_key', { privateKeyId: imported.privateKeyId, targetPublicKey: target.publicKeyUncompressed });
+    const { privateKeyId, exportBundle } = await run('export_private_key', {
+      privateKeyId: imported.privateKeyId,
+      targetPublicKey: target.publicKeyUncompressed,
+    });
     expect(privateKeyId).toBe(imported.privateKeyId);
     expect(bytesToHex(await openExport(exportBundle, target.privateKey))).toBe(key.privateKey);
     const record = (await client.query('get_private_key', { privateKeyId })).body.privateKey;
@@ -140,7 +143,13 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
     const seed = globalThis.crypto.getRandomValues(new Uint8Array(32));
     const publicKey = ed25519.getPublicKey(seed);
     const encryptedBundle = await encryptToImportTarget('init_import_private_key', new Uint8Array([...seed, ...publicKey]));
-    const imported = await run('import_private_key', { userId: server.org.userId, privateKeyName: 'imported-ed', encryptedBundle, curve: 'CURVE_ED25519', addressFormats: ['ADDRESS_FORMAT_SOLANA'] });
+    const imported = await run('import_private_key', {
+      userId: server.org.userId,
+      privateKeyName: 'imported-ed',
+      encryptedBundle,
+      curve: 'CURVE_ED25519',
+      addressFormats: ['ADDRESS_FORMAT_SOLANA'],
+    });
     expect(imported.addresses).toEqual([{ format: 'ADDRESS_FORMAT_SOLANA', address: base58.encode(publicKey) }]);
     const target = generateP256KeyPair();
     const { exportBundle } = await run('export_private_key', { privateKeyId: imported.privateKeyId, targetPublicKey: target.publicKeyUncompressed });
@@ -151,7 +160,14 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
     const tagId = crypto.randomUUID();
     await server.store.db.insert(privateKeyTags).values({ id: tagId, organizationId: client.organizationId, name: 'hot' });
     const { privateKeys: created } = await run('create_private_keys', {
-      privateKeys: [{ privateKeyName: 'tagged', curve: 'CURVE_SECP256K1', privateKeyTags: [tagId], addressFormats: ['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_UNCOMPRESSED'] }],
+      privateKeys: [
+        {
+          privateKeyName: 'tagged',
+          curve: 'CURVE_SECP256K1',
+          privateKeyTags: [tagId],
+          addressFormats: ['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_UNCOMPRESSED'],
+        },
+      ],
     });
     expect(created[0]!.addresses.map((a) => a.format)).toEqual(['ADDRESS_FORMAT_ETHEREUM', 'ADDRESS_FORMAT_UNCOMPRESSED']);
     const record = (await client.query('get_private_key', { privateKeyId: created[0]!.privateKeyId })).body.privateKey;
@@ -175,7 +191,9 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
 
   it('given target public keys that are off the curve or too short, when exporting, then each is a 400 and nothing is marked exported', async () => {
     const { walletId, addresses } = await run('create_wallet', { walletName: 'Target', accounts: [ETH0] });
-    const { privateKeys: [key] } = await run('create_private_keys', { privateKeys: [{ privateKeyName: 'target', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: [] }] });
+    const {
+      privateKeys: [key],
+    } = await run('create_private_keys', { privateKeys: [{ privateKeyName: 'target', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: [] }] });
     for (const targetPublicKey of [OFF_CURVE, '04abcd']) {
       const results = [
         await client.submit('export_wallet', { walletId, targetPublicKey }),
@@ -193,7 +211,9 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
 
   it("given another organization's ids and users, when used, then each is a 404", async () => {
     const { walletId, addresses } = await run('create_wallet', { walletName: 'Guarded', accounts: [ETH0] });
-    const { privateKeys: [key] } = await run('create_private_keys', { privateKeys: [{ privateKeyName: 'guarded', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: [] }] });
+    const {
+      privateKeys: [key],
+    } = await run('create_private_keys', { privateKeys: [{ privateKeyName: 'guarded', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: [] }] });
     const targetPublicKey = generateP256KeyPair().publicKeyUncompressed;
     const expectations: Array<[Promise<{ status: number; body: any }>, string]> = [
       [other.submit('export_wallet', { walletId, targetPublicKey }), 'ERR_WALLET_NOT_FOUND'],
@@ -202,7 +222,10 @@ describe.each(storeKinds)('export and import: %s', (kind) => {
       [other.query('get_private_key', { privateKeyId: key!.privateKeyId }), 'ERR_PRIVATE_KEY_NOT_FOUND'],
       [other.submit('init_import_wallet', { userId: server.org.userId }), 'ERR_USER_NOT_FOUND'],
       [client.submit('init_import_private_key', { userId: otherUserId }), 'ERR_USER_NOT_FOUND'],
-      [client.submit('import_private_key', { userId: otherUserId, privateKeyName: 'p', encryptedBundle: '{}', curve: 'CURVE_SECP256K1', addressFormats: [] }), 'ERR_USER_NOT_FOUND'],
+      [
+        client.submit('import_private_key', { userId: otherUserId, privateKeyName: 'p', encryptedBundle: '{}', curve: 'CURVE_SECP256K1', addressFormats: [] }),
+        'ERR_USER_NOT_FOUND',
+      ],
       [client.submit('import_wallet', { userId: otherUserId, walletName: 'w', encryptedBundle: '{}', accounts: [] }), 'ERR_USER_NOT_FOUND'],
     ];
     for (const [pending, code] of expectations) {

@@ -15,22 +15,25 @@ describe('GET /frames/*', () => {
     await server?.dispose();
   });
 
-  it.each(['export', 'import'])('given the organization\'s config id, when the %s page is fetched, then it carries a strict CSP with frame-ancestors = the allowed origins, the pinned enclave key and no inline script or style', async (mode) => {
-    const res = await fetch(`${server.url}/frames/${mode}?configId=${server.proxy.id}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    const csp = res.headers.get('content-security-policy')!;
-    expect(csp).toContain("default-src 'none'");
-    expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("connect-src 'none'");
-    expect(csp).toMatch(/frame-ancestors https:\/\/app\.example http:\/\/localhost:5173$/);
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    const html = await res.text();
-    expect(html).toContain(`data-enclave-public-key="${server.enclave.signingPublicKey}"`);
-    expect(html).toContain('data-parent-origins="https://app.example http://localhost:5173"');
-    expect(html).toContain(`data-mode="${mode}"`);
-    expect(html).not.toMatch(/<script>|<style>|style=/);
-  });
+  it.each(['export', 'import'])(
+    "given the organization's config id, when the %s page is fetched, then it carries a strict CSP with frame-ancestors = the allowed origins, the pinned enclave key and no inline script or style",
+    async (mode) => {
+      const res = await fetch(`${server.url}/frames/${mode}?configId=${server.proxy.id}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      const csp = res.headers.get('content-security-policy')!;
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'none'");
+      expect(csp).toMatch(/frame-ancestors https:\/\/app\.example http:\/\/localhost:5173$/);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const html = await res.text();
+      expect(html).toContain(`data-enclave-public-key="${server.enclave.signingPublicKey}"`);
+      expect(html).toContain('data-parent-origins="https://app.example http://localhost:5173"');
+      expect(html).toContain(`data-mode="${mode}"`);
+      expect(html).not.toMatch(/<script>|<style>|style=/);
+    },
+  );
 
   it('given no config id or an unknown one, when a frame page is fetched, then it is a 4xx with a stable code', async () => {
     const missing = await fetch(`${server.url}/frames/export`);

@@ -49,7 +49,10 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
     const winner = ok[0]!.body.activity.result.createSubOrganizationResultV8.subOrganizationId;
     expect(await lookup('EMAIL', email)).toEqual([winner]);
     // Nothing half-written: the losers' organizations were rolled back.
-    const orgs = await server.store.db.select().from(organizations).where(and(eq(organizations.parentOrganizationId, server.org.organizationId), eq(organizations.name, name)));
+    const orgs = await server.store.db
+      .select()
+      .from(organizations)
+      .where(and(eq(organizations.parentOrganizationId, server.org.organizationId), eq(organizations.name, name)));
     expect(orgs.map((o) => o.id)).toEqual([winner]);
   });
 
@@ -109,8 +112,16 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
   });
 
   it('given credentials added to and deleted from a sub-organization, then lookups follow and a freed identity can be reused', async () => {
-    const first = await server.client.run('create_sub_organization', { subOrganizationName: unique('first'), rootUsers: [bare('first')], rootQuorumThreshold: 1 });
-    const second = await server.client.run('create_sub_organization', { subOrganizationName: unique('second'), rootUsers: [bare('second')], rootQuorumThreshold: 1 });
+    const first = await server.client.run('create_sub_organization', {
+      subOrganizationName: unique('first'),
+      rootUsers: [bare('first')],
+      rootQuorumThreshold: 1,
+    });
+    const second = await server.client.run('create_sub_organization', {
+      subOrganizationName: unique('second'),
+      rootUsers: [bare('second')],
+      rootQuorumThreshold: 1,
+    });
     const [firstUser] = first.rootUserIds;
     const [secondUser] = second.rootUserIds;
     const onFirst = { organizationId: first.subOrganizationId };
@@ -127,7 +138,11 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
     expect(await lookup('PUBLIC_KEY', key.publicKey)).toEqual([second.subOrganizationId]);
 
     const claims = { iss: 'https://accounts.google.com', sub: unique('g'), aud: 'google-client' };
-    const { providerIds } = await server.client.run('create_oauth_providers', { userId: firstUser!, oauthProviders: [{ providerName: 'google', oidcClaims: claims }] }, onFirst);
+    const { providerIds } = await server.client.run(
+      'create_oauth_providers',
+      { userId: firstUser!, oauthProviders: [{ providerName: 'google', oidcClaims: claims }] },
+      onFirst,
+    );
     expectError(
       await server.client.submit('create_oauth_providers', { userId: secondUser!, oauthProviders: [{ providerName: 'google', oidcClaims: claims }] }, onSecond),
       409,
@@ -137,7 +152,11 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
     await server.client.run('create_oauth_providers', { userId: secondUser!, oauthProviders: [{ providerName: 'google', oidcClaims: claims }] }, onSecond);
 
     const passkey = new SoftwareAuthenticator();
-    const { authenticatorIds } = await server.client.run('create_authenticators', { userId: firstUser!, authenticators: [passkey.authenticatorParams('key')] }, onFirst);
+    const { authenticatorIds } = await server.client.run(
+      'create_authenticators',
+      { userId: firstUser!, authenticators: [passkey.authenticatorParams('key')] },
+      onFirst,
+    );
     expect(await lookup('CREDENTIAL_ID', passkey.credentialId)).toEqual([first.subOrganizationId]);
     await server.client.run('delete_authenticators', { userId: firstUser!, authenticatorIds }, onFirst);
     expect(await lookup('CREDENTIAL_ID', passkey.credentialId)).toEqual([]);
@@ -150,11 +169,19 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
     expect(await lookup('PHONE_NUMBER', phone)).toEqual([]);
   });
 
-  it('given a user added to a sub-organization with another sub-organization\'s email, then 409 and nothing is written', async () => {
+  it("given a user added to a sub-organization with another sub-organization's email, then 409 and nothing is written", async () => {
     const email = `${unique('taken')}@example.com`;
-    const owner = await server.client.run('create_sub_organization', { subOrganizationName: unique('owner'), rootUsers: [bare('o', { userEmail: email })], rootQuorumThreshold: 1 });
+    const owner = await server.client.run('create_sub_organization', {
+      subOrganizationName: unique('owner'),
+      rootUsers: [bare('o', { userEmail: email })],
+      rootQuorumThreshold: 1,
+    });
     const other = await server.client.run('create_sub_organization', { subOrganizationName: unique('other'), rootUsers: [bare('x')], rootQuorumThreshold: 1 });
-    const reply = await server.client.submit('create_users', { users: [{ ...bare('late', { userEmail: email }), userTags: [] }] }, { organizationId: other.subOrganizationId });
+    const reply = await server.client.submit(
+      'create_users',
+      { users: [{ ...bare('late', { userEmail: email }), userTags: [] }] },
+      { organizationId: other.subOrganizationId },
+    );
     expectError(reply, 409, 'ERR_ALREADY_EXISTS');
     expect(await lookup('EMAIL', email)).toEqual([owner.subOrganizationId]);
     const users = await server.client.query('list_users', { organizationId: other.subOrganizationId });
@@ -163,11 +190,19 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
 
   it('given the same email in two different parent organizations, then both signups succeed (identities are per parent)', async () => {
     const email = `${unique('shared')}@example.com`;
-    const a = await server.client.run('create_sub_organization', { subOrganizationName: unique('a'), rootUsers: [bare('a', { userEmail: email })], rootQuorumThreshold: 1 });
+    const a = await server.client.run('create_sub_organization', {
+      subOrganizationName: unique('a'),
+      rootUsers: [bare('a', { userEmail: email })],
+      rootQuorumThreshold: 1,
+    });
     const { createOrganization } = await import('../src/admin/organizations');
     const otherOrg = await createOrganization(server.store, { name: 'Second parent' });
     const other = server.client.with({ key: otherOrg.apiKey, organizationId: otherOrg.organizationId });
-    const b = await other.run('create_sub_organization', { subOrganizationName: unique('b'), rootUsers: [bare('b', { userEmail: email })], rootQuorumThreshold: 1 });
+    const b = await other.run('create_sub_organization', {
+      subOrganizationName: unique('b'),
+      rootUsers: [bare('b', { userEmail: email })],
+      rootQuorumThreshold: 1,
+    });
     expect(await lookup('EMAIL', email)).toEqual([a.subOrganizationId]);
     expect((await other.query('list_suborgs', { filterType: 'EMAIL', filterValue: email })).body.organizationIds).toEqual([b.subOrganizationId]);
   });

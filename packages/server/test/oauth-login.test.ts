@@ -47,8 +47,10 @@ describe.each(storeKinds)('oauth_login on %s', (kind) => {
   });
 
   /** The parent's backend (the proxy) submits oauth_login on behalf of the sub-organization. */
-  const login = (params: { oidcToken: string; publicKey: string; expirationSeconds?: string; invalidateExisting?: boolean }, organizationId = subOrganizationId) =>
-    server.client.submit('oauth_login', params, { organizationId });
+  const login = (
+    params: { oidcToken: string; publicKey: string; expirationSeconds?: string; invalidateExisting?: boolean },
+    organizationId = subOrganizationId,
+  ) => server.client.submit('oauth_login', params, { organizationId });
   const canStamp = async (client: ActivityClient) => (await client.query('get_api_keys', {})).status;
   const nonceOf = (publicKey: string) => sha256Hex(publicKey);
 
@@ -59,7 +61,12 @@ describe.each(storeKinds)('oauth_login on %s', (kind) => {
     expect(reply.status).toBe(200);
     expect(reply.body.activity).toMatchObject({ type: 'ACTIVITY_TYPE_OAUTH_LOGIN', status: 'ACTIVITY_STATUS_COMPLETED', organizationId: subOrganizationId });
     const claims = verifyJwt<SessionClaims>(reply.body.activity.result.oauthLoginResult.session, server.enclave.signingPublicKey);
-    expect(claims).toMatchObject({ user_id: userId, organization_id: subOrganizationId, public_key: sessionKey.publicKey, session_type: 'SESSION_TYPE_READ_WRITE' });
+    expect(claims).toMatchObject({
+      user_id: userId,
+      organization_id: subOrganizationId,
+      public_key: sessionKey.publicKey,
+      session_type: 'SESSION_TYPE_READ_WRITE',
+    });
     expect(claims.exp - Math.floor((Date.now() + offsetMs) / 1000)).toBeGreaterThan(100);
     const asSession = server.client.with({ key: sessionKey, organizationId: subOrganizationId });
     expect(await canStamp(asSession)).toBe(200);
@@ -71,9 +78,16 @@ describe.each(storeKinds)('oauth_login on %s', (kind) => {
     const first = generateP256KeyPair();
     const second = generateP256KeyPair();
     expect((await login({ oidcToken: await google.login({ sub: SUB, nonce: nonceOf(first.publicKey) }), publicKey: first.publicKey })).status).toBe(200);
-    const reply = await login({ oidcToken: await google.login({ sub: SUB, nonce: nonceOf(second.publicKey) }), publicKey: second.publicKey, invalidateExisting: true });
+    const reply = await login({
+      oidcToken: await google.login({ sub: SUB, nonce: nonceOf(second.publicKey) }),
+      publicKey: second.publicKey,
+      invalidateExisting: true,
+    });
     expect(reply.status).toBe(200);
-    const sessions = await server.store.db.select().from(apiKeys).where(and(eq(apiKeys.userId, userId), eq(apiKeys.isSession, true)));
+    const sessions = await server.store.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, userId), eq(apiKeys.isSession, true)));
     expect(sessions.map((s) => s.publicKey)).toEqual([second.publicKey]);
     expect(await canStamp(server.client.with({ key: first, organizationId: subOrganizationId }))).toBe(401);
   });
@@ -96,7 +110,12 @@ describe.each(storeKinds)('oauth_login on %s', (kind) => {
     expectError(await login({ oidcToken: otherAud, publicKey: sessionKey.publicKey }), 404, 'ERR_OAUTH_PROVIDER_NOT_FOUND', 'oidcToken');
     // the same genuine identity is not linked in the parent organization either
     const genuine = await google.login({ sub: SUB, nonce: nonceOf(sessionKey.publicKey) });
-    expectError(await login({ oidcToken: genuine, publicKey: sessionKey.publicKey }, server.org.organizationId), 404, 'ERR_OAUTH_PROVIDER_NOT_FOUND', 'oidcToken');
+    expectError(
+      await login({ oidcToken: genuine, publicKey: sessionKey.publicKey }, server.org.organizationId),
+      404,
+      'ERR_OAUTH_PROVIDER_NOT_FOUND',
+      'oidcToken',
+    );
   });
 
   it('given a token that expired (server clock moved past exp plus skew), when oauth_login runs, then it is a 401 ERR_OIDC_TOKEN_INVALID', async () => {

@@ -51,11 +51,20 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
   };
 
   it('given a client secret encrypted to the enclave, when create_oauth2_credential runs, then reads show the credential but never the secret', async () => {
-    const reply = await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret: await encryptSecret(CLIENT_SECRET) });
+    const reply = await server.client.submit('create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_DISCORD',
+      clientId: CLIENT_ID,
+      encryptedClientSecret: await encryptSecret(CLIENT_SECRET),
+    });
     expect(reply.status).toBe(200);
     credentialId = reply.body.activity.result.createOauth2CredentialResult.oauth2CredentialId;
     const got = await server.client.query('get_oauth2_credential', { oauth2CredentialId: credentialId });
-    expect(got.body.oauth2Credential).toMatchObject({ oauth2CredentialId: credentialId, organizationId: server.org.organizationId, provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID });
+    expect(got.body.oauth2Credential).toMatchObject({
+      oauth2CredentialId: credentialId,
+      organizationId: server.org.organizationId,
+      provider: 'OAUTH2_PROVIDER_DISCORD',
+      clientId: CLIENT_ID,
+    });
     const listed = await server.client.query('list_oauth2_credentials', {});
     expect(listed.body.oauth2Credentials.map((c: any) => c.oauth2CredentialId)).toContain(credentialId);
     for (const body of [reply.body, got.body, listed.body]) expect(JSON.stringify(body)).not.toContain(CLIENT_SECRET);
@@ -67,7 +76,12 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
   it('given a secret not encrypted to the enclave, when create_oauth2_credential runs, then it is a 400 ERR_INVALID_ENCRYPTED_BUNDLE', async () => {
     const elsewhere = await encryptSecret(CLIENT_SECRET, generateP256KeyPair().publicKeyUncompressed);
     for (const encryptedClientSecret of [elsewhere, 'not json', '{"encappedPublic":"04","ciphertext":"00"}']) {
-      expectError(await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret }), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE', 'encryptedClientSecret');
+      expectError(
+        await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret }),
+        400,
+        'ERR_INVALID_ENCRYPTED_BUNDLE',
+        'encryptedClientSecret',
+      );
     }
   });
 
@@ -81,7 +95,11 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
       await expect.poll(() => discord.tokenRequests.length).toBe(sent + 1);
       // The exchange is in flight and the provider has not answered: no transaction is held
       // (the embedded database runs one at a time), so another activity goes through.
-      const other = await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: 'other-client', encryptedClientSecret: await encryptSecret('s3cret') });
+      const other = await server.client.submit('create_oauth2_credential', {
+        provider: 'OAUTH2_PROVIDER_X',
+        clientId: 'other-client',
+        encryptedClientSecret: await encryptSecret('s3cret'),
+      });
       expect(other.status).toBe(200);
       release();
       const { oidcToken } = await login;
@@ -98,16 +116,37 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
     const sent = discord.tokenRequests.length;
     const { oidcToken } = await server.client.run('oauth2_authenticate', { oauth2CredentialId: credentialId, ...grant, nonce });
     const claims = claimsOf(oidcToken);
-    expect(claims).toMatchObject({ iss: 'https://wallet.example', sub: `${discord.url}|80351110224678912`, aud: CLIENT_ID, nonce, email: 'nelly@example.com', email_verified: true });
+    expect(claims).toMatchObject({
+      iss: 'https://wallet.example',
+      sub: `${discord.url}|80351110224678912`,
+      aud: CLIENT_ID,
+      nonce,
+      email: 'nelly@example.com',
+      email_verified: true,
+    });
     expect(claims.exp - claims.iat).toBe(600);
     const request = discord.tokenRequests[sent]!;
     expect(Buffer.from(request.authorization!.replace('Basic ', ''), 'base64').toString()).toBe(`${CLIENT_ID}:${CLIENT_SECRET.replace(/ /g, '+')}`);
-    expect(request.body).toEqual({ grant_type: 'authorization_code', code: grant.authCode, redirect_uri: REDIRECT_URI, code_verifier: grant.codeVerifier, client_id: CLIENT_ID });
+    expect(request.body).toEqual({
+      grant_type: 'authorization_code',
+      code: grant.authCode,
+      redirect_uri: REDIRECT_URI,
+      code_verifier: grant.codeVerifier,
+      client_id: CLIENT_ID,
+    });
   });
 
   it("given X's user-info shape, when oauth2_authenticate runs, then the subject is X's user id", async () => {
-    const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret: await encryptSecret(CLIENT_SECRET) });
-    const { oidcToken } = await server.client.run('oauth2_authenticate', { oauth2CredentialId, ...consent(x, { id: '2244994945', username: 'xdev' }), nonce: 'n-1' });
+    const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_X',
+      clientId: CLIENT_ID,
+      encryptedClientSecret: await encryptSecret(CLIENT_SECRET),
+    });
+    const { oidcToken } = await server.client.run('oauth2_authenticate', {
+      oauth2CredentialId,
+      ...consent(x, { id: '2244994945', username: 'xdev' }),
+      nonce: 'n-1',
+    });
     const claims = claimsOf(oidcToken);
     expect(claims).toMatchObject({ sub: `${x.url}|2244994945`, aud: CLIENT_ID, nonce: 'n-1' });
     expect(claims.email).toBeUndefined();
@@ -116,15 +155,34 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
   it('given a reused code or a wrong verifier or redirect URI, when oauth2_authenticate runs, then it is a 400 on authCode (invalid_grant)', async () => {
     const grant = consent(discord, { id: '1', username: 'a' });
     await server.client.run('oauth2_authenticate', { oauth2CredentialId: credentialId, ...grant, nonce: 'n' });
-    expectError(await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...grant, nonce: 'n2' }), 400, 'ERR_INVALID_PARAMETER', 'authCode');
+    expectError(
+      await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...grant, nonce: 'n2' }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'authCode',
+    );
     const wrongVerifier = { ...consent(discord, { id: '1', username: 'a' }), codeVerifier: newCodeVerifier() };
-    expectError(await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...wrongVerifier, nonce: 'n' }), 400, 'ERR_INVALID_PARAMETER', 'authCode');
+    expectError(
+      await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...wrongVerifier, nonce: 'n' }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'authCode',
+    );
     const wrongRedirect = { ...consent(discord, { id: '1', username: 'a' }), redirectUri: 'https://evil.example/cb' };
-    expectError(await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...wrongRedirect, nonce: 'n' }), 400, 'ERR_INVALID_PARAMETER', 'authCode');
+    expectError(
+      await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...wrongRedirect, nonce: 'n' }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'authCode',
+    );
   });
 
   it('given a credential whose secret the provider refuses, when oauth2_authenticate runs, then it is a 502 ERR_OAUTH_EXCHANGE_FAILED that leaks nothing', async () => {
-    const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret: await encryptSecret('wrong secret') });
+    const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_DISCORD',
+      clientId: CLIENT_ID,
+      encryptedClientSecret: await encryptSecret('wrong secret'),
+    });
     const reply = await server.client.submit('oauth2_authenticate', { oauth2CredentialId, ...consent(discord, { id: '1', username: 'a' }), nonce: 'n' });
     expectError(reply, 502, 'ERR_OAUTH_EXCHANGE_FAILED');
     expect(JSON.stringify(reply.body)).not.toMatch(/wrong secret|invalid_client|127\.0\.0\.1/);
@@ -132,15 +190,29 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
 
   it("given another organization's credential or an unknown id, when it is used or read, then it is ERR_OAUTH2_CREDENTIAL_NOT_FOUND", async () => {
     const other = await addOrganization(server);
-    const { oauth2CredentialId: theirs } = await other.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret: await encryptSecret(CLIENT_SECRET) });
+    const { oauth2CredentialId: theirs } = await other.client.run('create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_DISCORD',
+      clientId: CLIENT_ID,
+      encryptedClientSecret: await encryptSecret(CLIENT_SECRET),
+    });
     for (const id of [theirs, newId()]) {
-      expectError(await server.client.submit('oauth2_authenticate', { oauth2CredentialId: id, ...consent(discord, { id: '1', username: 'a' }), nonce: 'n' }), 404, 'ERR_OAUTH2_CREDENTIAL_NOT_FOUND', 'oauth2CredentialId');
+      expectError(
+        await server.client.submit('oauth2_authenticate', { oauth2CredentialId: id, ...consent(discord, { id: '1', username: 'a' }), nonce: 'n' }),
+        404,
+        'ERR_OAUTH2_CREDENTIAL_NOT_FOUND',
+        'oauth2CredentialId',
+      );
       expectError(await server.client.query('get_oauth2_credential', { oauth2CredentialId: id }), 404, 'ERR_OAUTH2_CREDENTIAL_NOT_FOUND');
     }
     const mine = (await server.client.query('list_oauth2_credentials', {})).body.oauth2Credentials.map((c: any) => c.oauth2CredentialId);
     expect(mine).not.toContain(theirs);
     expectError(
-      await server.client.submit('oauth2_authenticate', { oauth2CredentialId: credentialId, ...consent(discord, { id: '1', username: 'a' }), nonce: 'n', bearerTokenTargetPublicKey: '04' + 'ff'.repeat(64) }),
+      await server.client.submit('oauth2_authenticate', {
+        oauth2CredentialId: credentialId,
+        ...consent(discord, { id: '1', username: 'a' }),
+        nonce: 'n',
+        bearerTokenTargetPublicKey: '04' + 'ff'.repeat(64),
+      }),
       400,
       'ERR_INVALID_PUBLIC_KEY',
       'bearerTokenTargetPublicKey',
@@ -148,7 +220,11 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
   });
 
   it('given an id token issued by oauth2_authenticate, when create_oauth_providers links it, then the identity is stored and can be unlinked', async () => {
-    const { oidcToken } = await server.client.run('oauth2_authenticate', { oauth2CredentialId: credentialId, ...consent(discord, { id: 'link-me', username: 'l' }), nonce: 'n' });
+    const { oidcToken } = await server.client.run('oauth2_authenticate', {
+      oauth2CredentialId: credentialId,
+      ...consent(discord, { id: 'link-me', username: 'l' }),
+      nonce: 'n',
+    });
     const userId = server.org.userId;
     const { providerIds } = await server.client.run('create_oauth_providers', {
       userId,
@@ -162,7 +238,12 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
       [providerIds[0], 'discord', issuerOf(server.config), `${discord.url}|link-me`, CLIENT_ID],
       [providerIds[1], 'google', 'https://accounts.google.com', '1234', 'google-client'],
     ]);
-    expectError(await server.client.submit('create_oauth_providers', { userId, oauthProviders: [{ providerName: 'again', oidcToken }] }), 409, 'ERR_ALREADY_EXISTS', 'oauthProviders.0');
+    expectError(
+      await server.client.submit('create_oauth_providers', { userId, oauthProviders: [{ providerName: 'again', oidcToken }] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+      'oauthProviders.0',
+    );
     expect(await server.client.run('delete_oauth_providers', { userId, providerIds })).toEqual({ providerIds });
     expect(await server.store.db.select().from(oauthProviders).where(eq(oauthProviders.userId, userId))).toEqual([]);
     expectError(await server.client.submit('delete_oauth_providers', { userId, providerIds }), 404, 'ERR_OAUTH_PROVIDER_NOT_FOUND', 'providerIds');
@@ -179,12 +260,21 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
       'not.a.jwt',
     ];
     for (const oidcToken of tokens) {
-      expectError(await server.client.submit('create_oauth_providers', { userId: server.org.userId, oauthProviders: [{ providerName: 'p', oidcToken }] }), 401, 'ERR_OIDC_TOKEN_INVALID', 'oauthProviders.0.oidcToken');
+      expectError(
+        await server.client.submit('create_oauth_providers', { userId: server.org.userId, oauthProviders: [{ providerName: 'p', oidcToken }] }),
+        401,
+        'ERR_OIDC_TOKEN_INVALID',
+        'oauthProviders.0.oidcToken',
+      );
     }
   });
 
   it('given an unreachable provider, when oauth2_authenticate runs, then it is a 502 ERR_OAUTH_EXCHANGE_FAILED', async () => {
-    const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret: await encryptSecret(CLIENT_SECRET) });
+    const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_X',
+      clientId: CLIENT_ID,
+      encryptedClientSecret: await encryptSecret(CLIENT_SECRET),
+    });
     const grant = consent(x, { id: '1', username: 'a' });
     await x.close();
     expectError(await server.client.submit('oauth2_authenticate', { oauth2CredentialId, ...grant, nonce: 'n' }), 502, 'ERR_OAUTH_EXCHANGE_FAILED');

@@ -33,7 +33,10 @@ describe.each(storeKinds)('third-party OIDC tokens on %s', (kind) => {
   const verify = (token: string, extra: { audiences?: string[]; nonce?: string; fetch?: typeof fetch } = {}) =>
     verifyOidcToken(token, { config: server.config, enclave: server.enclave, fetch: extra.fetch ?? fetch, now: () => new Date(), ...extra });
   const refusal = async (promise: Promise<unknown>) => {
-    const err = await promise.then(() => undefined, (e: unknown) => e);
+    const err = await promise.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe('ERR_OIDC_TOKEN_INVALID');
     return err as ApiError;
@@ -45,7 +48,11 @@ describe.each(storeKinds)('third-party OIDC tokens on %s', (kind) => {
     for (const token of tokens) expect((await link(token)).status).toBe(200);
     const user = (await server.client.query('get_user', { userId: server.org.userId })).body.user;
     expect(user.oauthProviders.map((p: any) => [p.providerName, p.issuer, p.subject, p.audience])).toEqual(
-      expect.arrayContaining([['google', google.issuer, 'g-1', CLIENT_ID], ['google', google.issuer, 'g-2', CLIENT_ID], ['google', google.issuer, 'g-3', CLIENT_ID]]),
+      expect.arrayContaining([
+        ['google', google.issuer, 'g-1', CLIENT_ID],
+        ['google', google.issuer, 'g-2', CLIENT_ID],
+        ['google', google.issuer, 'g-3', CLIENT_ID],
+      ]),
     );
     expect(google.jwksRequests - before).toBeLessThanOrEqual(1);
   });

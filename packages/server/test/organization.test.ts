@@ -3,7 +3,17 @@ import { startTestServer, type TestServer } from './support/harness';
 import { addOrganization, addUser, expectError } from './support/members';
 import { storeKinds } from './support/stores';
 
-const ABI = JSON.stringify([{ type: 'function', name: 'transfer', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [] }]);
+const ABI = JSON.stringify([
+  {
+    type: 'function',
+    name: 'transfer',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'amount', type: 'uint256' },
+    ],
+    outputs: [],
+  },
+]);
 const IDL = JSON.stringify({ version: '0.1.0', name: 'demo', instructions: [{ name: 'initialize', accounts: [], args: [] }] });
 const ETH_ADDRESS = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SOL_ADDRESS = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
@@ -40,7 +50,11 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
 
   it('given an unset or unknown feature, then remove_organization_feature answers 404 or 400', async () => {
     expectError(await server.client.submit('remove_organization_feature', { name: 'FEATURE_NAME_SMS_AUTH' }), 404, 'ERR_FEATURE_NOT_FOUND', 'name');
-    expectError(await server.client.submit('remove_organization_feature', { name: 'FEATURE_NAME_NOPE' as 'FEATURE_NAME_SMS_AUTH' }), 400, 'ERR_INVALID_REQUEST');
+    expectError(
+      await server.client.submit('remove_organization_feature', { name: 'FEATURE_NAME_NOPE' as 'FEATURE_NAME_SMS_AUTH' }),
+      400,
+      'ERR_INVALID_REQUEST',
+    );
     // Another organization's feature is not this one's.
     await other.client.run('set_organization_feature', { name: 'FEATURE_NAME_OTP_EMAIL_AUTH', value: '1' });
     expectError(await server.client.submit('remove_organization_feature', { name: 'FEATURE_NAME_OTP_EMAIL_AUTH' }), 404, 'ERR_FEATURE_NOT_FOUND');
@@ -61,8 +75,18 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
 
   it('given a threshold above the members or users of another org, then update_root_quorum is refused and nothing changes', async () => {
     const before = await configs();
-    expectError(await server.client.submit('update_root_quorum', { threshold: 2, userIds: [server.org.userId, server.org.userId] }), 400, 'ERR_INVALID_QUORUM', 'threshold');
-    expectError(await server.client.submit('update_root_quorum', { threshold: 1, userIds: [server.org.userId, other.userId] }), 404, 'ERR_USER_NOT_FOUND', 'userIds');
+    expectError(
+      await server.client.submit('update_root_quorum', { threshold: 2, userIds: [server.org.userId, server.org.userId] }),
+      400,
+      'ERR_INVALID_QUORUM',
+      'threshold',
+    );
+    expectError(
+      await server.client.submit('update_root_quorum', { threshold: 1, userIds: [server.org.userId, other.userId] }),
+      404,
+      'ERR_USER_NOT_FOUND',
+      'userIds',
+    );
     expectError(await server.client.submit('update_root_quorum', { threshold: 0, userIds: [server.org.userId] }), 400, 'ERR_INVALID_REQUEST');
     expectError(await server.client.submit('update_root_quorum', { threshold: 1, userIds: [] }), 400, 'ERR_INVALID_REQUEST');
     expect(await configs()).toEqual(before);
@@ -94,7 +118,9 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
         notes: 'mainnet',
       }),
     );
-    expect(list).toContainEqual(expect.objectContaining({ smartContractInterfaceId: sol.smartContractInterfaceId, notes: '', type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' }));
+    expect(list).toContainEqual(
+      expect.objectContaining({ smartContractInterfaceId: sol.smartContractInterfaceId, notes: '', type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' }),
+    );
     expectError(
       await server.client.submit('create_smart_contract_interface', {
         smartContractAddress: ETH_ADDRESS.toLowerCase(),
@@ -108,8 +134,18 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
   });
 
   it('given malformed addresses or interfaces, then create_smart_contract_interface answers 400', async () => {
-    const eth = { smartContractAddress: '0x' + '1'.repeat(40), smartContractInterface: ABI, type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' as const, label: 'x' };
-    const sol = { smartContractAddress: SOL_ADDRESS.replace('T', 'U'), smartContractInterface: IDL, type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' as const, label: 'y' };
+    const eth = {
+      smartContractAddress: '0x' + '1'.repeat(40),
+      smartContractInterface: ABI,
+      type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' as const,
+      label: 'x',
+    };
+    const sol = {
+      smartContractAddress: SOL_ADDRESS.replace('T', 'U'),
+      smartContractInterface: IDL,
+      type: 'SMART_CONTRACT_INTERFACE_TYPE_SOLANA' as const,
+      label: 'y',
+    };
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ ...eth, smartContractAddress: '0x1234' }, 'ERR_INVALID_PARAMETER', 'smartContractAddress'],
       [{ ...eth, smartContractAddress: SOL_ADDRESS }, 'ERR_INVALID_PARAMETER', 'smartContractAddress'],
@@ -136,7 +172,12 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
       type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
       label: 'theirs',
     });
-    expectError(await server.client.submit('delete_smart_contract_interface', { smartContractInterfaceId }), 404, 'ERR_SMART_CONTRACT_INTERFACE_NOT_FOUND', 'smartContractInterfaceId');
+    expectError(
+      await server.client.submit('delete_smart_contract_interface', { smartContractInterfaceId }),
+      404,
+      'ERR_SMART_CONTRACT_INTERFACE_NOT_FOUND',
+      'smartContractInterfaceId',
+    );
     expect(await other.client.run('delete_smart_contract_interface', { smartContractInterfaceId })).toEqual({ smartContractInterfaceId });
     expect((await other.client.query('list_smart_contract_interfaces', {})).body.smartContractInterfaces).toEqual([]);
     expectError(await other.client.submit('delete_smart_contract_interface', { smartContractInterfaceId }), 404, 'ERR_SMART_CONTRACT_INTERFACE_NOT_FOUND');

@@ -44,7 +44,10 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
   const submit: typeof server.client.submit = async (op, params, opts) => kept(await server.client.submit(op, params, opts));
 
   /** init_otp, then read the delivered code from the dev outbox as the user would read it. */
-  async function issue(contact: string, params: { otpType?: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; otpLength?: number; alphanumeric?: boolean; expirationSeconds?: string } = {}) {
+  async function issue(
+    contact: string,
+    params: { otpType?: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS'; otpLength?: number; alphanumeric?: boolean; expirationSeconds?: string } = {},
+  ) {
     // A new timestampMs: an identical body would be the same activity (idempotency), not a new code.
     now += 1;
     const reply = await submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact, ...params });
@@ -66,7 +69,9 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     expect(message).toMatchObject({ channel: 'email', recipient: 'login@example.com', subject: 'Your walletkit verification code' });
 
     const client = generateP256KeyPair();
-    const verified = kept(await server.client.submit('verify_otp', { otpId, encryptedOtpBundle: await encryptOtpAttempt(target.targetPublic, code, client.publicKey) }));
+    const verified = kept(
+      await server.client.submit('verify_otp', { otpId, encryptedOtpBundle: await encryptOtpAttempt(target.targetPublic, code, client.publicKey) }),
+    );
     expect(verified.status).toBe(200);
     const token = verified.body.activity.result.verifyOtpResult.verificationToken as string;
     const claims = verifyJwt<VerificationClaims>(token, server.enclave.signingPublicKey, { now: () => now });
@@ -79,7 +84,11 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
       exp: Math.floor(now / 1000) + 3600,
     });
 
-    const login = await submit('otp_login', { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token), expirationSeconds: '600' }, { organizationId: subOrganizationId });
+    const login = await submit(
+      'otp_login',
+      { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token), expirationSeconds: '600' },
+      { organizationId: subOrganizationId },
+    );
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     const session = verifyJwt<SessionClaims>(login.body.activity.result.otpLoginResult.session, server.enclave.signingPublicKey, { now: () => now });
     expect(session).toMatchObject({ user_id: subUserId, organization_id: subOrganizationId, public_key: client.publicKey, exp: Math.floor(now / 1000) + 600 });
@@ -88,13 +97,22 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     expect((await server.client.with({ key: client, organizationId: subOrganizationId }).query('get_api_keys', {})).status).toBe(200);
 
     // The token and the code are single use.
-    const again = await submit('otp_login', { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token) }, { organizationId: subOrganizationId });
+    const again = await submit(
+      'otp_login',
+      { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token) },
+      { organizationId: subOrganizationId },
+    );
     expectError(again, 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
     expectError(await verify(otpId, await encryptOtpAttempt(target.targetPublic, code, client.publicKey)), 401, 'ERR_OTP_INVALID');
   });
 
   it('given an SMS code of 9 alphanumeric characters with a shorter lifetime, when it is typed in lowercase, then it verifies as an SMS proof', async () => {
-    const { otpId, target, code, message } = await issue('+15550001111', { otpType: 'OTP_TYPE_SMS', otpLength: 9, alphanumeric: true, expirationSeconds: '120' });
+    const { otpId, target, code, message } = await issue('+15550001111', {
+      otpType: 'OTP_TYPE_SMS',
+      otpLength: 9,
+      alphanumeric: true,
+      expirationSeconds: '120',
+    });
     expect(message).toMatchObject({ channel: 'sms', subject: null });
     expect(code).toMatch(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{9}$/);
     const [row] = await server.store.db.select().from(otps).where(eq(otps.id, otpId));
@@ -103,7 +121,10 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     const client = generateP256KeyPair();
     const reply = await verify(otpId, await encryptOtpAttempt(target.targetPublic, code.toLowerCase(), client.publicKey));
     expect(reply.status).toBe(200);
-    expect(decodeJwt<VerificationClaims>(reply.body.activity.result.verifyOtpResult.verificationToken)).toMatchObject({ verification_type: 'OTP_TYPE_SMS', contact: '+15550001111' });
+    expect(decodeJwt<VerificationClaims>(reply.body.activity.result.verifyOtpResult.verificationToken)).toMatchObject({
+      verification_type: 'OTP_TYPE_SMS',
+      contact: '+15550001111',
+    });
 
     // A request may shorten the configured lifetime, never extend it.
     const longer = await issue('+15550002222', { otpType: 'OTP_TYPE_SMS', expirationSeconds: '3600' });
@@ -124,7 +145,16 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     expect(await attemptsOf(otpId)).toBe(3);
 
     // The failed activity is stored; replaying its exact body answers the same and counts nothing.
-    const [failed] = await server.store.db.select().from(activities).where(and(eq(activities.organizationId, server.org.organizationId), eq(activities.type, 'ACTIVITY_TYPE_VERIFY_OTP_V2'), eq(activities.status, 'ACTIVITY_STATUS_FAILED')));
+    const [failed] = await server.store.db
+      .select()
+      .from(activities)
+      .where(
+        and(
+          eq(activities.organizationId, server.org.organizationId),
+          eq(activities.type, 'ACTIVITY_TYPE_VERIFY_OTP_V2'),
+          eq(activities.status, 'ACTIVITY_STATUS_FAILED'),
+        ),
+      );
     expect(failed?.failure).toMatchObject({ code: 'ERR_OTP_INVALID' });
     failures.push(kept(await server.client.post(operations.verify_otp.path, tamperedBody)));
     expect(await attemptsOf(otpId)).toBe(3);
@@ -167,19 +197,33 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
   it('given a valid token, when otp_login has a foreign signature, a signup usage, another session key, another contact or an expired token, then it is refused and the token stays usable', async () => {
     const client = generateP256KeyPair();
     const { otpId, target, code } = await issue('login@example.com');
-    const token = (await verify(otpId, await encryptOtpAttempt(target.targetPublic, code, client.publicKey))).body.activity.result.verifyOtpResult.verificationToken as string;
+    const token = (await verify(otpId, await encryptOtpAttempt(target.targetPublic, code, client.publicKey))).body.activity.result.verifyOtpResult
+      .verificationToken as string;
     const login = (params: Record<string, unknown>, organizationId = subOrganizationId) =>
-      submit('otp_login', { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token), ...params } as never, { organizationId });
+      submit(
+        'otp_login',
+        { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token), ...params } as never,
+        { organizationId },
+      );
 
     const stranger = generateP256KeyPair();
     expectError(await login({ clientSignature: loginSignature(stranger.privateKey, token) }), 401, 'ERR_CLIENT_SIGNATURE_INVALID', 'clientSignature');
-    expectError(await login({ clientSignature: loginSignature(client.privateKey, token, 'USAGE_TYPE_SIGNUP') }), 401, 'ERR_CLIENT_SIGNATURE_INVALID', 'clientSignature');
+    expectError(
+      await login({ clientSignature: loginSignature(client.privateKey, token, 'USAGE_TYPE_SIGNUP') }),
+      401,
+      'ERR_CLIENT_SIGNATURE_INVALID',
+      'clientSignature',
+    );
     expectError(await login({ publicKey: stranger.publicKey }), 401, 'ERR_CLIENT_SIGNATURE_INVALID', 'publicKey');
     // The parent organization has no user with this contact.
     expectError(await login({}, server.org.organizationId), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
     // Another organization's sub-organization is not the token's.
     const other = await addOrganization(server, 'Other');
-    const foreign = await other.client.submit('otp_login', { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token) });
+    const foreign = await other.client.submit('otp_login', {
+      verificationToken: token,
+      publicKey: client.publicKey,
+      clientSignature: loginSignature(client.privateKey, token),
+    });
     expectError(kept(foreign), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
 
     const ok = await login({});
@@ -191,7 +235,11 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     const lateToken = lateReply.body.activity.result.verifyOtpResult.verificationToken as string;
     now += 3601_000;
     expectError(
-      await submit('otp_login', { verificationToken: lateToken, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, lateToken) }, { organizationId: subOrganizationId }),
+      await submit(
+        'otp_login',
+        { verificationToken: lateToken, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, lateToken) },
+        { organizationId: subOrganizationId },
+      ),
       401,
       'ERR_VERIFICATION_TOKEN_INVALID',
     );
@@ -201,44 +249,73 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     expectError(await submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact: 'not-an-email' }), 400, 'ERR_INVALID_PARAMETER', 'contact');
     expectError(await submit('init_otp', { otpType: 'OTP_TYPE_SMS', contact: 'a@example.com' }), 400, 'ERR_INVALID_PARAMETER', 'contact');
     expectError(await submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com', otpLength: 5 }), 400, 'ERR_INVALID_REQUEST');
-    expectError(await submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com', expirationSeconds: '0' }), 400, 'ERR_INVALID_PARAMETER', 'expirationSeconds');
+    expectError(
+      await submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com', expirationSeconds: '0' }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'expirationSeconds',
+    );
     const { otpId, target, code } = await issue('malformed@example.com');
     expectError(await verify(otpId, 'not json'), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE', 'encryptedOtpBundle');
     expect(await attemptsOf(otpId)).toBe(0);
     const other = await addOrganization(server, 'Elsewhere');
     const client = generateP256KeyPair();
-    expectError(kept(await other.client.submit('verify_otp', { otpId, encryptedOtpBundle: await encryptOtpAttempt(target.targetPublic, code, client.publicKey) })), 401, 'ERR_OTP_INVALID');
+    expectError(
+      kept(await other.client.submit('verify_otp', { otpId, encryptedOtpBundle: await encryptOtpAttempt(target.targetPublic, code, client.publicKey) })),
+      401,
+      'ERR_OTP_INVALID',
+    );
     expect(await attemptsOf(otpId)).toBe(0);
   });
 
   // Only PostgreSQL is shared by several processes (a PGlite directory is locked to one).
-  if (kind === 'postgres') it('given two server instances on one PostgreSQL database, when both issue codes for one contact at once and one verifies what the other issued, then the limits hold across them', async () => {
-    const store = await openStore({ databaseUrl: (server.store as unknown as { location: string }).location, poolSize: 5 });
-    const app = await build(server.config, { store, enclave: await Enclave.open(store, server.config), now: () => new Date(now) });
-    try {
-      const clientB = new ActivityClient(app, server.org.apiKey, server.org.organizationId, () => now);
-      const contact = 'two-instances@example.com';
-      now += 1;
-      const results = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? server.client : clientB).submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact }, { timestampMs: String(now - i) }).then(kept)),
-      );
-      expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
+  if (kind === 'postgres')
+    it('given two server instances on one PostgreSQL database, when both issue codes for one contact at once and one verifies what the other issued, then the limits hold across them', async () => {
+      const store = await openStore({ databaseUrl: (server.store as unknown as { location: string }).location, poolSize: 5 });
+      const app = await build(server.config, { store, enclave: await Enclave.open(store, server.config), now: () => new Date(now) });
+      try {
+        const clientB = new ActivityClient(app, server.org.apiKey, server.org.organizationId, () => now);
+        const contact = 'two-instances@example.com';
+        now += 1;
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            (i % 2 === 0 ? server.client : clientB).submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact }, { timestampMs: String(now - i) }).then(kept),
+          ),
+        );
+        expect(results.map((r) => r.status).sort()).toEqual([200, 200, 200, 429, 429, 429]);
 
-      const fresh = await issue('handover@example.com');
-      const client = generateP256KeyPair();
-      const wrong = await Promise.all(
-        Array.from({ length: 4 }, async (_, i) => kept(await (i % 2 === 0 ? server.client : clientB).submit('verify_otp', { otpId: fresh.otpId, encryptedOtpBundle: await encryptOtpAttempt(fresh.target.targetPublic, otherCode(fresh.code), client.publicKey) }))),
-      );
-      expect(wrong.map((r) => r.body.details[0].errorCode).sort()).toEqual(['ERR_OTP_ATTEMPTS_EXCEEDED', 'ERR_OTP_INVALID', 'ERR_OTP_INVALID', 'ERR_OTP_INVALID']);
+        const fresh = await issue('handover@example.com');
+        const client = generateP256KeyPair();
+        const wrong = await Promise.all(
+          Array.from({ length: 4 }, async (_, i) =>
+            kept(
+              await (i % 2 === 0 ? server.client : clientB).submit('verify_otp', {
+                otpId: fresh.otpId,
+                encryptedOtpBundle: await encryptOtpAttempt(fresh.target.targetPublic, otherCode(fresh.code), client.publicKey),
+              }),
+            ),
+          ),
+        );
+        expect(wrong.map((r) => r.body.details[0].errorCode).sort()).toEqual([
+          'ERR_OTP_ATTEMPTS_EXCEEDED',
+          'ERR_OTP_INVALID',
+          'ERR_OTP_INVALID',
+          'ERR_OTP_INVALID',
+        ]);
 
-      const handover = await issue('handover2@example.com');
-      const onB = kept(await clientB.submit('verify_otp', { otpId: handover.otpId, encryptedOtpBundle: await encryptOtpAttempt(handover.target.targetPublic, handover.code, client.publicKey) }));
-      expect(onB.status, JSON.stringify(onB.body)).toBe(200);
-    } finally {
-      await app.close();
-      await store.close();
-    }
-  });
+        const handover = await issue('handover2@example.com');
+        const onB = kept(
+          await clientB.submit('verify_otp', {
+            otpId: handover.otpId,
+            encryptedOtpBundle: await encryptOtpAttempt(handover.target.targetPublic, handover.code, client.publicKey),
+          }),
+        );
+        expect(onB.status, JSON.stringify(onB.body)).toBe(200);
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    });
 
   it('given every flow above, when replies, stored rows and log lines are searched, then no code appears in any of them', async () => {
     expect(codes.length).toBeGreaterThanOrEqual(10);

@@ -34,7 +34,7 @@ describe('policy language', () => {
     expect(evaluate("activity.type != 'T'", env)).toBe(false);
     expect(evaluate("approvers.any(u, u.tags.contains('t1'))", env)).toBe(true);
     expect(evaluate('approvers.count() >= 2', env)).toBe(false);
-    expect(evaluate("eth.tx.value > 5", env)).toBe(UNKNOWN);
+    expect(evaluate('eth.tx.value > 5', env)).toBe(UNKNOWN);
     expect(evaluate("activity.type == 'X' && eth.tx.value > 5", env)).toBe(false);
     expect(evaluate("activity.type == 'T' && eth.tx.value > 5", env)).toBe(UNKNOWN);
     expect(evaluate("activity.type == 'T' || eth.tx.value > 5", env)).toBe(true);
@@ -93,15 +93,31 @@ describe.each(storeKinds)('policies on %s', (kind) => {
     const result = await server.client.run('update_policy', { policyId, policyName: 'p-updated', policyEffect: 'EFFECT_DENY', policyNotes: 'new' });
     expect(result).toEqual({ policyId });
     const { policy } = (await server.client.query('get_policy', { policyId })).body;
-    expect(policy).toMatchObject({ policyName: 'p-updated', effect: 'EFFECT_DENY', condition: 'true', consensus: "approvers.any(u, u.id == 'x')", notes: 'new' });
+    expect(policy).toMatchObject({
+      policyName: 'p-updated',
+      effect: 'EFFECT_DENY',
+      condition: 'true',
+      consensus: "approvers.any(u, u.id == 'x')",
+      notes: 'new',
+    });
     expect(Date.parse(policy.updatedAt)).toBeGreaterThanOrEqual(Date.parse(policy.createdAt));
   });
 
   it('given a taken name, a malformed condition or a wrong effect, then create_policy is refused with 4xx', async () => {
     await server.client.run('create_policy', { policyName: 'dup', effect: 'EFFECT_ALLOW' });
     expectError(await server.client.submit('create_policy', { policyName: 'dup', effect: 'EFFECT_DENY' }), 409, 'ERR_ALREADY_EXISTS', 'policyName');
-    expectError(await server.client.submit('create_policy', { policyName: 'bad', effect: 'EFFECT_ALLOW', condition: "activity.type == 'x" }), 400, 'ERR_INVALID_PARAMETER', 'condition');
-    expectError(await server.client.submit('create_policy', { policyName: 'bad', effect: 'EFFECT_ALLOW', consensus: 'approvers.any(' }), 400, 'ERR_INVALID_PARAMETER', 'consensus');
+    expectError(
+      await server.client.submit('create_policy', { policyName: 'bad', effect: 'EFFECT_ALLOW', condition: "activity.type == 'x" }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'condition',
+    );
+    expectError(
+      await server.client.submit('create_policy', { policyName: 'bad', effect: 'EFFECT_ALLOW', consensus: 'approvers.any(' }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'consensus',
+    );
     expectError(await server.client.submit('create_policy', { policyName: 'bad', effect: 'EFFECT_MAYBE' as 'EFFECT_ALLOW' }), 400, 'ERR_INVALID_REQUEST');
     const names = (await server.client.query('list_policies', {})).body.policies.map((p: { policyName: string }) => p.policyName);
     expect(names).not.toContain('bad');
@@ -110,8 +126,17 @@ describe.each(storeKinds)('policies on %s', (kind) => {
   it("given an unknown id or another organization's policy, then update_policy and get_policy answer 404", async () => {
     const other = await addOrganization(server);
     const { policyId } = await other.client.run('create_policy', { policyName: 'theirs', effect: 'EFFECT_ALLOW' });
-    expectError(await server.client.submit('update_policy', { policyId, policyName: 'mine', policyEffect: 'EFFECT_DENY' }), 404, 'ERR_POLICY_NOT_FOUND', 'policyId');
-    expectError(await server.client.submit('update_policy', { policyId: 'nope', policyName: 'mine', policyEffect: 'EFFECT_DENY' }), 404, 'ERR_POLICY_NOT_FOUND');
+    expectError(
+      await server.client.submit('update_policy', { policyId, policyName: 'mine', policyEffect: 'EFFECT_DENY' }),
+      404,
+      'ERR_POLICY_NOT_FOUND',
+      'policyId',
+    );
+    expectError(
+      await server.client.submit('update_policy', { policyId: 'nope', policyName: 'mine', policyEffect: 'EFFECT_DENY' }),
+      404,
+      'ERR_POLICY_NOT_FOUND',
+    );
     expectError(await server.client.query('get_policy', { policyId }), 404, 'ERR_POLICY_NOT_FOUND');
     expect((await other.client.query('get_policy', { policyId })).body.policy.policyName).toBe('theirs');
   });

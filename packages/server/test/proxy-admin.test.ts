@@ -80,11 +80,23 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
   });
 
   it('given partial wildcards, paths, a mixed "*" or another scheme, when origins are set, then 400 ERR_INVALID_PARAMETER and nothing changes', async () => {
-    for (const allowedOrigins of [['https://*.example.com'], ['https://app.example.com/login'], ['*', 'https://a.example'], ['ftp://a.example'], ['https://user@a.example'], ['app.example.com']]) {
+    for (const allowedOrigins of [
+      ['https://*.example.com'],
+      ['https://app.example.com/login'],
+      ['*', 'https://a.example'],
+      ['ftp://a.example'],
+      ['https://user@a.example'],
+      ['app.example.com'],
+    ]) {
       const reply = await server.client.submit('update_auth_proxy_config', { settings: { allowedOrigins } });
       expectError(reply, 400, 'ERR_INVALID_PARAMETER');
     }
-    expectError(await server.client.submit('update_auth_proxy_config', { settings: { emailLogoUrl: 'javascript:alert(1)' } }), 400, 'ERR_INVALID_PARAMETER', 'settings.emailLogoUrl');
+    expectError(
+      await server.client.submit('update_auth_proxy_config', { settings: { emailLogoUrl: 'javascript:alert(1)' } }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'settings.emailLogoUrl',
+    );
     expectError(await server.client.submit('update_auth_proxy_config', { settings: { otpLength: 5 } }), 400, 'ERR_INVALID_REQUEST');
     const config = (await server.client.query('get_auth_proxy_config', {})).body.config;
     expect(config.settings.allowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
@@ -92,7 +104,11 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
 
   it('given a partial update of nested settings, then only the given keys change', async () => {
     const result = await server.client.run('update_auth_proxy_config', {
-      settings: { methods: { smsOtp: false }, social: { google: { enabled: true, clientIds: ['google-client'] } }, requireVerificationTokenForAccountLookup: true },
+      settings: {
+        methods: { smsOtp: false },
+        social: { google: { enabled: true, clientIds: ['google-client'] } },
+        requireVerificationTokenForAccountLookup: true,
+      },
     });
     expect(result).toEqual({ configId, enabled: true });
     const settings = (await server.client.query('get_auth_proxy_config', {})).body.config.settings;
@@ -123,7 +139,11 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
   });
 
   it('given the proxy key, when it signs up a user and looks accounts up, then both are allowed', async () => {
-    const created = await proxy.run('create_sub_organization', { subOrganizationName: 'proxy-signup', rootUsers: [rootUser('signup@example.com')], rootQuorumThreshold: 1 });
+    const created = await proxy.run('create_sub_organization', {
+      subOrganizationName: 'proxy-signup',
+      rootUsers: [rootUser('signup@example.com')],
+      rootQuorumThreshold: 1,
+    });
     expect(created.subOrganizationId).toEqual(expect.any(String));
     // The proxy cannot vouch for the email it was handed (no verification token): profile data, no identity.
     const lookup = await proxy.query('list_suborgs', { filterType: 'EMAIL', filterValue: 'SIGNUP@example.com' });
@@ -133,7 +153,11 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
     expect(byName.body.organizationIds).toEqual([created.subOrganizationId]);
     // Authorization passes; the handler then reports the unknown credential (not a 403).
     const exchange = await proxy.submit('oauth2_authenticate', {
-      oauth2CredentialId: '00000000-0000-4000-8000-000000000000', authCode: 'c', redirectUri: 'https://app.example.com/cb', codeVerifier: 'v'.repeat(43), nonce: 'n',
+      oauth2CredentialId: '00000000-0000-4000-8000-000000000000',
+      authCode: 'c',
+      redirectUri: 'https://app.example.com/cb',
+      codeVerifier: 'v'.repeat(43),
+      nonce: 'n',
     });
     expectError(exchange, 404, 'ERR_OAUTH2_CREDENTIAL_NOT_FOUND');
   });
@@ -149,7 +173,16 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
     });
     const denied: Array<[string, () => Promise<{ status: number; body: any }>]> = [
       ['create_wallet', () => proxy.submit('create_wallet', { walletName: 'w', accounts: [ETH_ACCOUNT] })],
-      ['sign_raw_payloads', () => proxy.submit('sign_raw_payloads', { signWith: '0x0000000000000000000000000000000000000000', payloads: ['00'], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' })],
+      [
+        'sign_raw_payloads',
+        () =>
+          proxy.submit('sign_raw_payloads', {
+            signWith: '0x0000000000000000000000000000000000000000',
+            payloads: ['00'],
+            encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+            hashFunction: 'HASH_FUNCTION_NO_OP',
+          }),
+      ],
       ['create_policy', () => proxy.submit('create_policy', { policyName: 'p', effect: 'EFFECT_ALLOW', condition: 'true', consensus: 'true', notes: '' })],
       ['create_users', () => proxy.submit('create_users', { users: [{ ...rootUser('x@example.com'), userTags: [] }] })],
       ['update_root_quorum', () => proxy.submit('update_root_quorum', { threshold: 1, userIds: [config.proxyUserId] })],
@@ -167,7 +200,11 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
   });
 
   it('given a sub-organization, when the proxy key acts on it beyond the auth flows, then 403', async () => {
-    const { subOrganizationId } = await server.client.run('create_sub_organization', { subOrganizationName: 'end-user', rootUsers: [rootUser('end@example.com')], rootQuorumThreshold: 1 });
+    const { subOrganizationId } = await server.client.run('create_sub_organization', {
+      subOrganizationName: 'end-user',
+      rootUsers: [rootUser('end@example.com')],
+      rootQuorumThreshold: 1,
+    });
     const onSub = proxy.with({ organizationId: subOrganizationId });
     expectError(await onSub.submit('create_wallet', { walletName: 'w', accounts: [ETH_ACCOUNT] }), 403, 'ERR_PERMISSION_DENIED');
     expectError(await onSub.query('list_wallets', {}), 403, 'ERR_PERMISSION_DENIED');
@@ -175,7 +212,12 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
 
   it('given the proxy is disabled, then its key is refused with ERR_PROXY_DISABLED until it is enabled again with the same id', async () => {
     expect(await server.client.run('disable_auth_proxy', {})).toEqual({ configId, enabled: false });
-    const signup = () => proxy.submit('create_sub_organization', { subOrganizationName: `late-${Date.now()}-${Math.random()}`, rootUsers: [rootUser(`late-${Math.random()}@example.com`)], rootQuorumThreshold: 1 });
+    const signup = () =>
+      proxy.submit('create_sub_organization', {
+        subOrganizationName: `late-${Date.now()}-${Math.random()}`,
+        rootUsers: [rootUser(`late-${Math.random()}@example.com`)],
+        rootQuorumThreshold: 1,
+      });
     expectError(await signup(), 403, 'ERR_PROXY_DISABLED');
     expectError(await proxy.query('list_suborgs', { filterType: 'EMAIL', filterValue: 'a@example.com' }), 403, 'ERR_PROXY_DISABLED');
     expect((await server.client.query('get_auth_proxy_config', {})).body.config.enabled).toBe(false);
@@ -188,7 +230,11 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
     expectError(await other.client.submit('update_auth_proxy_config', { settings: { otpLength: 7 } }), 404, 'ERR_CONFIG_NOT_FOUND');
     expectError(await other.client.submit('disable_auth_proxy', {}), 404, 'ERR_CONFIG_NOT_FOUND');
     expectError(await other.client.query('get_auth_proxy_config', {}), 404, 'ERR_CONFIG_NOT_FOUND');
-    const { subOrganizationId } = await other.client.run('create_sub_organization', { subOrganizationName: 's', rootUsers: [rootUser('s@example.com')], rootQuorumThreshold: 1 });
+    const { subOrganizationId } = await other.client.run('create_sub_organization', {
+      subOrganizationName: 's',
+      rootUsers: [rootUser('s@example.com')],
+      rootQuorumThreshold: 1,
+    });
     expectError(await other.client.submit('enable_auth_proxy', {}, { organizationId: subOrganizationId }), 403, 'ERR_PERMISSION_DENIED');
     // The other organization's root key is no key of this proxy's organization.
     expectError(await other.client.query('get_auth_proxy_config', { organizationId: server.org.organizationId }), 401, 'ERR_STAMP_KEY_UNKNOWN');
@@ -218,7 +264,19 @@ describe('walletkit-server proxy enable', () => {
     const org = await createOrganization(setup, { name: 'Acme' });
     await setup.close();
 
-    const first = await cliRun(['proxy', 'enable', '--org', org.organizationId, '--origin', 'https://app.example.com', '--origin', 'http://localhost:5173', '--data-dir', dataDir, '--json']);
+    const first = await cliRun([
+      'proxy',
+      'enable',
+      '--org',
+      org.organizationId,
+      '--origin',
+      'https://app.example.com',
+      '--origin',
+      'http://localhost:5173',
+      '--data-dir',
+      dataDir,
+      '--json',
+    ]);
     expect(first.code, first.stderr).toBe(0);
     const out = JSON.parse(first.stdout);
     expect(out).toEqual({

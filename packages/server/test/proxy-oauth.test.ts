@@ -24,7 +24,11 @@ describe.each(storeKinds)('proxy social login on %s', (kind) => {
     const endpoints = { tokenUrl: discord.tokenUrl, userInfoUrl: discord.userInfoUrl, issuer: discord.url };
     s = await startProxyServer(kind, { config: { oauth2Providers: { OAUTH2_PROVIDER_DISCORD: endpoints, OAUTH2_PROVIDER_X: endpoints } } });
     const encryptedClientSecret = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(CLIENT_SECRET), receiverPublicKey: s.enclave.encryptionPublicKey }));
-    const { oauth2CredentialId } = await s.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret });
+    const { oauth2CredentialId } = await s.client.run('create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_DISCORD',
+      clientId: CLIENT_ID,
+      encryptedClientSecret,
+    });
     await updateProxySettings(s.store, s.org.organizationId, { social: { discord: { enabled: true, clientIds: [CLIENT_ID], oauth2CredentialId } } });
   });
   afterAll(async () => {
@@ -50,7 +54,9 @@ describe.each(storeKinds)('proxy social login on %s', (kind) => {
     expect(payload.iss).toBe(s.url);
     const signup = await s.browser.post('signup_v2', { userName: 'erin', oauthProviders: [{ providerName: 'discord', oidcToken }] });
     expect(signup.status).toBe(200);
-    expect((await s.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken })).body).toEqual({ organizationId: signup.body.organizationId });
+    expect((await s.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken })).body).toEqual({
+      organizationId: signup.body.organizationId,
+    });
 
     const login = await s.browser.post('oauth_login', { oidcToken, publicKey: key.publicKey });
     expect(login.status).toBe(200);
@@ -62,8 +68,18 @@ describe.each(storeKinds)('proxy social login on %s', (kind) => {
   it('given an unknown client id or a disabled provider, when oauth2_authenticate arrives, then it is refused before any exchange', async () => {
     const nonce = sha256Hex(generateP256KeyPair().publicKey);
     const sent = discord.tokenRequests.length;
-    expectProxyError(await s.browser.post('oauth2_authenticate', { ...grant({ id: '1', username: 'x' }), clientId: 'other', nonce }), 400, 'ERR_INVALID_PARAMETER', 'clientId');
-    expectProxyError(await s.browser.post('oauth2_authenticate', { ...grant({ id: '1', username: 'x' }), provider: 'OAUTH2_PROVIDER_X', nonce }), 403, 'ERR_AUTH_METHOD_DISABLED', 'provider');
+    expectProxyError(
+      await s.browser.post('oauth2_authenticate', { ...grant({ id: '1', username: 'x' }), clientId: 'other', nonce }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'clientId',
+    );
+    expectProxyError(
+      await s.browser.post('oauth2_authenticate', { ...grant({ id: '1', username: 'x' }), provider: 'OAUTH2_PROVIDER_X', nonce }),
+      403,
+      'ERR_AUTH_METHOD_DISABLED',
+      'provider',
+    );
     expect(discord.tokenRequests.length).toBe(sent);
   });
 

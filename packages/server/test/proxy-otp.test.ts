@@ -39,7 +39,10 @@ describe.each(storeKinds)('proxy OTP flows on %s', (kind) => {
     const { messages } = (await res.json()) as { messages: Array<{ body: string }> };
     const code = /^\s*([0-9]{6})\s*$/m.exec(messages[0]!.body)![1]!;
     const target = verifyBundle<{ targetPublic: string; otpId: string }>(bundle, a.enclave.signingPublicKey);
-    const sealed = await hpkeSeal({ plaintext: utf8ToBytes(JSON.stringify({ otp_code: code, public_key: key.publicKey })), receiverPublicKey: target.targetPublic });
+    const sealed = await hpkeSeal({
+      plaintext: utf8ToBytes(JSON.stringify({ otp_code: code, public_key: key.publicKey })),
+      receiverPublicKey: target.targetPublic,
+    });
     return { code, encryptedOtpBundle: JSON.stringify(sealed) };
   }
 
@@ -63,13 +66,21 @@ describe.each(storeKinds)('proxy OTP flows on %s', (kind) => {
 
     const signupKey = generateP256KeyPair();
     const signupToken = await verifiedToken(contact, signupKey);
-    const signup = await b.post('signup_v2', { userEmail: contact, verificationToken: signupToken, clientSignature: usage('USAGE_TYPE_SIGNUP', signupToken, signupKey.privateKey) });
+    const signup = await b.post('signup_v2', {
+      userEmail: contact,
+      verificationToken: signupToken,
+      clientSignature: usage('USAGE_TYPE_SIGNUP', signupToken, signupKey.privateKey),
+    });
     expect(signup.status).toBe(200);
     expect((await b.post('account', { filterType: 'EMAIL', filterValue: contact })).body).toEqual({ organizationId: signup.body.organizationId });
 
     const sessionKey = generateP256KeyPair();
     const loginToken = await verifiedToken(contact, sessionKey);
-    const login = await b.post('otp_login_v2', { verificationToken: loginToken, publicKey: sessionKey.publicKey, clientSignature: usage('USAGE_TYPE_LOGIN', loginToken, sessionKey.privateKey) });
+    const login = await b.post('otp_login_v2', {
+      verificationToken: loginToken,
+      publicKey: sessionKey.publicKey,
+      clientSignature: usage('USAGE_TYPE_LOGIN', loginToken, sessionKey.privateKey),
+    });
     expect(login.status).toBe(200);
     const claims = decodeJwt<{ organization_id: string; user_id: string; exp: number; public_key: string }>(login.body.session);
     expect(claims).toMatchObject({ organization_id: signup.body.organizationId, user_id: signup.body.userId, public_key: sessionKey.publicKey });
@@ -80,7 +91,11 @@ describe.each(storeKinds)('proxy OTP flows on %s', (kind) => {
     expect(wallet.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 
     // The token is single use: replaying the login is refused by the activity, unchanged by the proxy.
-    const replay = await b.post('otp_login_v2', { verificationToken: loginToken, publicKey: sessionKey.publicKey, clientSignature: usage('USAGE_TYPE_LOGIN', loginToken, sessionKey.privateKey) });
+    const replay = await b.post('otp_login_v2', {
+      verificationToken: loginToken,
+      publicKey: sessionKey.publicKey,
+      clientSignature: usage('USAGE_TYPE_LOGIN', loginToken, sessionKey.privateKey),
+    });
     expectProxyError(replay, 401, 'ERR_VERIFICATION_TOKEN_INVALID');
   });
 
@@ -92,7 +107,10 @@ describe.each(storeKinds)('proxy OTP flows on %s', (kind) => {
     const { code } = await receiveAndEncrypt(contact, init.body.otpEncryptionTargetBundle, key);
     const target = verifyBundle<{ targetPublic: string }>(init.body.otpEncryptionTargetBundle, a.enclave.signingPublicKey);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
-    const sealed = await hpkeSeal({ plaintext: utf8ToBytes(JSON.stringify({ otp_code: wrong, public_key: key.publicKey })), receiverPublicKey: target.targetPublic });
+    const sealed = await hpkeSeal({
+      plaintext: utf8ToBytes(JSON.stringify({ otp_code: wrong, public_key: key.publicKey })),
+      receiverPublicKey: target.targetPublic,
+    });
     const reply = await a.browser.with({ baseUrl: bUrl }).post('otp_verify_v2', { otpId: init.body.otpId, encryptedOtpBundle: JSON.stringify(sealed) });
     expectProxyError(reply, 401, 'ERR_OTP_INVALID');
     for (const body of [init.body, reply.body]) expect(JSON.stringify(body)).not.toContain(code);

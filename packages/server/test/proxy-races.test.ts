@@ -166,7 +166,12 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
       const login = await browserFor(1).post('oauth_login', { oidcToken, publicKey: sessionKey.publicKey });
       expect(login.status).toBe(200);
       const claims = verifyJwt<Record<string, unknown>>(login.body.session, enclaveKey);
-      expect(claims).toMatchObject({ public_key: sessionKey.publicKey, organization_id: organizationId, user_id: userId, session_type: 'SESSION_TYPE_READ_WRITE' });
+      expect(claims).toMatchObject({
+        public_key: sessionKey.publicKey,
+        organization_id: organizationId,
+        user_id: userId,
+        session_type: 'SESSION_TYPE_READ_WRITE',
+      });
       expect(() => verifyJwt(login.body.session, generateP256KeyPair().publicKey)).toThrow();
 
       const wallet = await submitOver(a.url, sessionKey, organizationId, 'create_wallet', { walletName: 'google wallet', accounts: [] });
@@ -216,7 +221,9 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
       );
       expect(outcomes(replies)).toEqual({ OK: 1, '409 ERR_ALREADY_EXISTS': 3 });
       const winner = replies.find((r) => r.status === 200)!;
-      expect((await a.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken })).body).toEqual({ organizationId: winner.body.organizationId });
+      expect((await a.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken })).body).toEqual({
+        organizationId: winner.body.organizationId,
+      });
       const subOrgs = await a.store.db
         .select({ id: organizations.id })
         .from(organizations)
@@ -231,12 +238,13 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
     const spellings = keys.map((_, i) => spelling(email, i * 37 + 1));
     expect(new Set(spellings).size).toBe(8);
     const replies = await race(
-      keys.map((key, i) => () =>
-        browserFor(i).post('signup_v2', {
-          userEmail: spellings[i]!,
-          verificationToken: verificationTokenFor(a, email),
-          apiKeys: [{ apiKeyName: `device ${i}`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
-        }),
+      keys.map(
+        (key, i) => () =>
+          browserFor(i).post('signup_v2', {
+            userEmail: spellings[i]!,
+            verificationToken: verificationTokenFor(a, email),
+            apiKeys: [{ apiKeyName: `device ${i}`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          }),
       ),
     );
     expect(outcomes(replies)).toEqual({ OK: 1, '409 ERR_ALREADY_EXISTS': 7 });
@@ -287,18 +295,29 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
     const contact = freshEmail('replay');
     const signupKey = generateP256KeyPair();
     const signupToken = await verificationToken(contact, signupKey);
-    const signup = await a.browser.post('signup_v2', { userEmail: contact, verificationToken: signupToken, clientSignature: usage('USAGE_TYPE_SIGNUP', signupToken, signupKey) });
+    const signup = await a.browser.post('signup_v2', {
+      userEmail: contact,
+      verificationToken: signupToken,
+      clientSignature: usage('USAGE_TYPE_SIGNUP', signupToken, signupKey),
+    });
     expect(signup.status).toBe(200);
 
     // The signup's token, now signed for a login by its own key.
-    const replayedSignup = await browserFor(1).post('otp_login_v2', { verificationToken: signupToken, publicKey: signupKey.publicKey, clientSignature: usage('USAGE_TYPE_LOGIN', signupToken, signupKey) });
+    const replayedSignup = await browserFor(1).post('otp_login_v2', {
+      verificationToken: signupToken,
+      publicKey: signupKey.publicKey,
+      clientSignature: usage('USAGE_TYPE_LOGIN', signupToken, signupKey),
+    });
     expectProxyError(replayedSignup, 401, 'ERR_VERIFICATION_TOKEN_INVALID');
 
     const sessionKey = generateP256KeyPair();
     const loginToken = await verificationToken(contact, sessionKey);
     const login = { verificationToken: loginToken, publicKey: sessionKey.publicKey, clientSignature: usage('USAGE_TYPE_LOGIN', loginToken, sessionKey) };
     // Two concurrent uses (bodies differ, so neither is an idempotent repeat of the other).
-    const logins = await race([() => browserFor(0).post('otp_login_v2', login), () => browserFor(1).post('otp_login_v2', { ...login, invalidateExisting: false })]);
+    const logins = await race([
+      () => browserFor(0).post('otp_login_v2', login),
+      () => browserFor(1).post('otp_login_v2', { ...login, invalidateExisting: false }),
+    ]);
     expect(outcomes(logins)).toEqual({ OK: 1, '401 ERR_VERIFICATION_TOKEN_INVALID': 1 });
     const session = verifyJwt<Record<string, unknown>>(logins.find((r) => r.status === 200)!.body.session, enclaveKey);
     expect(session).toMatchObject({ organization_id: signup.body.organizationId, user_id: signup.body.userId, public_key: sessionKey.publicKey });
@@ -326,15 +345,24 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
       await new Promise((resolve) => setTimeout(resolve, 1_300));
       const live = await issueCode(freshEmail('live'), e);
 
-      const wrong = await e.browser.post('otp_verify_v2', { otpId: live.otpId, encryptedOtpBundle: await encryptOtpAttempt(live.targetPublic, wrongCode(live.code, 0), key.publicKey) });
+      const wrong = await e.browser.post('otp_verify_v2', {
+        otpId: live.otpId,
+        encryptedOtpBundle: await encryptOtpAttempt(live.targetPublic, wrongCode(live.code, 0), key.publicKey),
+      });
       expectProxyError(wrong, 401, 'ERR_OTP_INVALID');
-      const expired = await e.browser.post('otp_verify_v2', { otpId: expiring.otpId, encryptedOtpBundle: await encryptOtpAttempt(expiring.targetPublic, expiring.code, key.publicKey) });
+      const expired = await e.browser.post('otp_verify_v2', {
+        otpId: expiring.otpId,
+        encryptedOtpBundle: await encryptOtpAttempt(expiring.targetPublic, expiring.code, key.publicKey),
+      });
       expectProxyError(expired, 401, 'ERR_OTP_INVALID');
       expect(expired.body).toEqual(wrong.body);
       expect(JSON.stringify(expired.body)).not.toContain(expiring.code);
 
       // The live code still verifies: the refusal above was the expiry, not the server.
-      const ok = await e.browser.post('otp_verify_v2', { otpId: live.otpId, encryptedOtpBundle: await encryptOtpAttempt(live.targetPublic, live.code, key.publicKey) });
+      const ok = await e.browser.post('otp_verify_v2', {
+        otpId: live.otpId,
+        encryptedOtpBundle: await encryptOtpAttempt(live.targetPublic, live.code, key.publicKey),
+      });
       expect(ok.status).toBe(200);
     });
   });

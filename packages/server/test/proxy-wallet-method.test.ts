@@ -53,7 +53,10 @@ describe.each(storeKinds)('proxy wallet method on %s', (kind) => {
   it('given the wallet method off, when a P-256 API key signs up and is looked up, then both still work', async () => {
     await setWallet(false);
     const key = generateP256KeyPair();
-    const signup = await s.browser.post('signup_v2', { userName: 'api user', apiKeys: [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+    const signup = await s.browser.post('signup_v2', {
+      userName: 'api user',
+      apiKeys: [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+    });
     expect(signup.status).toBe(200);
     expect((await lookup(key.publicKey)).body).toEqual({ organizationId: signup.body.organizationId });
     expect((await lookup(uncompressPublicKey('p256', key.publicKey))).body).toEqual({ organizationId: signup.body.organizationId });

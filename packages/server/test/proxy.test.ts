@@ -48,7 +48,15 @@ describe.each(storeKinds)('proxy guard on %s', (kind) => {
   });
 
   it('given an origin not listed, a suffix trick, a prefix trick, another scheme or no origin, when a request arrives, then it is a 403 ERR_ORIGIN_NOT_ALLOWED without CORS headers', async () => {
-    for (const origin of ['https://evil.example', 'https://app.example.evil.com', 'https://evilapp.example', 'http://app.example', 'https://app.example:8443', 'null', undefined]) {
+    for (const origin of [
+      'https://evil.example',
+      'https://app.example.evil.com',
+      'https://evilapp.example',
+      'http://app.example',
+      'https://app.example:8443',
+      'null',
+      undefined,
+    ]) {
       const reply = await s.browser.with({ origin }).post('wallet_kit_config', {});
       expectProxyError(reply, 403, 'ERR_ORIGIN_NOT_ALLOWED');
       expect(reply.headers.get('access-control-allow-origin')).toBeNull();
@@ -69,15 +77,26 @@ describe.each(storeKinds)('proxy guard on %s', (kind) => {
 
   it('given a preflight from an origin no enabled config allows, when OPTIONS arrives, then it is refused without CORS headers', async () => {
     for (const origin of ['https://app.example.evil.com', 'https://evil.example']) {
-      const reply = await s.browser.with({ configId: undefined, origin }).raw('OPTIONS', '/v1/otp_init_v2', undefined, { 'access-control-request-method': 'POST' });
+      const reply = await s.browser
+        .with({ configId: undefined, origin })
+        .raw('OPTIONS', '/v1/otp_init_v2', undefined, { 'access-control-request-method': 'POST' });
       expectProxyError(reply, 403, 'ERR_ORIGIN_NOT_ALLOWED');
       expect(reply.headers.get('access-control-allow-origin')).toBeNull();
     }
   });
 
   it('given a body with an unknown field or the wrong type, when it arrives, then it is a 400 ERR_INVALID_REQUEST naming the field', async () => {
-    expectProxyError(await s.browser.raw('POST', '/v1/otp_init_v2', JSON.stringify({ otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com', extra: 1 })), 400, 'ERR_INVALID_REQUEST');
-    expectProxyError(await s.browser.raw('POST', '/v1/account', JSON.stringify({ filterType: 'NAME', filterValue: 'x' })), 400, 'ERR_INVALID_REQUEST', 'filterType');
+    expectProxyError(
+      await s.browser.raw('POST', '/v1/otp_init_v2', JSON.stringify({ otpType: 'OTP_TYPE_EMAIL', contact: 'a@example.com', extra: 1 })),
+      400,
+      'ERR_INVALID_REQUEST',
+    );
+    expectProxyError(
+      await s.browser.raw('POST', '/v1/account', JSON.stringify({ filterType: 'NAME', filterValue: 'x' })),
+      400,
+      'ERR_INVALID_REQUEST',
+      'filterType',
+    );
     expectProxyError(await s.browser.raw('POST', '/v1/account', '{not json'), 400, 'ERR_MALFORMED_JSON');
   });
 
@@ -136,7 +155,10 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
       userEmail: 'Alice@Example.com',
       verificationToken: verificationTokenFor(s, 'alice@example.com'),
       apiKeys: [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
-      wallet: { walletName: 'main', accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }] },
+      wallet: {
+        walletName: 'main',
+        accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }],
+      },
     });
     expect(reply.status).toBe(200);
     const { organizationId, userId, wallet } = reply.body;
@@ -147,14 +169,23 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
     expect(created.status).toBe(200);
     expect(created.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
 
-    for (const [filterType, filterValue] of [['EMAIL', 'alice@example.COM'], ['PUBLIC_KEY', key.publicKey], ['PUBLIC_KEY', key.publicKeyUncompressed]] as const) {
+    for (const [filterType, filterValue] of [
+      ['EMAIL', 'alice@example.COM'],
+      ['PUBLIC_KEY', key.publicKey],
+      ['PUBLIC_KEY', key.publicKeyUncompressed],
+    ] as const) {
       const found = await s.browser.post('account', { filterType, filterValue });
       expect(found).toMatchObject({ status: 200, body: { organizationId } });
     }
   });
 
   it('given no such account, when account is looked up, then the reply has the same shape with a null organizationId', async () => {
-    for (const [filterType, filterValue] of [['EMAIL', 'nobody@example.com'], ['PHONE_NUMBER', '+15550000000'], ['CREDENTIAL_ID', 'AAAA'], ['PUBLIC_KEY', generateP256KeyPair().publicKey]] as const) {
+    for (const [filterType, filterValue] of [
+      ['EMAIL', 'nobody@example.com'],
+      ['PHONE_NUMBER', '+15550000000'],
+      ['CREDENTIAL_ID', 'AAAA'],
+      ['PUBLIC_KEY', generateP256KeyPair().publicKey],
+    ] as const) {
       const reply = await s.browser.post('account', { filterType, filterValue });
       expect(reply).toMatchObject({ status: 200, body: { organizationId: null } });
       expect(Object.keys(reply.body)).toEqual(['organizationId']);
@@ -166,9 +197,12 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
     expectProxyError(reply, 409, 'ERR_ALREADY_EXISTS');
   });
 
-  it('given a signup that gives a verified owner\'s email without a verification token, when it runs, then it is a separate account holding the address as unverified profile data, and the owner\'s lookups still find only their own', async () => {
+  it("given a signup that gives a verified owner's email without a verification token, when it runs, then it is a separate account holding the address as unverified profile data, and the owner's lookups still find only their own", async () => {
     const key = generateP256KeyPair();
-    const squatter = await s.browser.post('signup_v2', { userEmail: 'alice@example.com', apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+    const squatter = await s.browser.post('signup_v2', {
+      userEmail: 'alice@example.com',
+      apiKeys: [{ apiKeyName: 'k', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+    });
     expect(squatter.status).toBe(200);
     const owner = await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com' });
     expect(owner.body.organizationId).not.toBe(squatter.body.organizationId);
@@ -182,12 +216,30 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
   it('given lookups that require a verification token, when account is asked without one, with a wrong contact or with a valid one, then 401, 401, and the answer', async () => {
     await updateProxySettings(s.store, s.org.organizationId, { requireVerificationTokenForAccountLookup: true });
     const token = (contact: string, organizationId = s.org.organizationId) =>
-      s.enclave.signJwt({ id: randomUUID(), verification_type: 'OTP_TYPE_EMAIL', contact, organization_id: organizationId, exp: Math.floor(Date.now() / 1000) + 600 });
+      s.enclave.signJwt({
+        id: randomUUID(),
+        verification_type: 'OTP_TYPE_EMAIL',
+        contact,
+        organization_id: organizationId,
+        exp: Math.floor(Date.now() / 1000) + 600,
+      });
     expectProxyError(await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com' }), 401, 'ERR_VERIFICATION_TOKEN_REQUIRED');
-    expectProxyError(await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: token('bob@example.com') }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
-    expectProxyError(await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: token('alice@example.com', randomUUID()) }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
+    expectProxyError(
+      await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: token('bob@example.com') }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+    );
+    expectProxyError(
+      await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: token('alice@example.com', randomUUID()) }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+    );
     const forged = token('alice@example.com').slice(0, -4) + 'AAAA';
-    expectProxyError(await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: forged }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
+    expectProxyError(
+      await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: forged }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+    );
     const ok = await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'ALICE@example.com', verificationToken: token('alice@example.com') });
     expect(ok).toMatchObject({ status: 200, body: { organizationId: expect.any(String) } });
     await updateProxySettings(s.store, s.org.organizationId, { requireVerificationTokenForAccountLookup: false });
@@ -195,10 +247,26 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
 
   it('given a verification token for a contact without an account, when otp_login_v2 runs, then it is a 404 ERR_USER_NOT_FOUND', async () => {
     const key = generateP256KeyPair();
-    const verificationToken = s.enclave.signJwt({ id: randomUUID(), verification_type: 'OTP_TYPE_EMAIL', contact: 'new@example.com', organization_id: s.org.organizationId, public_key: key.publicKey, exp: Math.floor(Date.now() / 1000) + 600 });
+    const verificationToken = s.enclave.signJwt({
+      id: randomUUID(),
+      verification_type: 'OTP_TYPE_EMAIL',
+      contact: 'new@example.com',
+      organization_id: s.org.organizationId,
+      public_key: key.publicKey,
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
     const clientSignature = { publicKey: key.publicKey, scheme: 'CLIENT_SIGNATURE_SCHEME_API_P256' as const, message: '{}', signature: '00'.repeat(64) };
-    expectProxyError(await s.browser.post('otp_login_v2', { verificationToken, publicKey: key.publicKey, clientSignature }), 404, 'ERR_USER_NOT_FOUND', 'verificationToken');
-    expectProxyError(await s.browser.post('otp_login_v2', { verificationToken: 'not-a-jwt', publicKey: key.publicKey, clientSignature }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
+    expectProxyError(
+      await s.browser.post('otp_login_v2', { verificationToken, publicKey: key.publicKey, clientSignature }),
+      404,
+      'ERR_USER_NOT_FOUND',
+      'verificationToken',
+    );
+    expectProxyError(
+      await s.browser.post('otp_login_v2', { verificationToken: 'not-a-jwt', publicKey: key.publicKey, clientSignature }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+    );
   });
 
   it('given no social login enabled, when oauth_login arrives, then it is a 403 ERR_AUTH_METHOD_DISABLED', async () => {

@@ -56,7 +56,12 @@ describe.each(storeKinds)('activity reads on %s', (kind) => {
   it('given no filters, then list_activities returns the newest first, 10 by default, this organization only', async () => {
     expect(await list({})).toEqual(newestFirst());
     const pending = (await org.client.query('list_activities', {})).body.activities[0];
-    expect(pending).toMatchObject({ id: pendingId, status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', canApprove: true, votes: [expect.objectContaining({ userId: org.userId })] });
+    expect(pending).toMatchObject({
+      id: pendingId,
+      status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED',
+      canApprove: true,
+      votes: [expect.objectContaining({ userId: org.userId })],
+    });
     for (let i = 0; i < 11; i++) await server.client.run('set_organization_feature', { name: 'FEATURE_NAME_WEBHOOK', value: String(i) });
     expect((await server.client.query('list_activities', {})).body.activities).toHaveLength(10);
   });
@@ -65,7 +70,9 @@ describe.each(storeKinds)('activity reads on %s', (kind) => {
     expect(await list({ filterByStatus: ['ACTIVITY_STATUS_CONSENSUS_NEEDED'] })).toEqual([pendingId]);
     expect(await list({ filterByStatus: ['ACTIVITY_STATUS_COMPLETED'] })).toEqual(newestFirst().slice(1));
     expect(await list({ filterByType: ['ACTIVITY_TYPE_SET_ORGANIZATION_FEATURE'] })).toEqual(history.slice(0, 4).reverse());
-    expect(await list({ filterByType: ['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'ACTIVITY_TYPE_CREATE_USER_TAG'], filterByStatus: ['ACTIVITY_STATUS_COMPLETED'] })).toEqual([history[4]]);
+    expect(
+      await list({ filterByType: ['ACTIVITY_TYPE_UPDATE_ROOT_QUORUM', 'ACTIVITY_TYPE_CREATE_USER_TAG'], filterByStatus: ['ACTIVITY_STATUS_COMPLETED'] }),
+    ).toEqual([history[4]]);
     expect(await list({ filterByStatus: ['ACTIVITY_STATUS_REJECTED'] })).toEqual([]);
   });
 
@@ -84,7 +91,11 @@ describe.each(storeKinds)('activity reads on %s', (kind) => {
     expectError(await org.client.query('list_activities', { paginationOptions: { limit: '0' } }), 400, 'ERR_INVALID_REQUEST');
     expectError(await org.client.query('list_activities', { paginationOptions: { limit: '101' } }), 400, 'ERR_INVALID_REQUEST');
     expectError(await org.client.query('list_activities', { paginationOptions: { after: 'nope' } }), 404, 'ERR_ACTIVITY_NOT_FOUND', 'paginationOptions.after');
-    expectError(await org.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_NOPE' as 'ACTIVITY_STATUS_CREATED'] }), 400, 'ERR_INVALID_REQUEST');
+    expectError(
+      await org.client.query('list_activities', { filterByStatus: ['ACTIVITY_STATUS_NOPE' as 'ACTIVITY_STATUS_CREATED'] }),
+      400,
+      'ERR_INVALID_REQUEST',
+    );
     // Another organization's activity is no cursor here.
     const foreign = (await server.client.query('list_activities', { paginationOptions: { limit: '1' } })).body.activities[0].id;
     expectError(await org.client.query('list_activities', { paginationOptions: { before: foreign } }), 404, 'ERR_ACTIVITY_NOT_FOUND');

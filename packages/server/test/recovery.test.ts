@@ -13,7 +13,13 @@ const noUser = () => ({ userName: `u-${newId().slice(0, 8)}`, apiKeys: [], authe
 const uuidOf = (b: Buffer) => b.toString('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
 
 /** Submit an activity stamped by a passkey instead of an API key. */
-async function submitWithPasskey<N extends OperationName>(client: ActivityClient, passkey: SoftwareAuthenticator, op: N, params: ParamsOf<N>, tamper?: (stamp: any) => void) {
+async function submitWithPasskey<N extends OperationName>(
+  client: ActivityClient,
+  passkey: SoftwareAuthenticator,
+  op: N,
+  params: ParamsOf<N>,
+  tamper?: (stamp: any) => void,
+) {
   const body = client.envelope(op, params);
   const stamp = JSON.parse(passkey.stamp(body));
   tamper?.(stamp);
@@ -29,7 +35,10 @@ describe.each(storeKinds)('passkeys and recovery on %s', (kind) => {
 
   it('given a verified attestation, when create_authenticators runs, then the passkey is listed and its assertions stamp accepted activities', async () => {
     const passkey = new SoftwareAuthenticator();
-    const { authenticatorIds } = await server.client.run('create_authenticators', { userId: server.org.userId, authenticators: [passkey.authenticatorParams('laptop')] });
+    const { authenticatorIds } = await server.client.run('create_authenticators', {
+      userId: server.org.userId,
+      authenticators: [passkey.authenticatorParams('laptop')],
+    });
     const listed = await server.client.query('get_authenticators', { userId: server.org.userId });
     expect(listed.body.authenticators).toHaveLength(1);
     const record = listed.body.authenticators[0];
@@ -63,10 +72,21 @@ describe.each(storeKinds)('passkeys and recovery on %s', (kind) => {
     const body = server.client.envelope('create_users', { users: [noUser()] });
     const other = server.client.envelope('create_users', { users: [noUser()] });
     expectError(await server.client.post(operations.create_users.path, body, { 'x-stamp-webauthn': passkey.stamp(other) }), 401, 'ERR_STAMP_INVALID');
-    expectError(await submitWithPasskey(server.client, passkey, 'create_users', { users: [noUser()] }, (s) => (s.signature = flip(s.signature))), 401, 'ERR_STAMP_INVALID');
-    expectError(await submitWithPasskey(server.client, passkey, 'create_users', { users: [noUser()] }, (s) => (s.authenticatorData = flip(s.authenticatorData))), 401, 'ERR_STAMP_INVALID');
+    expectError(
+      await submitWithPasskey(server.client, passkey, 'create_users', { users: [noUser()] }, (s) => (s.signature = flip(s.signature))),
+      401,
+      'ERR_STAMP_INVALID',
+    );
+    expectError(
+      await submitWithPasskey(server.client, passkey, 'create_users', { users: [noUser()] }, (s) => (s.authenticatorData = flip(s.authenticatorData))),
+      401,
+      'ERR_STAMP_INVALID',
+    );
     const evil = new SoftwareAuthenticator({ origin: 'https://evil.example' });
-    await server.client.run('create_authenticators', { userId: server.org.userId, authenticators: [{ ...evil.authenticatorParams('x'), attestation: evil.attest('c', { origin: 'http://localhost:5173' }), challenge: 'c' }] });
+    await server.client.run('create_authenticators', {
+      userId: server.org.userId,
+      authenticators: [{ ...evil.authenticatorParams('x'), attestation: evil.attest('c', { origin: 'http://localhost:5173' }), challenge: 'c' }],
+    });
     expectError(await submitWithPasskey(server.client, evil, 'create_users', { users: [noUser()] }), 401, 'ERR_STAMP_INVALID');
     // an unregistered passkey is unknown
     expectError(await submitWithPasskey(server.client, new SoftwareAuthenticator(), 'create_users', { users: [noUser()] }), 401, 'ERR_STAMP_KEY_UNKNOWN');
@@ -95,7 +115,11 @@ describe.each(storeKinds)('passkeys and recovery on %s', (kind) => {
     }
     expect((await server.store.db.select().from(authenticators)).length).toBe(before);
     await server.client.run('create_authenticators', { userId, authenticators: [passkey.authenticatorParams('ok')] });
-    expectError(await server.client.submit('create_authenticators', { userId, authenticators: [passkey.authenticatorParams('again')] }), 409, 'ERR_ALREADY_EXISTS');
+    expectError(
+      await server.client.submit('create_authenticators', { userId, authenticators: [passkey.authenticatorParams('again')] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
   });
 
   it('given a deleted passkey, when it stamps, then it is unknown, and deleting it twice is a 404', async () => {
@@ -131,7 +155,12 @@ describe.each(storeKinds)('passkeys and recovery on %s', (kind) => {
   it("given another organization's user or a bad attestation, when recover_user runs, then it is refused and nothing is added", async () => {
     const other = await addOrganization(server);
     const passkey = new SoftwareAuthenticator();
-    expectError(await server.client.submit('recover_user', { userId: other.userId, authenticator: passkey.authenticatorParams('x') }), 404, 'ERR_USER_NOT_FOUND', 'userId');
+    expectError(
+      await server.client.submit('recover_user', { userId: other.userId, authenticator: passkey.authenticatorParams('x') }),
+      404,
+      'ERR_USER_NOT_FOUND',
+      'userId',
+    );
     const bad = { ...passkey.authenticatorParams('x'), challenge: 'not-the-one-signed' };
     expectError(await server.client.submit('recover_user', { userId: server.org.userId, authenticator: bad }), 400, 'ERR_INVALID_ATTESTATION', 'authenticator');
     const rows = await server.store.db.select().from(authenticators).where(eq(authenticators.credentialId, passkey.credentialId));

@@ -34,7 +34,9 @@ describe.each(storeKinds)('OTP retention on %s', (kind) => {
     });
   }
   async function addOutbox(label: string, createdAt: Date) {
-    await store.db.insert(otpOutbox).values({ id: `${label}-${newId()}`, organizationId, channel: 'email', recipient: `${label}@example.com`, body: 'code', createdAt });
+    await store.db
+      .insert(otpOutbox)
+      .values({ id: `${label}-${newId()}`, organizationId, channel: 'email', recipient: `${label}@example.com`, body: 'code', createdAt });
   }
   const labels = async () => ({
     otps: (await store.db.select({ id: otps.id }).from(otps)).map((r) => r.id.split('-')[0]).sort(),
@@ -57,7 +59,13 @@ describe.each(storeKinds)('OTP retention on %s', (kind) => {
   it('given the running sweeper, when it starts, then it purges at once and stop() ends it', async () => {
     await addOtp('old', ago(2000), ago(1900));
     let errors = 0;
-    const stop = startRetention(store.db, LIMITS, () => NOW, () => (errors += 1), 60_000);
+    const stop = startRetention(
+      store.db,
+      LIMITS,
+      () => NOW,
+      () => (errors += 1),
+      60_000,
+    );
     await expect.poll(async () => (await labels()).otps.includes('old')).toBe(false);
     stop();
     expect(errors).toBe(0);

@@ -39,9 +39,15 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
     const asSession = server.client.with({ key: sessionKey });
     expect(await canStamp(asSession)).toBe(200);
     // an activity too, with the user's rights (the root user may create users)
-    expect((await asSession.submit('create_users', { users: [{ userName: 'via-session', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] })).status).toBe(200);
+    expect(
+      (await asSession.submit('create_users', { users: [{ userName: 'via-session', apiKeys: [], authenticators: [], oauthProviders: [], userTags: [] }] }))
+        .status,
+    ).toBe(200);
     const keys = (await asSession.query('get_api_keys', {})).body.apiKeys;
-    expect(keys.find((k: any) => k.credential.publicKey === sessionKey.publicKey)).toMatchObject({ credential: { type: 'CREDENTIAL_TYPE_LOGIN' }, expirationSeconds: '900' });
+    expect(keys.find((k: any) => k.credential.publicKey === sessionKey.publicKey)).toMatchObject({
+      credential: { type: 'CREDENTIAL_TYPE_LOGIN' },
+      expirationSeconds: '900',
+    });
 
     now += 899_000;
     expect(await canStamp(asSession)).toBe(200);
@@ -68,13 +74,21 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
     expectError(await server.client.with({ key: a }).query('get_api_keys', {}), 401, 'ERR_STAMP_KEY_UNKNOWN');
     expectError(await server.client.with({ key: b }).query('get_api_keys', {}), 401, 'ERR_STAMP_KEY_UNKNOWN');
     expect(await canStamp(server.client.with({ key: c }))).toBe(200);
-    const sessions = await server.store.db.select().from(apiKeys).where(and(eq(apiKeys.userId, server.org.userId), eq(apiKeys.isSession, true)));
+    const sessions = await server.store.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.userId, server.org.userId), eq(apiKeys.isSession, true)));
     expect(sessions.map((s) => s.publicKey)).toEqual([c.publicKey]);
   });
 
   it('given a bad key or lifetime, when stamp_login runs, then it is a 400 naming the field', async () => {
     expectError(await server.client.submit('stamp_login', { publicKey: '02' + 'ff'.repeat(32) }), 400, 'ERR_INVALID_PUBLIC_KEY', 'publicKey');
-    expectError(await server.client.submit('stamp_login', { publicKey: generateP256KeyPair().publicKey, expirationSeconds: '0' }), 400, 'ERR_INVALID_PARAMETER', 'expirationSeconds');
+    expectError(
+      await server.client.submit('stamp_login', { publicKey: generateP256KeyPair().publicKey, expirationSeconds: '0' }),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'expirationSeconds',
+    );
     // the root key itself is not a session key and cannot become one
     expectError(await server.client.submit('stamp_login', { publicKey: server.org.apiKey.publicKey }), 409, 'ERR_ALREADY_EXISTS', 'publicKey');
   });

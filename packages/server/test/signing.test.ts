@@ -106,11 +106,7 @@ describe.each(storeKinds)('sign_raw_payloads: %s', (kind) => {
   it('given accounts at unusual paths, when each signs, then signing derivation agrees with address derivation', async () => {
     const { walletId } = await client.run('create_wallet', { walletName: 'Paths', accounts: [] });
     const paths = ['m', 'm/0', 'm/1/2/3/4/5', "m/2147483647'/2147483647", "m/44'/60'/7'/1/19"];
-    const accounts = [
-      ...paths.map((path) => ({ ...ETH, path })),
-      { ...SOLANA, path: "m/44'/501'/3'/7'" },
-      { ...SOLANA, path: 'm' },
-    ];
+    const accounts = [...paths.map((path) => ({ ...ETH, path })), { ...SOLANA, path: "m/44'/501'/3'/7'" }, { ...SOLANA, path: 'm' }];
     const { addresses } = await client.run('create_wallet_accounts', { walletId, accounts });
     const payload = toHex('paths');
     for (const [i, address] of addresses.entries()) {
@@ -157,7 +153,13 @@ describe.each(storeKinds)('sign_raw_payloads: %s', (kind) => {
     ['EIP-712 that is not JSON', 'eth', ['{not json'], 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE'],
     ['EIP-712 with malformed types', 'eth', ['{"types":{"A":5},"primaryType":"A","message":{}}'], 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE'],
     ['EIP-712 with SHA256', 'eth', [JSON.stringify(TYPED_DATA)], 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_SHA256'],
-    ['EIP-7702 with a bad address', 'eth', ['{"chainId":1,"address":"0x12","nonce":0}'], 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_NOT_APPLICABLE'],
+    [
+      'EIP-7702 with a bad address',
+      'eth',
+      ['{"chainId":1,"address":"0x12","nonce":0}'],
+      'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+      'HASH_FUNCTION_NOT_APPLICABLE',
+    ],
     ['ed25519 with KECCAK256', 'sol', ['00'], 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256'],
     ['ed25519 with EIP-712', 'sol', [JSON.stringify(TYPED_DATA)], 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE'],
   ])('given %s, when signing, then it is a 400 ERR_INVALID_PAYLOAD', async (_name, who, payloads, encoding, hashFunction) => {
@@ -168,14 +170,24 @@ describe.each(storeKinds)('sign_raw_payloads: %s', (kind) => {
   });
 
   it('given an unknown signWith, when signing, then it is a 404', async () => {
-    const reply = await client.submit('sign_raw_payloads', { signWith: '0x0000000000000000000000000000000000000001', payloads: ['00'], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' });
+    const reply = await client.submit('sign_raw_payloads', {
+      signWith: '0x0000000000000000000000000000000000000001',
+      payloads: ['00'],
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_KECCAK256',
+    });
     expect(reply.status).toBe(404);
     expect(reply.body.details[0].errorCode).toBe('ERR_WALLET_ACCOUNT_NOT_FOUND');
   });
 
   it("given another organization's addresses and key ids, when it signs with them, then each is a 404", async () => {
     for (const signWith of [ethAddress, solAddress, secpKey.privateKeyId, secpKey.address, edKey.address]) {
-      const reply = await other.submit('sign_raw_payloads', { signWith, payloads: ['00'], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_KECCAK256' });
+      const reply = await other.submit('sign_raw_payloads', {
+        signWith,
+        payloads: ['00'],
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_KECCAK256',
+      });
       expect(reply.status).toBe(404);
       expect(reply.body.details[0]).toMatchObject({ errorCode: 'ERR_WALLET_ACCOUNT_NOT_FOUND', field: 'signWith' });
     }

@@ -6,15 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { and, count, eq, is, SQL, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  isSerializationFailure,
-  isUniqueViolation,
-  openStore,
-  StoreLockedError,
-  violatedConstraint,
-  type Executor,
-  type Store,
-} from '../src/store/db';
+import { isSerializationFailure, isUniqueViolation, openStore, StoreLockedError, violatedConstraint, type Executor, type Store } from '../src/store/db';
 import { newId, newSortableId } from '../src/store/ids';
 import { LOCK_FILE, lockDataDir } from '../src/store/lock';
 import { PGlite } from '@electric-sql/pglite';
@@ -64,10 +56,7 @@ describe.each(storeKinds)('store on %s', (kind) => {
     const store = await shared();
     const files = loadMigrations();
     expect(files.map((m) => m.version)).toContain('0001');
-    const applied = await rows<{ version: string; checksum: string }>(
-      store.db,
-      sql`SELECT version, checksum FROM schema_migrations ORDER BY version`,
-    );
+    const applied = await rows<{ version: string; checksum: string }>(store.db, sql`SELECT version, checksum FROM schema_migrations ORDER BY version`);
     expect(applied).toEqual(files.map((m) => ({ version: m.version, checksum: m.checksum })));
     expect(await store.migrate()).toEqual([]);
     expect(await store.migrate()).toEqual([]);
@@ -138,7 +127,10 @@ describe.each(storeKinds)('store on %s', (kind) => {
   it('runs transactions at the requested isolation level', async () => {
     const store = await shared();
     const level = async (isolation?: 'read committed' | 'serializable') =>
-      store.transaction(async (tx) => (await rows<{ l: string }>(tx, sql`SELECT current_setting('transaction_isolation') AS l`))[0]?.l, isolation ? { isolation } : undefined);
+      store.transaction(
+        async (tx) => (await rows<{ l: string }>(tx, sql`SELECT current_setting('transaction_isolation') AS l`))[0]?.l,
+        isolation ? { isolation } : undefined,
+      );
     expect(await level('serializable')).toBe('serializable');
     expect(await level('read committed')).toBe('read committed');
     expect(await level()).toBe('read committed');
@@ -152,7 +144,10 @@ describe.each(storeKinds)('store on %s', (kind) => {
     const err = await store.db
       .insert(activities)
       .values(activity(orgId, 'f'.repeat(64)))
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).cause).toBeDefined(); // drizzle wraps the driver's error
     expect(isUniqueViolation(err)).toBe(true);
@@ -167,7 +162,10 @@ describe.each(storeKinds)('store on %s', (kind) => {
     const fkErr = await store.db
       .insert(users)
       .values({ id: newId(), organizationId: 'no-such-org', userName: 'x' })
-      .then(() => undefined, (e: unknown) => e);
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(fkErr).toBeInstanceOf(Error);
     expect(isUniqueViolation(fkErr)).toBe(false);
     expect(isUniqueViolation(new Error('duplicate key'))).toBe(false);
@@ -224,8 +222,7 @@ describe.each(storeKinds)('store on %s', (kind) => {
         dir.remove();
       };
     }
-    const q = async (text: string) =>
-      target instanceof PGlite ? (await target.query<Record<string, unknown>>(text)).rows : (await target.query(text)).rows;
+    const q = async (text: string) => (target instanceof PGlite ? (await target.query<Record<string, unknown>>(text)).rows : (await target.query(text)).rows);
     const extra = (version: string, name: string, text: string): Migration => ({ version, name, sql: text, checksum: `c${version}` });
     try {
       const base = loadMigrations();
@@ -239,7 +236,10 @@ describe.each(storeKinds)('store on %s', (kind) => {
 
       // A failing migration leaves nothing behind and is not recorded; earlier ones stay.
       const broken = extra('9003', 'broken', 'CREATE TABLE wk_test_b (id int); INSERT INTO wk_test_a VALUES (1);');
-      const err = await migrate(target, [...base, ...later, broken]).then(() => undefined, (e: unknown) => e);
+      const err = await migrate(target, [...base, ...later, broken]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isUniqueViolation(err)).toBe(true);
       expect(await q("SELECT to_regclass('wk_test_b')::text AS t")).toEqual([{ t: null }]);
       expect((await q('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version)).toEqual([
@@ -369,7 +369,10 @@ describe('store on pglite: the data directory', () => {
 
     const child = await startHolder(dir.dataDir);
     try {
-      const err = await openStore({ dataDir: dir.dataDir }).then(() => undefined, (e: unknown) => e);
+      const err = await openStore({ dataDir: dir.dataDir }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(StoreLockedError);
       expect((err as StoreLockedError).pid).toBe(child.pid);
       expect((err as Error).message).toBe(

@@ -32,7 +32,9 @@ describe.each(storeKinds)('tags on %s', (kind) => {
   it('given update_user_tag, then the rename and membership changes are applied together', async () => {
     const [a, b] = [await addUser(server), await addUser(server)];
     const { userTagId } = await server.client.run('create_user_tag', { userTagName: 'ops', userIds: [a.userId] });
-    expect(await server.client.run('update_user_tag', { userTagId, newUserTagName: 'operators', addUserIds: [b.userId], removeUserIds: [a.userId] })).toEqual({ userTagId });
+    expect(await server.client.run('update_user_tag', { userTagId, newUserTagName: 'operators', addUserIds: [b.userId], removeUserIds: [a.userId] })).toEqual({
+      userTagId,
+    });
     expect(await userMembers(userTagId)).toEqual([b.userId]);
     expect(await userTagNames()).toContain('operators');
     // Without a new name, the name stays; re-adding a member is a no-op.
@@ -45,8 +47,18 @@ describe.each(storeKinds)('tags on %s', (kind) => {
     const { userTagId } = await server.client.run('create_user_tag', { userTagName: 'guarded', userIds: [] });
     const theirs = await other.client.run('create_user_tag', { userTagName: 'theirs', userIds: [other.userId] });
     expectError(await server.client.submit('create_user_tag', { userTagName: 'x', userIds: [other.userId] }), 404, 'ERR_USER_NOT_FOUND', 'userIds');
-    expectError(await server.client.submit('update_user_tag', { userTagId, addUserIds: ['no-such-user'], removeUserIds: [] }), 404, 'ERR_USER_NOT_FOUND', 'addUserIds');
-    expectError(await server.client.submit('update_user_tag', { userTagId: theirs.userTagId, addUserIds: [], removeUserIds: [] }), 404, 'ERR_USER_TAG_NOT_FOUND', 'userTagId');
+    expectError(
+      await server.client.submit('update_user_tag', { userTagId, addUserIds: ['no-such-user'], removeUserIds: [] }),
+      404,
+      'ERR_USER_NOT_FOUND',
+      'addUserIds',
+    );
+    expectError(
+      await server.client.submit('update_user_tag', { userTagId: theirs.userTagId, addUserIds: [], removeUserIds: [] }),
+      404,
+      'ERR_USER_TAG_NOT_FOUND',
+      'userTagId',
+    );
     expectError(await server.client.submit('delete_user_tags', { userTagIds: [userTagId, theirs.userTagId] }), 404, 'ERR_USER_TAG_NOT_FOUND', 'userTagIds');
     expect(await userTagNames()).toContain('guarded');
     expect(await userTagNames()).not.toContain('x');
@@ -58,7 +70,11 @@ describe.each(storeKinds)('tags on %s', (kind) => {
     const { userTagId } = await server.client.run('create_user_tag', { userTagName: 'one', userIds: [] });
     await server.client.run('create_user_tag', { userTagName: 'two', userIds: [] });
     expectError(await server.client.submit('create_user_tag', { userTagName: 'one', userIds: [] }), 409, 'ERR_ALREADY_EXISTS', 'userTagName');
-    expectError(await server.client.submit('update_user_tag', { userTagId, newUserTagName: 'two', addUserIds: [], removeUserIds: [] }), 409, 'ERR_ALREADY_EXISTS');
+    expectError(
+      await server.client.submit('update_user_tag', { userTagId, newUserTagName: 'two', addUserIds: [], removeUserIds: [] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
     expectError(await server.client.submit('update_user_tag', { userTagId, addUserIds: [a.userId], removeUserIds: [a.userId] }), 400, 'ERR_INVALID_PARAMETER');
     expectError(await server.client.submit('create_user_tag', { userTagName: 'three', userIds: 'nope' as unknown as string[] }), 400, 'ERR_INVALID_REQUEST');
     expectError(await server.client.submit('delete_user_tags', { userTagIds: [] }), 400, 'ERR_INVALID_REQUEST');
@@ -92,7 +108,12 @@ describe.each(storeKinds)('tags on %s', (kind) => {
     const theirKey = await addPrivateKey(server, other.organizationId);
     const theirTag = await other.client.run('create_private_key_tag', { privateKeyTagName: 'theirs', privateKeyIds: [theirKey] });
     const mine = await server.client.run('create_private_key_tag', { privateKeyTagName: 'mine', privateKeyIds: [] });
-    expectError(await server.client.submit('create_private_key_tag', { privateKeyTagName: 'x', privateKeyIds: [theirKey] }), 404, 'ERR_PRIVATE_KEY_NOT_FOUND', 'privateKeyIds');
+    expectError(
+      await server.client.submit('create_private_key_tag', { privateKeyTagName: 'x', privateKeyIds: [theirKey] }),
+      404,
+      'ERR_PRIVATE_KEY_NOT_FOUND',
+      'privateKeyIds',
+    );
     expectError(
       await server.client.submit('update_private_key_tag', { privateKeyTagId: theirTag.privateKeyTagId, addPrivateKeyIds: [], removePrivateKeyIds: [] }),
       404,

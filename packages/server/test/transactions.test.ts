@@ -74,7 +74,14 @@ async function unsignedOf(type: EthereumType, overrides: Partial<TransactionSeri
       return { ...base, type, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, accessList, ...overrides } as TransactionSerializable;
     case 'eip7702': {
       const authorization = await AUTHORITY.signAuthorization({ chainId: CHAIN_ID, address: DELEGATE as Hex, nonce: 0 });
-      return { ...base, type, maxFeePerGas: 3_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n, authorizationList: [authorization], ...overrides } as TransactionSerializable;
+      return {
+        ...base,
+        type,
+        maxFeePerGas: 3_000_000_000n,
+        maxPriorityFeePerGas: 1_000_000_000n,
+        authorizationList: [authorization],
+        ...overrides,
+      } as TransactionSerializable;
     }
   }
 }
@@ -82,12 +89,21 @@ async function unsignedOf(type: EthereumType, overrides: Partial<TransactionSeri
 /** The unsigned serialization as sign_transaction takes it (hex without 0x, as @turnkey/viem sends). */
 const wire = (tx: TransactionSerializable) => serializeTransaction(tx).slice(2);
 
-async function signTransaction(client: ActivityClient, signWith: string, unsignedTransaction: string, type: 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA'): Promise<string> {
+async function signTransaction(
+  client: ActivityClient,
+  signWith: string,
+  unsignedTransaction: string,
+  type: 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA',
+): Promise<string> {
   return (await client.run('sign_transaction', { signWith, unsignedTransaction, type })).signedTransaction;
 }
 
-const submitTransaction = (client: ActivityClient, signWith: string, unsignedTransaction: string, type: 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' = 'TRANSACTION_TYPE_ETHEREUM') =>
-  client.submit('sign_transaction', { signWith, unsignedTransaction, type });
+const submitTransaction = (
+  client: ActivityClient,
+  signWith: string,
+  unsignedTransaction: string,
+  type: 'TRANSACTION_TYPE_ETHEREUM' | 'TRANSACTION_TYPE_SOLANA' = 'TRANSACTION_TYPE_ETHEREUM',
+) => client.submit('sign_transaction', { signWith, unsignedTransaction, type });
 
 /** A signed authorization from sign_raw_payload's `{r, s, v}` (hex without 0x). */
 function authorizationOf(auth: { chainId: number; address: string; nonce: number }, sig: { r: string; s: string; v: string }): SignedAuthorization {
@@ -115,7 +131,8 @@ function solanaTransaction(version: 'legacy' | 0, feePayer: Address, cosigner?: 
     (m) => appendTransactionMessageInstruction(instruction, m),
   );
   // kit types the two versions apart; one builder for both is simpler to read than two.
-  const compiled = lookup && version === 0 ? compressTransactionMessageUsingAddressLookupTables(message as never, { [lookup.table]: lookup.addresses }) : message;
+  const compiled =
+    lookup && version === 0 ? compressTransactionMessageUsingAddressLookupTables(message as never, { [lookup.table]: lookup.addresses }) : message;
   return new Uint8Array(getTransactionEncoder().encode(compileTransaction(compiled as never)));
 }
 
@@ -184,16 +201,36 @@ describe.each(storeKinds)('sign_transaction and sign_raw_payload: %s', (kind) =>
   it('given @turnkey/viem-shaped payloads (an EIP-191 digest with NO_OP, EIP-712 JSON with NO_OP), when signed, then they recover', async () => {
     const typed = {
       domain: { name: 'Mail', version: '1', chainId: CHAIN_ID, verifyingContract: DELEGATE as Hex },
-      types: { EIP712Domain: [{ name: 'name', type: 'string' }, { name: 'version', type: 'string' }, { name: 'chainId', type: 'uint256' }, { name: 'verifyingContract', type: 'address' }], Note: [{ name: 'body', type: 'string' }] },
+      types: {
+        EIP712Domain: [
+          { name: 'name', type: 'string' },
+          { name: 'version', type: 'string' },
+          { name: 'chainId', type: 'uint256' },
+          { name: 'verifyingContract', type: 'address' },
+        ],
+        Note: [{ name: 'body', type: 'string' }],
+      },
       primaryType: 'Note',
       message: { body: 'hello' },
     } as const;
     const { hashTypedData, hashMessage, recoverAddress } = await import('viem');
-    const typedSig = await client.run('sign_raw_payload', { signWith: ethAddress, payload: JSON.stringify(typed), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const typedSig = await client.run('sign_raw_payload', {
+      signWith: ethAddress,
+      payload: JSON.stringify(typed),
+      encoding: 'PAYLOAD_ENCODING_EIP712',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     const digest = hashTypedData(typed as never);
     expect(await recoverAddress({ hash: digest, signature: { r: `0x${typedSig.r}`, s: `0x${typedSig.s}`, yParity: Number(typedSig.v) } })).toBe(ethAddress);
-    const messageSig = await client.run('sign_raw_payload', { signWith: ethAddress, payload: hashMessage('hi'), encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
-    expect(await recoverAddress({ hash: hashMessage('hi'), signature: { r: `0x${messageSig.r}`, s: `0x${messageSig.s}`, yParity: Number(messageSig.v) } })).toBe(ethAddress);
+    const messageSig = await client.run('sign_raw_payload', {
+      signWith: ethAddress,
+      payload: hashMessage('hi'),
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
+    expect(
+      await recoverAddress({ hash: hashMessage('hi'), signature: { r: `0x${messageSig.r}`, s: `0x${messageSig.s}`, yParity: Number(messageSig.v) } }),
+    ).toBe(ethAddress);
   });
 
   it.each([
@@ -204,9 +241,10 @@ describe.each(storeKinds)('sign_transaction and sign_raw_payload: %s', (kind) =>
   ] as const)('given a @solana/kit %s transaction, when signed, then the account slot verifies over the message and kit decodes it', async (name, extra) => {
     const version = name.startsWith('v0') ? 0 : 'legacy';
     const cosigner = extra ? await generateKeyPairSigner() : undefined;
-    const lookup = extra === 'cosigner+lookup'
-      ? { table: (await generateKeyPairSigner()).address, addresses: [(await generateKeyPairSigner()).address, (await generateKeyPairSigner()).address] }
-      : undefined;
+    const lookup =
+      extra === 'cosigner+lookup'
+        ? { table: (await generateKeyPairSigner()).address, addresses: [(await generateKeyPairSigner()).address, (await generateKeyPairSigner()).address] }
+        : undefined;
     const unsigned = solanaTransaction(version, solanaAddress(solAddress), cosigner, lookup);
 
     const signed = bytesOf(await signTransaction(client, solAddress, hexOf(unsigned), 'TRANSACTION_TYPE_SOLANA'));
@@ -247,8 +285,14 @@ describe.each(storeKinds)('sign_transaction and sign_raw_payload: %s', (kind) =>
     ['a signed transaction', async () => (await AUTHORITY.signTransaction(await unsignedOf('eip1559'))).slice(2)],
     // viem refuses to serialize chain id 0, hence the hand-made RLP.
     ['chain id 0', async () => `02${toRlp(['0x', '0x01', '0x01', '0x02', '0x5208', RECIPIENT as Hex, '0x01', '0x', []]).slice(2)}`],
-    ['a legacy transaction without chain id', async () => serializeTransaction({ type: 'legacy', nonce: 0, gas: 21000n, gasPrice: 1n, to: RECIPIENT as Hex, value: 1n }).slice(2)],
-    ['an EIP-7702 transaction without authorizations', async () => `04${toRlp(['0x7a69', '0x01', '0x01', '0x02', '0x5208', RECIPIENT as Hex, '0x01', '0x', [], []]).slice(2)}`],
+    [
+      'a legacy transaction without chain id',
+      async () => serializeTransaction({ type: 'legacy', nonce: 0, gas: 21000n, gasPrice: 1n, to: RECIPIENT as Hex, value: 1n }).slice(2),
+    ],
+    [
+      'an EIP-7702 transaction without authorizations',
+      async () => `04${toRlp(['0x7a69', '0x01', '0x01', '0x02', '0x5208', RECIPIENT as Hex, '0x01', '0x', [], []]).slice(2)}`,
+    ],
   ])('given %s, then ERR_INVALID_TRANSACTION (400) on unsignedTransaction', async (_name, make) => {
     const reply = await submitTransaction(client, ethAddress, await make());
     expectError(reply, 400, 'ERR_INVALID_TRANSACTION', 'unsignedTransaction');
@@ -264,7 +308,11 @@ describe.each(storeKinds)('sign_transaction and sign_raw_payload: %s', (kind) =>
   it('given a non-hex unsignedTransaction or an unknown type, then the schema refuses it with 400', async () => {
     const notHex = await submitTransaction(client, ethAddress, 'zz');
     expect(notHex.status).toBe(400);
-    const badType = await client.submit('sign_transaction', { signWith: ethAddress, unsignedTransaction: 'c0', type: 'TRANSACTION_TYPE_BITCOIN' as 'TRANSACTION_TYPE_ETHEREUM' });
+    const badType = await client.submit('sign_transaction', {
+      signWith: ethAddress,
+      unsignedTransaction: 'c0',
+      type: 'TRANSACTION_TYPE_BITCOIN' as 'TRANSACTION_TYPE_ETHEREUM',
+    });
     expect(badType.status).toBe(400);
   });
 
@@ -276,14 +324,29 @@ describe.each(storeKinds)('sign_transaction and sign_raw_payload: %s', (kind) =>
     expectError(theirs, 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND', 'signWith');
     expectError(nobody, 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND', 'signWith');
     expect(withoutName(theirs, theirEthAddress)).toEqual(withoutName(nobody, unknown));
-    const raw = await client.submit('sign_raw_payload', { signWith: theirEthAddress, payload: `0x${'ab'.repeat(32)}`, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const raw = await client.submit('sign_raw_payload', {
+      signWith: theirEthAddress,
+      payload: `0x${'ab'.repeat(32)}`,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     expectError(raw, 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND', 'signWith');
   });
 
   it('given a bad raw payload, then ERR_INVALID_PAYLOAD names the payload field', async () => {
-    const reply = await client.submit('sign_raw_payload', { signWith: ethAddress, payload: 'abc', encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const reply = await client.submit('sign_raw_payload', {
+      signWith: ethAddress,
+      payload: 'abc',
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     expectError(reply, 400, 'ERR_INVALID_PAYLOAD', 'payload');
-    const sha = await client.submit('sign_raw_payload', { signWith: ethAddress, payload: '{}', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_SHA256' });
+    const sha = await client.submit('sign_raw_payload', {
+      signWith: ethAddress,
+      payload: '{}',
+      encoding: 'PAYLOAD_ENCODING_EIP712',
+      hashFunction: 'HASH_FUNCTION_SHA256',
+    });
     expectError(sha, 400, 'ERR_INVALID_PAYLOAD', 'payload');
   });
 });
@@ -322,7 +385,9 @@ describe('eth.tx in the policy language', () => {
     });
     expect(ethereumTransactionFields('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { type: 'TRANSACTION_TYPE_SOLANA', unsignedTransaction: unsigned })).toBeUndefined();
     expect(ethereumTransactionFields('ACTIVITY_TYPE_SIGN_TRANSACTION_V2', { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: 'c0' })).toBeUndefined();
-    expect(ethereumTransactionFields('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: unsigned })).toBeUndefined();
+    expect(
+      ethereumTransactionFields('ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2', { type: 'TRANSACTION_TYPE_ETHEREUM', unsignedTransaction: unsigned }),
+    ).toBeUndefined();
   });
 });
 
@@ -343,7 +408,11 @@ describe('policies over sign_transaction (pglite)', () => {
       condition: `activity.type == 'ACTIVITY_TYPE_SIGN_TRANSACTION_V2' && eth.tx.to == '${RECIPIENT}' && eth.tx.value <= 1000000000000000001 && eth.tx.chain_id == ${CHAIN_ID}`,
       consensus: `approvers.any(user, user.id == '${member.userId}')`,
     });
-    await server.client.run('create_policy', { policyName: 'never to the delegate', effect: 'EFFECT_DENY', condition: `eth.tx.to == '${DELEGATE.toLowerCase()}'` });
+    await server.client.run('create_policy', {
+      policyName: 'never to the delegate',
+      effect: 'EFFECT_DENY',
+      condition: `eth.tx.to == '${DELEGATE.toLowerCase()}'`,
+    });
   });
   afterAll(() => server?.dispose());
 
@@ -351,7 +420,9 @@ describe('policies over sign_transaction (pglite)', () => {
     const unsigned = wire(await unsignedOf('eip1559', { to: RECIPIENT.toLowerCase() as Hex, value: 10n ** 18n + 1n }));
     const reply = await submitTransaction(user, ethAddress, unsigned);
     expect(reply.status).toBe(200);
-    expect(await recoverTransactionAddress({ serializedTransaction: `0x${reply.body.activity.result.signTransactionResult.signedTransaction}` as never })).toBe(ethAddress);
+    expect(await recoverTransactionAddress({ serializedTransaction: `0x${reply.body.activity.result.signTransactionResult.signedTransaction}` as never })).toBe(
+      ethAddress,
+    );
   });
 
   it('given one wei above the cap, another recipient, a denied recipient or a raw payload, then ERR_PERMISSION_DENIED', async () => {
@@ -361,7 +432,12 @@ describe('policies over sign_transaction (pglite)', () => {
     expectError(await submitTransaction(user, ethAddress, elsewhere), 403, 'ERR_PERMISSION_DENIED');
     const denied = wire(await unsignedOf('eip1559', { to: DELEGATE as Hex }));
     expectError(await submitTransaction(user, ethAddress, denied), 403, 'ERR_PERMISSION_DENIED');
-    const raw = await user.submit('sign_raw_payload', { signWith: ethAddress, payload: `0x${'ab'.repeat(32)}`, encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const raw = await user.submit('sign_raw_payload', {
+      signWith: ethAddress,
+      payload: `0x${'ab'.repeat(32)}`,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     expectError(raw, 403, 'ERR_PERMISSION_DENIED');
   });
 });
@@ -393,9 +469,25 @@ describe('on a local Hardhat chain (pglite)', () => {
     const before = await rpc.getBalance({ address: RECIPIENT as Hex });
     const gasPrice = await rpc.getGasPrice();
     const fees = await rpc.estimateFeesPerGas();
-    const legacy = await broadcast({ type: 'legacy', chainId: CHAIN_ID, nonce: await rpc.getTransactionCount({ address: ethAddress }), gas: 21_000n, gasPrice, to: RECIPIENT as Hex, value: 10n ** 16n });
+    const legacy = await broadcast({
+      type: 'legacy',
+      chainId: CHAIN_ID,
+      nonce: await rpc.getTransactionCount({ address: ethAddress }),
+      gas: 21_000n,
+      gasPrice,
+      to: RECIPIENT as Hex,
+      value: 10n ** 16n,
+    });
     expect(legacy).toMatchObject({ status: 'success', from: ethAddress.toLowerCase() });
-    const eip1559 = await broadcast({ type: 'eip1559', chainId: CHAIN_ID, nonce: await rpc.getTransactionCount({ address: ethAddress }), gas: 21_000n, ...fees, to: RECIPIENT as Hex, value: 10n ** 16n });
+    const eip1559 = await broadcast({
+      type: 'eip1559',
+      chainId: CHAIN_ID,
+      nonce: await rpc.getTransactionCount({ address: ethAddress }),
+      gas: 21_000n,
+      ...fees,
+      to: RECIPIENT as Hex,
+      value: 10n ** 16n,
+    });
     expect(eip1559).toMatchObject({ status: 'success', from: ethAddress.toLowerCase(), type: 'eip1559' });
     expect(await rpc.getBalance({ address: RECIPIENT as Hex })).toBe(before + 2n * 10n ** 16n);
   });
@@ -404,9 +496,23 @@ describe('on a local Hardhat chain (pglite)', () => {
     const nonce = await rpc.getTransactionCount({ address: ethAddress });
     // Self-sponsored: the transaction bumps the nonce before the authorization is applied.
     const auth = { address: DELEGATE, chainId: CHAIN_ID, nonce: nonce + 1 };
-    const sig = await server.client.run('sign_raw_payload', { signWith: ethAddress, payload: JSON.stringify(auth), encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const sig = await server.client.run('sign_raw_payload', {
+      signWith: ethAddress,
+      payload: JSON.stringify(auth),
+      encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     const fees = await rpc.estimateFeesPerGas();
-    const receipt = await broadcast({ type: 'eip7702', chainId: CHAIN_ID, nonce, gas: 100_000n, ...fees, to: ethAddress, value: 0n, authorizationList: [authorizationOf(auth, sig)] });
+    const receipt = await broadcast({
+      type: 'eip7702',
+      chainId: CHAIN_ID,
+      nonce,
+      gas: 100_000n,
+      ...fees,
+      to: ethAddress,
+      value: 0n,
+      authorizationList: [authorizationOf(auth, sig)],
+    });
     expect(receipt).toMatchObject({ status: 'success', type: 'eip7702' });
     expect(await rpc.getCode({ address: ethAddress })).toBe(`0xef0100${DELEGATE.slice(2).toLowerCase()}`);
   });

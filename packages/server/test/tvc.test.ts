@@ -91,7 +91,11 @@ describe.each(storeKinds)('TVC manifests on %s', (kind) => {
       expectError(await server.client.submit('create_tvc_manifest_approvals', { manifestId, approvals }), 400, 'ERR_INVALID_SIGNATURE');
     }
     expect(await approvalsOf(manifestId)).toEqual([]);
-    expectError(await server.client.submit('create_tvc_manifest_approvals', { manifestId, approvals: [{ operatorId: id1, signature: 'zz' }] }), 400, 'ERR_INVALID_REQUEST');
+    expectError(
+      await server.client.submit('create_tvc_manifest_approvals', { manifestId, approvals: [{ operatorId: id1, signature: 'zz' }] }),
+      400,
+      'ERR_INVALID_REQUEST',
+    );
   });
 
   it("given an unknown or another org's manifest, or an operator of another manifest, then 404", async () => {
@@ -100,7 +104,12 @@ describe.each(storeKinds)('TVC manifests on %s', (kind) => {
     const other = await addOrganization(server);
     const theirs = await other.client.run('create_tvc_manifest', { manifest: MANIFEST, operators: [{ name: 'x', publicKey: op1.publicKey }], threshold: 1 });
     const approval = (operatorId: string) => [{ operatorId, signature: op1.sign(MANIFEST) }];
-    expectError(await server.client.submit('create_tvc_manifest_approvals', { manifestId: 'nope', approvals: approval(mine.operatorIds[0]!) }), 404, 'ERR_MANIFEST_NOT_FOUND', 'manifestId');
+    expectError(
+      await server.client.submit('create_tvc_manifest_approvals', { manifestId: 'nope', approvals: approval(mine.operatorIds[0]!) }),
+      404,
+      'ERR_MANIFEST_NOT_FOUND',
+      'manifestId',
+    );
     expectError(
       await server.client.submit('create_tvc_manifest_approvals', { manifestId: theirs.manifestId, approvals: approval(theirs.operatorIds[0]!) }),
       404,
@@ -120,7 +129,15 @@ describe.each(storeKinds)('TVC manifests on %s', (kind) => {
     const uncompressed = '04' + '11'.repeat(64);
     expectError(await submit([{ name: 'a', publicKey: uncompressed }]), 400, 'ERR_INVALID_PUBLIC_KEY', 'operators.0.publicKey');
     expectError(await submit([{ name: 'a', publicKey: '02' + 'ff'.repeat(32) }]), 400, 'ERR_INVALID_PUBLIC_KEY');
-    expectError(await submit([{ name: 'a', publicKey: op1.publicKey }, { name: 'b', publicKey: op1.publicKey }]), 400, 'ERR_INVALID_PARAMETER', 'operators.1.publicKey');
+    expectError(
+      await submit([
+        { name: 'a', publicKey: op1.publicKey },
+        { name: 'b', publicKey: op1.publicKey },
+      ]),
+      400,
+      'ERR_INVALID_PARAMETER',
+      'operators.1.publicKey',
+    );
     expectError(await submit([{ name: 'a', publicKey: op1.publicKey }], 2), 400, 'ERR_INVALID_QUORUM', 'threshold');
     expectError(await submit([]), 400, 'ERR_INVALID_REQUEST');
   });

@@ -10,7 +10,14 @@ import { storeKinds } from './support/stores';
 
 const ETH_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 
-const newUser = (name: string, extra: Record<string, unknown> = {}) => ({ userName: name, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [], ...extra });
+const newUser = (name: string, extra: Record<string, unknown> = {}) => ({
+  userName: name,
+  apiKeys: [],
+  authenticators: [],
+  oauthProviders: [],
+  userTags: [],
+  ...extra,
+});
 
 describe.each(storeKinds)('users on %s', (kind) => {
   let server: TestServer;
@@ -88,9 +95,23 @@ describe.each(storeKinds)('users on %s', (kind) => {
 
   it('given an email already used in the organization or an unknown tag, when create_users runs, then it is refused with a specific code', async () => {
     await server.client.run('create_users', { users: [newUser('erin', { userEmail: 'erin@example.com' })] });
-    expectError(await server.client.submit('create_users', { users: [newUser('erin2', { userEmail: 'ERIN@example.com' })] }), 409, 'ERR_ALREADY_EXISTS', 'users.0.userEmail');
-    expectError(await server.client.submit('create_users', { users: [newUser('f1', { userEmail: 'f@example.com' }), newUser('f2', { userEmail: 'f@example.com' })] }), 409, 'ERR_ALREADY_EXISTS');
-    expectError(await server.client.submit('create_users', { users: [newUser('gus', { userTags: [newId()] })] }), 404, 'ERR_USER_TAG_NOT_FOUND', 'users.0.userTags');
+    expectError(
+      await server.client.submit('create_users', { users: [newUser('erin2', { userEmail: 'ERIN@example.com' })] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+      'users.0.userEmail',
+    );
+    expectError(
+      await server.client.submit('create_users', { users: [newUser('f1', { userEmail: 'f@example.com' }), newUser('f2', { userEmail: 'f@example.com' })] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
+    expectError(
+      await server.client.submit('create_users', { users: [newUser('gus', { userTags: [newId()] })] }),
+      404,
+      'ERR_USER_TAG_NOT_FOUND',
+      'users.0.userTags',
+    );
     const tagId = newId();
     await server.store.db.insert(userTags).values({ id: tagId, organizationId: server.org.organizationId, name: 'ops' });
     const { userIds } = await server.client.run('create_users', { users: [newUser('gus', { userTags: [tagId] })] });
@@ -102,7 +123,10 @@ describe.each(storeKinds)('users on %s', (kind) => {
     const other = await addOrganization(server);
     const key = generateP256KeyPair();
     expectError(
-      await server.client.submit('create_api_keys', { userId: other.userId, apiKeys: [{ apiKeyName: 'x', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] }),
+      await server.client.submit('create_api_keys', {
+        userId: other.userId,
+        apiKeys: [{ apiKeyName: 'x', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      }),
       404,
       'ERR_USER_NOT_FOUND',
       'userId',
@@ -117,7 +141,10 @@ describe.each(storeKinds)('users on %s', (kind) => {
   it('given a new API key, when it is deleted, then it no longer stamps and deleting it again is a 404', async () => {
     const key = generateP256KeyPair();
     const userId = server.org.userId;
-    const { apiKeyIds } = await server.client.run('create_api_keys', { userId, apiKeys: [{ apiKeyName: 'ci', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '60' }] });
+    const { apiKeyIds } = await server.client.run('create_api_keys', {
+      userId,
+      apiKeys: [{ apiKeyName: 'ci', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '60' }],
+    });
     const ci = server.client.with({ key });
     expect((await ci.query('get_api_keys', {})).body.apiKeys.map((k: any) => k.apiKeyId)).toContain(apiKeyIds[0]);
     expectError(
@@ -126,7 +153,10 @@ describe.each(storeKinds)('users on %s', (kind) => {
       'ERR_ALREADY_EXISTS',
     );
     expectError(
-      await server.client.submit('create_api_keys', { userId, apiKeys: [{ apiKeyName: 'zero', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '0' }] }),
+      await server.client.submit('create_api_keys', {
+        userId,
+        apiKeys: [{ apiKeyName: 'zero', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '0' }],
+      }),
       400,
       'ERR_INVALID_PARAMETER',
       'apiKeys.0.expirationSeconds',
@@ -155,7 +185,11 @@ describe.each(storeKinds)('users on %s', (kind) => {
       server.enclave.signJwt({ user_id: userId, exp: Math.floor(Date.now() / 1000) + 60 }), // a session-like JWT
     ];
     for (const bad of cases) {
-      expectError(await server.client.submit('update_user_phone_number', { userId, userPhoneNumber: '+15551230002', verificationToken: bad }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
+      expectError(
+        await server.client.submit('update_user_phone_number', { userId, userPhoneNumber: '+15551230002', verificationToken: bad }),
+        401,
+        'ERR_VERIFICATION_TOKEN_INVALID',
+      );
     }
     const [after] = await server.store.db.select().from(users).where(eq(users.id, userId));
     expect(after!.userPhoneNumber).toBe('+15551230001');
@@ -163,7 +197,11 @@ describe.each(storeKinds)('users on %s', (kind) => {
     // A token spent by an activity that then fails is not spent: the transaction rolls back.
     const { userIds: others } = await server.client.run('create_users', { users: [newUser('holder', { userPhoneNumber: '+15551230004' })] });
     const pending = verificationToken({ contact: '+15551230004' });
-    expectError(await server.client.submit('update_user_phone_number', { userId, userPhoneNumber: '+15551230004', verificationToken: pending }), 409, 'ERR_ALREADY_EXISTS');
+    expectError(
+      await server.client.submit('update_user_phone_number', { userId, userPhoneNumber: '+15551230004', verificationToken: pending }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
     await server.client.run('update_user_phone_number', { userId: others[0]!, userPhoneNumber: '' });
     await server.client.run('update_user_phone_number', { userId, userPhoneNumber: '+15551230004', verificationToken: pending });
 
@@ -181,7 +219,13 @@ describe.each(storeKinds)('users on %s', (kind) => {
     const result = await server.client.run('create_sub_organization', {
       subOrganizationName: 'end-user-1',
       rootUsers: [
-        { userName: 'root', userEmail: 'root@example.com', apiKeys: [{ apiKeyName: 'device', publicKey: rootKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] },
+        {
+          userName: 'root',
+          userEmail: 'root@example.com',
+          apiKeys: [{ apiKeyName: 'device', publicKey: rootKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
         { userName: 'backup', apiKeys: [], authenticators: [], oauthProviders: [] },
       ],
       rootQuorumThreshold: 1,
@@ -199,7 +243,10 @@ describe.each(storeKinds)('users on %s', (kind) => {
     expect(org).toMatchObject({ name: 'end-user-1', parentOrganizationId: server.org.organizationId, rootQuorumThreshold: 1 });
     const quorum = await server.store.db.select().from(rootQuorumMembers).where(eq(rootQuorumMembers.organizationId, subOrgId));
     expect(quorum.map((m) => m.userId).sort()).toEqual([...result.rootUserIds].sort());
-    const [root] = await server.store.db.select().from(users).where(and(eq(users.organizationId, subOrgId), eq(users.userName, 'root')));
+    const [root] = await server.store.db
+      .select()
+      .from(users)
+      .where(and(eq(users.organizationId, subOrgId), eq(users.userName, 'root')));
     expect(root).toMatchObject({ emailVerified: true, phoneVerified: false });
     const [wallet] = await server.store.db.select().from(wallets).where(eq(wallets.organizationId, subOrgId));
     expect(wallet).toMatchObject({ id: result.wallet!.walletId, name: 'Main', mnemonicLength: 12 });
@@ -223,7 +270,8 @@ describe.each(storeKinds)('users on %s', (kind) => {
   });
 
   it('given an impossible quorum or wallet account, when create_sub_organization runs, then it is a 400 and no organization is left behind', async () => {
-    const count = async () => (await server.store.db.select().from(organizations).where(eq(organizations.parentOrganizationId, server.org.organizationId))).length;
+    const count = async () =>
+      (await server.store.db.select().from(organizations).where(eq(organizations.parentOrganizationId, server.org.organizationId))).length;
     const before = await count();
     const rootUsers = [{ userName: 'root', apiKeys: [], authenticators: [], oauthProviders: [] }];
     expectError(
@@ -234,7 +282,12 @@ describe.each(storeKinds)('users on %s', (kind) => {
     );
     const badAccount = { ...ETH_ACCOUNT, curve: 'CURVE_ED25519' as const };
     expectError(
-      await server.client.submit('create_sub_organization', { subOrganizationName: 'w', rootUsers, rootQuorumThreshold: 1, wallet: { walletName: 'W', accounts: [badAccount] } }),
+      await server.client.submit('create_sub_organization', {
+        subOrganizationName: 'w',
+        rootUsers,
+        rootQuorumThreshold: 1,
+        wallet: { walletName: 'W', accounts: [badAccount] },
+      }),
       400,
       'ERR_UNSUPPORTED_CURVE_FORMAT',
     );

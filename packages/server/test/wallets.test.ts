@@ -5,14 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToAccount } from 'viem/accounts';
-import {
-  bytesToUtf8,
-  deriveAccount,
-  generateP256KeyPair,
-  hpkeOpen,
-  mnemonicToSeed,
-  verifyBundle,
-} from '@walletkit/crypto';
+import { bytesToUtf8, deriveAccount, generateP256KeyPair, hpkeOpen, mnemonicToSeed, verifyBundle } from '@walletkit/crypto';
 import { createOrganization } from '../src/admin/organizations';
 import { startTestServer, type ActivityClient, type TestServer } from './support/harness';
 import { storeKinds } from './support/stores';
@@ -103,7 +96,8 @@ describe.each(storeKinds)('wallets: %s', (kind) => {
     expect(first.map((a: { path: string }) => a.path)).toEqual([ETH(0).path, ETH(1).path]);
     const next = (await client.query('list_wallet_accounts', { walletId, paginationOptions: { limit: '2', after: all[1]!.walletAccountId } })).body.accounts;
     expect(next.map((a: { path: string }) => a.path)).toEqual([ETH(2).path, ETH(3).path]);
-    const previous = (await client.query('list_wallet_accounts', { walletId, paginationOptions: { limit: '2', before: all[4]!.walletAccountId } })).body.accounts;
+    const previous = (await client.query('list_wallet_accounts', { walletId, paginationOptions: { limit: '2', before: all[4]!.walletAccountId } })).body
+      .accounts;
     expect(previous.map((a: { path: string }) => a.path)).toEqual([ETH(2).path, ETH(3).path]);
   });
 

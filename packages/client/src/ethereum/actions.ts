@@ -4,14 +4,7 @@
  * broadcasting, EIP-7702 authorizations and balances. Every signature goes through the
  * Confirmer first.
  */
-import {
-  bytesToHex,
-  hashPersonalMessage,
-  hashTypedData,
-  serializeEthereumTransaction,
-  type EthereumTransaction,
-  type TypedData,
-} from '@walletkit/crypto';
+import { bytesToHex, hashPersonalMessage, hashTypedData, serializeEthereumTransaction, type EthereumTransaction, type TypedData } from '@walletkit/crypto';
 import type { ActivityClient } from '../activity-client.js';
 import { confirmWith, currentOrigin, type Confirmer, type SignatureRequest, type SignOptions } from '../confirm.js';
 import { toWalletKitError, WalletKitError } from '../errors.js';
@@ -53,7 +46,9 @@ export interface EthereumActions {
   /** {@link EthereumActions.signTransaction}, then broadcast; returns the transaction hash. */
   sendTransaction(params: EthereumTransactionParams): Promise<string>;
   /** Signs an EIP-7702 authorization (the account delegates its code to `authorization.address`). */
-  signAuthorization(params: { address: string; authorization: { chainId: Quantity; address: string; nonce: Quantity } } & SignOptions): Promise<AuthorizationSignature>;
+  signAuthorization(
+    params: { address: string; authorization: { chainId: Quantity; address: string; nonce: Quantity } } & SignOptions,
+  ): Promise<AuthorizationSignature>;
   /** The account's balance in wei on `chainId` (default: the selected chain). */
   getBalance(params: { address: string; chainId?: number | undefined }): Promise<bigint>;
 }
@@ -182,7 +177,10 @@ export function createEthereumActions(deps: { activity: ActivityClient; chains: 
       } catch (error) {
         throw new WalletKitError('ERR_INVALID_PAYLOAD', (error as Error).message);
       }
-      await confirm({ kind: 'authorization', address, authorization: { chainId: Number(chainId), address: authorization.address, nonce }, origin: currentOrigin() }, opts);
+      await confirm(
+        { kind: 'authorization', address, authorization: { chainId: Number(chainId), address: authorization.address, nonce }, origin: currentOrigin() },
+        opts,
+      );
       const { r, s, v } = await activity.submit('sign_raw_payload', {
         signWith: address,
         payload: JSON.stringify({ chainId: toQuantity(chainId), address: authorization.address, nonce: toQuantity(nonce) }),

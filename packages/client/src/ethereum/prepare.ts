@@ -62,10 +62,14 @@ function estimateCall(request: NormalizedRequest, from: string): Record<string, 
  * const tx = await prepareTransaction(normalizeTransactionRequest({ to, value: 1n }), { from, chainId: 1n, rpc: () => chains.rpc(1) });
  * ```
  */
-export async function prepareTransaction(request: NormalizedRequest, ctx: { from: string; chainId: bigint; rpc: () => RpcClient }): Promise<EthereumTransaction> {
+export async function prepareTransaction(
+  request: NormalizedRequest,
+  ctx: { from: string; chainId: bigint; rpc: () => RpcClient },
+): Promise<EthereumTransaction> {
   let type = request.type;
   const feeMarket = type === undefined || type === 'eip1559' || type === 'eip7702';
-  const needsFees = type === undefined || (feeMarket ? request.maxFeePerGas === undefined || request.maxPriorityFeePerGas === undefined : request.gasPrice === undefined);
+  const needsFees =
+    type === undefined || (feeMarket ? request.maxFeePerGas === undefined || request.maxPriorityFeePerGas === undefined : request.gasPrice === undefined);
   const needsRpc = needsFees || request.nonce === undefined || request.gas === undefined;
   const rpc = needsRpc ? ctx.rpc() : undefined;
 
@@ -83,7 +87,8 @@ export async function prepareTransaction(request: NormalizedRequest, ctx: { from
       if (type === 'legacy' || type === 'eip2930') return { gasPrice: BigInt(await rpc!.request<string>('eth_gasPrice')) };
       type ??= 'eip1559';
       const tip = request.maxPriorityFeePerGas ?? (await suggestedTip(rpc!));
-      if (request.maxFeePerGas !== undefined) return { maxFeePerGas: request.maxFeePerGas, maxPriorityFeePerGas: tip > request.maxFeePerGas ? request.maxFeePerGas : tip };
+      if (request.maxFeePerGas !== undefined)
+        return { maxFeePerGas: request.maxFeePerGas, maxPriorityFeePerGas: tip > request.maxFeePerGas ? request.maxFeePerGas : tip };
       return { maxFeePerGas: (baseFee ?? 0n) * 2n + tip, maxPriorityFeePerGas: tip };
     })(),
   ]);

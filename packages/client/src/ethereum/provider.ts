@@ -84,7 +84,13 @@ function messageOf(value: unknown): string | Uint8Array {
 }
 
 function addEthereumChainParams(value: unknown): ChainConfig {
-  const p = value as { chainId?: unknown; chainName?: unknown; rpcUrls?: unknown; nativeCurrency?: ChainConfig['nativeCurrency']; blockExplorerUrls?: unknown } | null;
+  const p = value as {
+    chainId?: unknown;
+    chainName?: unknown;
+    rpcUrls?: unknown;
+    nativeCurrency?: ChainConfig['nativeCurrency'];
+    blockExplorerUrls?: unknown;
+  } | null;
   if (typeof p !== 'object' || p === null) throw invalidParams('wallet_addEthereumChain takes one chain object');
   const id = chainIdOf(p.chainId);
   const rpcUrl = Array.isArray(p.rpcUrls) ? p.rpcUrls.find((u): u is string => typeof u === 'string' && /^https?:\/\//.test(u)) : undefined;
@@ -190,7 +196,8 @@ export function createEthereumProvider(kit: ProviderKit, options: EthereumProvid
       case 'personal_sign': {
         // [message, address]; the old [address, message] order is accepted too.
         let [message, address] = params;
-        if (typeof message === 'string' && /^0x[0-9a-fA-F]{40}$/.test(message) && !(typeof address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(address))) [message, address] = [address, message];
+        if (typeof message === 'string' && /^0x[0-9a-fA-F]{40}$/.test(message) && !(typeof address === 'string' && /^0x[0-9a-fA-F]{40}$/.test(address)))
+          [message, address] = [address, message];
         return kit.wallet.signMessage({ address: await account(address), message: messageOf(message) });
       }
       case 'eth_signTypedData_v4': {
@@ -210,7 +217,8 @@ export function createEthereumProvider(kit: ProviderKit, options: EthereumProvid
         return kit.wallet.sendTransaction(await transactionParams(params[0]));
       case 'wallet_switchEthereumChain': {
         const id = chainIdOf((params[0] as { chainId?: unknown } | undefined)?.chainId);
-        if (!kit.chains.get(id)) throw new ProviderRpcError(PROVIDER_ERRORS.unrecognizedChain, `Unrecognized chain ${toQuantity(id)}: add it with wallet_addEthereumChain.`);
+        if (!kit.chains.get(id))
+          throw new ProviderRpcError(PROVIDER_ERRORS.unrecognizedChain, `Unrecognized chain ${toQuantity(id)}: add it with wallet_addEthereumChain.`);
         kit.chains.select(id);
         return null;
       }

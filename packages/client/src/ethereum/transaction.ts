@@ -94,7 +94,8 @@ export function quantity(value: Quantity, name: string, bits = 256): bigint {
   if (typeof value === 'bigint') n = value;
   else if (typeof value === 'number' && Number.isSafeInteger(value)) n = BigInt(value);
   else if (typeof value === 'string' && (/^0x[0-9a-fA-F]+$/i.test(value) || /^(0|[1-9][0-9]*)$/.test(value))) n = BigInt(value);
-  if (n === undefined || n < 0n || n >= 1n << BigInt(bits)) throw invalid(`${name} must be a non-negative integer below 2^${bits} (bigint, number, 0x-hex or decimal string)`);
+  if (n === undefined || n < 0n || n >= 1n << BigInt(bits))
+    throw invalid(`${name} must be a non-negative integer below 2^${bits} (bigint, number, 0x-hex or decimal string)`);
   return n;
 }
 
@@ -180,7 +181,8 @@ export function normalizeTransactionRequest(tx: EthereumTransactionRequest): Nor
   }
   const type = request.type;
   if ((type === 'legacy' || type === 'eip2930') && has1559Fees) throw invalid(`a ${type} transaction has a gasPrice, not maxFeePerGas / maxPriorityFeePerGas`);
-  if ((type === 'eip1559' || type === 'eip7702') && request.gasPrice !== undefined) throw invalid(`an ${type} transaction has maxFeePerGas / maxPriorityFeePerGas, not a gasPrice`);
+  if ((type === 'eip1559' || type === 'eip7702') && request.gasPrice !== undefined)
+    throw invalid(`an ${type} transaction has maxFeePerGas / maxPriorityFeePerGas, not a gasPrice`);
   if (type === 'legacy' && request.accessList?.length) throw invalid('a legacy transaction has no access list (use eip2930)');
   if (type !== 'eip7702' && request.authorizationList?.length) throw invalid('only an eip7702 transaction carries an authorization list');
   if (type === 'eip7702') {
@@ -207,7 +209,9 @@ export function transactionFields(tx: EthereumTransaction): EthereumTransactionF
     ...(tx.maxFeePerGas !== undefined ? { maxFeePerGas: tx.maxFeePerGas } : {}),
     ...(tx.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: tx.maxPriorityFeePerGas } : {}),
     ...(tx.accessList?.length ? { accessList: tx.accessList } : {}),
-    ...(tx.authorizationList ? { authorizationList: tx.authorizationList.map((a) => ({ chainId: Number(a.chainId), address: a.address, nonce: a.nonce })) } : {}),
+    ...(tx.authorizationList
+      ? { authorizationList: tx.authorizationList.map((a) => ({ chainId: Number(a.chainId), address: a.address, nonce: a.nonce })) }
+      : {}),
   };
 }
 

@@ -53,7 +53,11 @@ function fail(error: unknown, fallback: string): void {
   post('error', { code, message: code });
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
@@ -106,7 +110,13 @@ function normalize(value: string): string | undefined {
 function importForm(): void {
   const label = secret === 'mnemonic' ? 'Recovery phrase' : 'Private key';
   const input = el('textarea', { id: 'secret-input', rows: secret === 'mnemonic' ? 3 : 2, spellcheck: false, autocomplete: 'off' });
-  const form = el('form', {}, el('label', { htmlFor: 'secret-input', textContent: label }), input, el('button', { type: 'submit', textContent: 'Encrypt and import' }));
+  const form = el(
+    'form',
+    {},
+    el('label', { htmlFor: 'secret-input', textContent: label }),
+    input,
+    el('button', { type: 'submit', textContent: 'Encrypt and import' }),
+  );
   const message = el('div');
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -156,5 +166,6 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     return;
   }
   if (event.origin !== parentOrigin) return;
-  if (data.type === 'bundle' && mode === 'export') openBundle(String(data['exportBundle'] ?? '')).catch((error: unknown) => fail(error, 'ERR_INVALID_ENCRYPTED_BUNDLE'));
+  if (data.type === 'bundle' && mode === 'export')
+    openBundle(String(data['exportBundle'] ?? '')).catch((error: unknown) => fail(error, 'ERR_INVALID_ENCRYPTED_BUNDLE'));
 });

@@ -63,7 +63,8 @@ export function createSolanaActions(deps: { activity: ActivityClient; confirm?: 
     },
     async signSolanaTransaction({ address, transaction, ...opts }) {
       requireSolana(address);
-      if (!(transaction instanceof Uint8Array) || transaction.length === 0) throw new WalletKitError('ERR_INVALID_TRANSACTION', 'transaction must be the wire bytes (Uint8Array).');
+      if (!(transaction instanceof Uint8Array) || transaction.length === 0)
+        throw new WalletKitError('ERR_INVALID_TRANSACTION', 'transaction must be the wire bytes (Uint8Array).');
       // The wire format is parsed by the server (ERR_INVALID_TRANSACTION for a malformed one or
       // one this account does not sign), not here: the parser and base58 would cost the main
       // bundle ~3 kB gzipped for an error the server gives anyway (decision 0015).

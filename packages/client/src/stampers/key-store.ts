@@ -94,7 +94,9 @@ function request<T>(req: IDBRequest<T>): Promise<T> {
  * const restored = await store.load();
  * ```
  */
-export function indexedDbSessionKeyStore(opts: { dbName?: string | undefined; indexedDB?: IDBFactory | undefined } = {}): SessionKeyStore & { pendingLogin: RecordStore<PendingLogin> } {
+export function indexedDbSessionKeyStore(
+  opts: { dbName?: string | undefined; indexedDB?: IDBFactory | undefined } = {},
+): SessionKeyStore & { pendingLogin: RecordStore<PendingLogin> } {
   const dbName = opts.dbName ?? 'walletkit';
   let opening: Promise<IDBDatabase> | undefined;
 

@@ -4,7 +4,7 @@
  * unmodified and the server verifies real attestations and assertions.
  */
 import { createHash, sign, type KeyObject } from 'node:crypto';
-import { SoftwareAuthenticator } from '../../../server/test/support/authenticator';
+import type { SoftwareAuthenticator } from '../../../server/test/support/authenticator';
 
 const b64url = (data: Uint8Array | string) => Buffer.from(data).toString('base64url');
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest();
@@ -45,7 +45,11 @@ export function fakeCredentials(first: SoftwareAuthenticator) {
         type: 'public-key',
         authenticatorAttachment: 'platform',
         getClientExtensionResults: () => ({}),
-        response: { clientDataJSON: buffer(att.clientDataJson).buffer, attestationObject: buffer(att.attestationObject).buffer, getTransports: () => ['internal', 'hybrid'] },
+        response: {
+          clientDataJSON: buffer(att.clientDataJson).buffer,
+          attestationObject: buffer(att.attestationObject).buffer,
+          getTransports: () => ['internal', 'hybrid'],
+        },
       };
     },
     async get({ publicKey }: { publicKey: { challenge: ArrayBuffer } }) {
@@ -62,7 +66,12 @@ export function fakeCredentials(first: SoftwareAuthenticator) {
         type: 'public-key',
         authenticatorAttachment: 'platform',
         getClientExtensionResults: () => ({}),
-        response: { authenticatorData: new Uint8Array(authData).buffer, clientDataJSON: new Uint8Array(clientData).buffer, signature: new Uint8Array(signature).buffer, userHandle: null },
+        response: {
+          authenticatorData: new Uint8Array(authData).buffer,
+          clientDataJSON: new Uint8Array(clientData).buffer,
+          signature: new Uint8Array(signature).buffer,
+          userHandle: null,
+        },
       };
     },
   };

@@ -35,7 +35,10 @@ export function recordingConfirmer(): RecordingConfirmer {
 }
 
 /** Signs up a fresh email on `server` and returns the logged-in kit with its first (Ethereum) account. */
-export async function loggedInKit(server: ProxyTestServer, overrides: Partial<WalletKitConfig> = {}): Promise<{ kit: WalletKitClient; address: `0x${string}` }> {
+export async function loggedInKit(
+  server: ProxyTestServer,
+  overrides: Partial<WalletKitConfig> = {},
+): Promise<{ kit: WalletKitClient; address: `0x${string}` }> {
   const kit = kitFor(server, overrides);
   const email = freshEmail('chain');
   const { otpId } = await kit.auth.startEmailOtp(email);
@@ -46,7 +49,11 @@ export async function loggedInKit(server: ProxyTestServer, overrides: Partial<Wa
 
 /** One JSON-RPC call to the chain, outside the kit (what the test checks with). */
 export async function chainRpc<T>(chain: LocalChain, method: string, params: unknown[] = []): Promise<T> {
-  const res = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: T; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;

@@ -36,8 +36,14 @@ export async function startSocialServer(): Promise<SocialServer> {
       oauth2Providers: { OAUTH2_PROVIDER_DISCORD: endpoints, OAUTH2_PROVIDER_X: endpoints },
     },
   });
-  const encryptedClientSecret = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(DISCORD_SECRET), receiverPublicKey: server.enclave.encryptionPublicKey }));
-  const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: DISCORD_CLIENT_ID, encryptedClientSecret });
+  const encryptedClientSecret = JSON.stringify(
+    await hpkeSeal({ plaintext: utf8ToBytes(DISCORD_SECRET), receiverPublicKey: server.enclave.encryptionPublicKey }),
+  );
+  const { oauth2CredentialId } = await server.client.run('create_oauth2_credential', {
+    provider: 'OAUTH2_PROVIDER_DISCORD',
+    clientId: DISCORD_CLIENT_ID,
+    encryptedClientSecret,
+  });
   await updateProxySettings(server.store, server.org.organizationId, {
     social: { google: { enabled: true, clientIds: [GOOGLE_CLIENT_ID] }, discord: { enabled: true, clientIds: [DISCORD_CLIENT_ID], oauth2CredentialId } },
   });

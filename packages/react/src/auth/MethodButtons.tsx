@@ -5,7 +5,6 @@ import { useKitMutation } from '../provider/hooks.js';
 import { ErrorText } from './ErrorText.js';
 import { useInjectedWallets } from './useInjectedWallets.js';
 
-
 const providerNames: Record<OAuthProviderName, string> = { google: 'Google', apple: 'Apple', x: 'X', discord: 'Discord' };
 
 /**

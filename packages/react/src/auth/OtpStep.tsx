@@ -39,9 +39,7 @@ export function OtpStep({ sent, config, onDone, onBack }: OtpStepProps) {
         onChange={setCode}
         disabled={complete.isPending}
         errorId={error ? errorId : undefined}
-        onComplete={(value) =>
-          complete.mutate({ otpId, code: value }, { onSuccess: onDone, onError: () => setCode('') })
-        }
+        onComplete={(value) => complete.mutate({ otpId, code: value }, { onSuccess: onDone, onError: () => setCode('') })}
         onResend={() =>
           resend.mutate(sent.contact, {
             onSuccess: (r) => {

@@ -21,10 +21,7 @@ export interface AuthMethodOverrides {
  * The methods to render: enabled by the server, kept by `methods`, sorted by `order`.
  * @example resolveAuthMethods({ enabledProviders: ['passkey', 'email'] }, { order: ['passkey'] }) // ['passkey', 'email']
  */
-export function resolveAuthMethods(
-  config: Pick<WalletKitConfig, 'enabledProviders'>,
-  overrides: AuthMethodOverrides = {},
-): AuthMethod[] {
+export function resolveAuthMethods(config: Pick<WalletKitConfig, 'enabledProviders'>, overrides: AuthMethodOverrides = {}): AuthMethod[] {
   const enabled = new Set<string>(config.enabledProviders);
   const kept = overrides.methods ? new Set<string>(overrides.methods) : undefined;
   const order = [...(overrides.order ?? []), ...DEFAULT_METHOD_ORDER];

@@ -15,9 +15,8 @@ const where = (a: Authorization, chains: readonly ChainConfig[]) => (a.chainId =
 export function AuthorizationWarning({ authorization, chains }: { authorization: Authorization; chains: readonly ChainConfig[] }) {
   return (
     <Warning title={`Delegate your account to ${authorization.address} on ${where(authorization, chains)}.`}>
-      That contract's code will run as your account: it can move everything the account holds, on{' '}
-      {authorization.chainId === 0 ? 'every chain' : 'this chain'}, until you delegate elsewhere. Sign only if you trust this contract
-      completely.
+      That contract's code will run as your account: it can move everything the account holds, on {authorization.chainId === 0 ? 'every chain' : 'this chain'},
+      until you delegate elsewhere. Sign only if you trust this contract completely.
     </Warning>
   );
 }

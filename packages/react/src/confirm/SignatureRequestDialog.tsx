@@ -59,7 +59,13 @@ export function SignatureRequestDialog({ request, onApprove, onDecline, chains =
   );
 }
 
-function RequestContent({ request, onApprove, onDecline, chains, waiting }: Pick<SignatureRequestDialogProps, 'onApprove' | 'onDecline'> & {
+function RequestContent({
+  request,
+  onApprove,
+  onDecline,
+  chains,
+  waiting,
+}: Pick<SignatureRequestDialogProps, 'onApprove' | 'onDecline'> & {
   request: SignatureRequest;
   chains: readonly ChainConfig[];
   waiting: number;
@@ -93,7 +99,14 @@ function RequestContent({ request, onApprove, onDecline, chains, waiting }: Pick
         ]}
       />
       {/* A request no view can render offers Decline only: nothing is approved unread. */}
-      <FailureBoundary fallback={<>{unreadable}{decline}</>}>
+      <FailureBoundary
+        fallback={
+          <>
+            {unreadable}
+            {decline}
+          </>
+        }
+      >
         <RequestDetails request={request} chains={chains} />
         {waiting > 0 && (
           <p className="wk-hint" role="status">

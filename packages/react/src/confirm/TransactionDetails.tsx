@@ -41,13 +41,18 @@ function CallDetails({ call, token }: { call: DecodedCall; token: string | null 
             rows={[
               { label: 'Token', value: token, mono: true },
               { label: 'Spender', value: call.spender, mono: true },
-              { label: 'Amount', value: call.unlimited ? 'Unlimited' : `${call.amount} (in the token's smallest unit)`, mono: true, testId: 'wk-confirm-amount' },
+              {
+                label: 'Amount',
+                value: call.unlimited ? 'Unlimited' : `${call.amount} (in the token's smallest unit)`,
+                mono: true,
+                testId: 'wk-confirm-amount',
+              },
             ]}
           />
           {call.unlimited && (
             <Warning title="Unlimited approval.">
-              {call.spender} will be able to spend all of this token in your account, now and in the future, until you revoke it. Approve
-              only the amount you need unless you fully trust this contract.
+              {call.spender} will be able to spend all of this token in your account, now and in the future, until you revoke it. Approve only the amount you
+              need unless you fully trust this contract.
             </Warning>
           )}
         </>

@@ -32,7 +32,9 @@ export function TypedFields({ fields, label }: { fields: TypedField[]; label?: s
 function PermitSummary({ permit }: { permit: Permit }) {
   return (
     <div className="wk-stack" data-testid="wk-confirm-permit">
-      <SectionTitle>{permit.standard === 'Permit2' ? 'Permit2 token permit' : `Token permit (${permit.standard === 'DAI' ? 'DAI-style' : 'EIP-2612'})`}</SectionTitle>
+      <SectionTitle>
+        {permit.standard === 'Permit2' ? 'Permit2 token permit' : `Token permit (${permit.standard === 'DAI' ? 'DAI-style' : 'EIP-2612'})`}
+      </SectionTitle>
       {permit.allowances.map((a, i) => (
         <p key={i} className="wk-permit" data-testid="wk-confirm-permit-sentence">
           {permitSentence(permit.spender, a)}
@@ -40,8 +42,8 @@ function PermitSummary({ permit }: { permit: Permit }) {
       ))}
       {permit.allowances.some((a) => a.unlimited) && (
         <Warning title="Unlimited approval.">
-          {permit.spender} will be able to spend all of this token in your account without asking again. Signing needs no transaction
-          and costs nothing, which is why scams ask for it: sign only for an app you trust.
+          {permit.spender} will be able to spend all of this token in your account without asking again. Signing needs no transaction and costs nothing, which
+          is why scams ask for it: sign only for an app you trust.
         </Warning>
       )}
     </div>

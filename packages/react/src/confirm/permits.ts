@@ -33,7 +33,7 @@ type Domain = Struct<'name' | 'verifyingContract'>;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** True when `o` has every one of `keys` as an own member (whatever its value). */
 const has = <K extends string>(o: Record<string, unknown>, ...keys: K[]): o is Record<string, unknown> & Record<K, unknown> =>
-  keys.every((k) => Object.prototype.hasOwnProperty.call(o, k));
+  keys.every((k) => Object.hasOwn(o, k));
 
 /** A uint the app may spell as number, decimal or hex string, or bigint. */
 function uint(v: unknown): bigint | undefined {

@@ -86,7 +86,7 @@ export function summarizeSolanaTransaction(bytes: Uint8Array): SolanaTransaction
     const r = new Reader(bytes);
     r.take(64 * r.len());
     const first = r.u8();
-    const version = first & 0x80 ? (first & 0x7f) === 0 ? 0 : undefined : 'legacy';
+    const version = first & 0x80 ? ((first & 0x7f) === 0 ? 0 : undefined) : 'legacy';
     if (version === undefined) return { byteLength };
     const signers = version === 'legacy' ? first : r.u8();
     r.take(2);

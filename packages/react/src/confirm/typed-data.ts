@@ -30,7 +30,7 @@ const DOMAIN_FIELDS: readonly TypedDataField[] = [
 const MAX_DEPTH = 16;
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const own = (o: Record<string, unknown>, k: string) => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+const own = (o: Record<string, unknown>, k: string) => (Object.hasOwn(o, k) ? o[k] : undefined);
 
 /**
  * A leaf value as text: integers in decimal (whatever spelling the app used: number, decimal

@@ -47,7 +47,15 @@ function KitConfirmations({ queue }: { queue: ConfirmationQueue }) {
  * @example
  * <WalletKitClientProvider client={client} queryClient={queryClient}><App /></WalletKitClientProvider>
  */
-export function WalletKitClientProvider({ client, queryClient, theme = 'system', nonce, authModal = {}, confirmations, children }: WalletKitClientProviderProps) {
+export function WalletKitClientProvider({
+  client,
+  queryClient,
+  theme = 'system',
+  nonce,
+  authModal = {},
+  confirmations,
+  children,
+}: WalletKitClientProviderProps) {
   const [authOpen, setAuthOpen] = useState(false);
   const value = useMemo(() => ({ client, queryClient, openAuthModal: () => setAuthOpen(true) }), [client, queryClient]);
 

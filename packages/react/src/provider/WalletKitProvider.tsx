@@ -34,24 +34,25 @@ type ClientSource =
     };
 
 /** Props of {@link WalletKitProvider}. */
-export type WalletKitProviderProps = ClientSource & Omit<WalletKitClientProviderProps, 'client' | 'confirmations'> & {
-  /**
-   * `false` turns the kit's confirmation dialog off (headless: requests are signed as they
-   * come unless `config.confirm` asks). To skip it for one call only, pass `{ confirm: false }`
-   * to that call instead.
-   */
-  confirmations?: false | undefined;
-  /**
-   * The kit's EIP-1193 provider is announced through EIP-6963 so that other dApp code on the page
-   * (RainbowKit, ConnectKit, plain wagmi) finds it: as "WalletKit" by default, under your name,
-   * icon and reverse domain if given, or not at all with `false`.
-   */
-  announce?: false | Partial<Eip6963ProviderInfo> | undefined;
-  /** OAuth redirect URL (the page that runs the client's callback); default: wallet_kit_config's. */
-  oauthRedirectUri?: string | undefined;
-  /** Authorization endpoints per provider, for self-hosted or test identity providers; default the providers' own. */
-  oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>> | undefined;
-};
+export type WalletKitProviderProps = ClientSource &
+  Omit<WalletKitClientProviderProps, 'client' | 'confirmations'> & {
+    /**
+     * `false` turns the kit's confirmation dialog off (headless: requests are signed as they
+     * come unless `config.confirm` asks). To skip it for one call only, pass `{ confirm: false }`
+     * to that call instead.
+     */
+    confirmations?: false | undefined;
+    /**
+     * The kit's EIP-1193 provider is announced through EIP-6963 so that other dApp code on the page
+     * (RainbowKit, ConnectKit, plain wagmi) finds it: as "WalletKit" by default, under your name,
+     * icon and reverse domain if given, or not at all with `false`.
+     */
+    announce?: false | Partial<Eip6963ProviderInfo> | undefined;
+    /** OAuth redirect URL (the page that runs the client's callback); default: wallet_kit_config's. */
+    oauthRedirectUri?: string | undefined;
+    /** Authorization endpoints per provider, for self-hosted or test identity providers; default the providers' own. */
+    oauthAuthorizeUrls?: Partial<Record<OAuthProviderName, string>> | undefined;
+  };
 
 /**
  * The kit's root: builds the client from `config` (closed on unmount), restores the session, and gives

@@ -20,7 +20,10 @@ export function adaptClient(
   const publish = () => {
     const s = kit.session.current();
     state = s
-      ? { status: 'authenticated', session: { organizationId: s.organizationId, userId: s.userId, publicKey: s.publicKey, expiresAt: s.expiresAt, jwt: s.token } }
+      ? {
+          status: 'authenticated',
+          session: { organizationId: s.organizationId, userId: s.userId, publicKey: s.publicKey, expiresAt: s.expiresAt, jwt: s.token },
+        }
       : { status: 'anonymous' };
     for (const l of listeners) l();
   };
@@ -58,7 +61,8 @@ export function adaptClient(
       logInWithOAuth: (provider: OAuthProviderName) => {
         const clientId = config?.oauthClientIds[provider];
         const redirectUri = opts.oauthRedirectUri ?? config?.oauthRedirectUrl;
-        if (!clientId || !redirectUri) return Promise.reject(Object.assign(new Error(`No ${provider} client configured.`), { code: 'ERR_AUTH_METHOD_DISABLED' }));
+        if (!clientId || !redirectUri)
+          return Promise.reject(Object.assign(new Error(`No ${provider} client configured.`), { code: 'ERR_AUTH_METHOD_DISABLED' }));
         const authorizeUrl = opts.oauthAuthorizeUrls?.[provider];
         return kit.auth.logInWithOAuth({ provider, clientId, redirectUri, ...(authorizeUrl ? { authorizeUrl } : {}) });
       },
@@ -79,7 +83,8 @@ export function adaptClient(
       exportAccount: (address) => kit.wallet.exportAccount({ address }),
       importWallet: ({ walletName, mnemonic }) => kit.wallet.importWallet({ walletName, mnemonic }),
       exportInFrame: (container, target) => exportInFrame(kit, container, target),
-      listPrivateKeys: async () => (await kit.wallet.listPrivateKeys()).map((k) => ({ privateKeyId: k.privateKeyId, privateKeyName: k.privateKeyName, addresses: k.addresses })),
+      listPrivateKeys: async () =>
+        (await kit.wallet.listPrivateKeys()).map((k) => ({ privateKeyId: k.privateKeyId, privateKeyName: k.privateKeyName, addresses: k.addresses })),
       importInFrame: (container, input) => importInFrame(kit, container, input),
       addPasskey: (authenticatorName) => kit.wallet.addPasskey({ authenticatorName, rpName: config?.appName }),
     },

@@ -19,7 +19,9 @@ export function ImportWalletForm() {
   const orgId = useSession().session?.organizationId ?? '';
   const [name, setName] = useState('');
   const [secret, setSecret] = useState<Secret>('mnemonic');
-  const [state, setState] = useState<{ status: 'idle' | 'open' } | { status: 'done'; name: string; address: string | undefined } | { status: 'error'; error: unknown }>({ status: 'idle' });
+  const [state, setState] = useState<
+    { status: 'idle' | 'open' } | { status: 'done'; name: string; address: string | undefined } | { status: 'error'; error: unknown }
+  >({ status: 'idle' });
   const container = useRef<HTMLDivElement>(null);
 
   const [request, setRequest] = useState<{ secret: Secret; name: string }>();
@@ -64,7 +66,12 @@ export function ImportWalletForm() {
         <label className="wk-label" htmlFor={`${id}-kind`}>
           What to import
         </label>
-        <select id={`${id}-kind`} className="wk-input" value={secret} onChange={(e) => setSecret(e.currentTarget.value === 'privateKey' ? 'privateKey' : 'mnemonic')}>
+        <select
+          id={`${id}-kind`}
+          className="wk-input"
+          value={secret}
+          onChange={(e) => setSecret(e.currentTarget.value === 'privateKey' ? 'privateKey' : 'mnemonic')}
+        >
           <option value="mnemonic">Recovery phrase (a new wallet)</option>
           <option value="privateKey">Private key</option>
         </select>

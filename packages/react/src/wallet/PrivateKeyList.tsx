@@ -12,7 +12,10 @@ import { SecretFrameExport } from './SecretFrame.js';
 export function PrivateKeyList() {
   const { client } = useWalletKitContext();
   const orgId = useSession().session?.organizationId ?? '';
-  const keys = useQuery({ queryKey: walletKitKeys.privateKeys(orgId), queryFn: () => client.wallet.listPrivateKeys(), enabled: orgId !== '' }, useKitQueryClient());
+  const keys = useQuery(
+    { queryKey: walletKitKeys.privateKeys(orgId), queryFn: () => client.wallet.listPrivateKeys(), enabled: orgId !== '' },
+    useKitQueryClient(),
+  );
   if (!keys.data?.length) return null;
   return (
     <ul className="wk-list" aria-label="Private keys">

@@ -103,7 +103,10 @@ export function createFakeClient(
   const signFilled = async (params: TransactionParams, send: boolean) => {
     const tx = fill(params);
     const chain = chains.chains.find((c) => c.id === tx.chainId) ?? { id: tx.chainId };
-    await ask({ kind: 'transaction', address: params.address, origin: currentOrigin(), chain, transaction: tx, maxFee: tx.gas * tx.maxFeePerGas!, send }, params);
+    await ask(
+      { kind: 'transaction', address: params.address, origin: currentOrigin(), chain, transaction: tx, maxFee: tx.gas * tx.maxFeePerGas!, send },
+      params,
+    );
     const signed = await findAccount(params.address).signTransaction({
       type: 'eip1559',
       chainId: tx.chainId,
@@ -248,7 +251,11 @@ export function createFakeClient(
           if (!typed) throw new Error('nothing typed in the frame');
           if (input.secret === 'privateKey') {
             const address = account(typed, 0, 'k').address;
-            client.privateKeys.push({ privateKeyId: `k-${client.privateKeys.length + 1}`, privateKeyName: input.name, addresses: [{ format: 'ADDRESS_FORMAT_ETHEREUM', address }] });
+            client.privateKeys.push({
+              privateKeyId: `k-${client.privateKeys.length + 1}`,
+              privateKeyName: input.name,
+              addresses: [{ format: 'ADDRESS_FORMAT_ETHEREUM', address }],
+            });
             return { addresses: [address] };
           }
           const walletId = `w-${client.wallets.length + 1}`;

@@ -23,14 +23,7 @@ export type Decision = { kind: 'execute' } | { kind: 'consensus'; threshold: num
 const VOTE_TYPES = new Set(['ACTIVITY_TYPE_APPROVE_ACTIVITY', 'ACTIVITY_TYPE_REJECT_ACTIVITY']);
 
 /** What the proxy user may submit: the activities behind the /v1 endpoints, nothing else. */
-const PROXY_OPERATIONS: readonly OperationName[] = [
-  'init_otp',
-  'verify_otp',
-  'otp_login',
-  'oauth_login',
-  'oauth2_authenticate',
-  'create_sub_organization',
-];
+const PROXY_OPERATIONS: readonly OperationName[] = ['init_otp', 'verify_otp', 'otp_login', 'oauth_login', 'oauth2_authenticate', 'create_sub_organization'];
 const PROXY_TYPES = new Set(PROXY_OPERATIONS.map((name) => operations[name].type));
 const PROXY_QUERIES: ReadonlySet<QueryName> = new Set<QueryName>(['list_suborgs']);
 

@@ -98,7 +98,9 @@ export class ActivityRunner {
     const afterCommit: Array<() => Promise<void>> = [];
     // Provider calls happen here, before the transaction: a slow provider holds no transaction.
     const prefetch = this.prefetchers[input.descriptor.name as keyof PrefetchTable] as OperationPrefetch<never> | undefined;
-    const prefetched = prefetch ? await prefetch(input.parameters as never, { ...this.services, db: this.store.db, organizationId: input.organizationId }) : undefined;
+    const prefetched = prefetch
+      ? await prefetch(input.parameters as never, { ...this.services, db: this.store.db, organizationId: input.organizationId })
+      : undefined;
     let reply: { reply: ActivityReply; failure?: ApiError };
     try {
       reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit, prefetched));
@@ -163,7 +165,12 @@ export class ActivityRunner {
     return replyOf(this.store.db, winner!, input.caller);
   }
 
-  private async run(tx: Tx, input: SubmitInput, afterCommit: Array<() => Promise<void>>, prefetched: unknown): Promise<{ reply: ActivityReply; failure?: ApiError }> {
+  private async run(
+    tx: Tx,
+    input: SubmitInput,
+    afterCommit: Array<() => Promise<void>>,
+    prefetched: unknown,
+  ): Promise<{ reply: ActivityReply; failure?: ApiError }> {
     const now = this.services.now();
     const id = newSortableId();
     const [row] = await tx
@@ -190,7 +197,9 @@ export class ActivityRunner {
       parameters: input.parameters,
     });
     if (decision.kind === 'consensus') {
-      await tx.insert(activityVotes).values({ id: newSortableId(), activityId: id, userId: input.caller.userId, selection: 'VOTE_SELECTION_APPROVED', createdAt: now });
+      await tx
+        .insert(activityVotes)
+        .values({ id: newSortableId(), activityId: id, userId: input.caller.userId, selection: 'VOTE_SELECTION_APPROVED', createdAt: now });
       const [pending] = await tx
         .update(activities)
         .set({ status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', updatedAt: now })
@@ -224,11 +233,16 @@ export class ActivityRunner {
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');
         // The submitter acts again, as a user of their own organization (the target or its parent).
         const [submitter] = await tx.select({ organizationId: users.organizationId }).from(users).where(eq(users.id, stored.userId));
-        await this.complete(tx, stored, {
-          userId: stored.userId,
-          organizationId: submitter?.organizationId ?? stored.organizationId,
-          credential: caller.credential,
-        }, afterCommit);
+        await this.complete(
+          tx,
+          stored,
+          {
+            userId: stored.userId,
+            organizationId: submitter?.organizationId ?? stored.organizationId,
+            credential: caller.credential,
+          },
+          afterCommit,
+        );
       },
     };
     const params = row.intent[descriptor.intentKey];

@@ -9,7 +9,9 @@ function keyObject(publicKeyHex: string): KeyObject {
   let key = cache.get(publicKeyHex);
   if (!key) {
     const uncompressed =
-      publicKeyHex.length === 66 ? (ECDH.convertKey(Buffer.from(publicKeyHex, 'hex'), 'prime256v1', undefined, undefined, 'uncompressed') as Buffer) : Buffer.from(publicKeyHex, 'hex');
+      publicKeyHex.length === 66
+        ? (ECDH.convertKey(Buffer.from(publicKeyHex, 'hex'), 'prime256v1', undefined, undefined, 'uncompressed') as Buffer)
+        : Buffer.from(publicKeyHex, 'hex');
     key = createPublicKey({ key: Buffer.concat([SPKI_P256_PREFIX, uncompressed]), format: 'der', type: 'spki' });
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(publicKeyHex, key);

@@ -84,9 +84,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
   }
 
   for (const query of Object.values(queries) as QueryDescriptor[]) {
-    const handler = opts.queries[query.name as keyof QueryTable] as
-      | ((request: Record<string, unknown>, ctx: unknown) => Promise<unknown>)
-      | undefined;
+    const handler = opts.queries[query.name as keyof QueryTable] as ((request: Record<string, unknown>, ctx: unknown) => Promise<unknown>) | undefined;
     if (!handler) continue;
     app.post(`/query/${query.name}`, async (req) => {
       const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parsedBody(req), '');

@@ -52,7 +52,11 @@ export class PolicySyntaxError extends Error {
   }
 }
 
-type Token = { t: 'str'; v: string; p: number } | { t: 'num'; v: number | bigint; p: number } | { t: 'id'; v: string; p: number } | { t: 'op'; v: string; p: number };
+type Token =
+  | { t: 'str'; v: string; p: number }
+  | { t: 'num'; v: number | bigint; p: number }
+  | { t: 'id'; v: string; p: number }
+  | { t: 'op'; v: string; p: number };
 
 const OPERATORS = ['&&', '||', '==', '!=', '<=', '>=', '..', '<', '>', '!', '(', ')', '[', ']', ',', '.'];
 // Nesting beyond this is refused rather than risking the stack on hostile input.
@@ -263,8 +267,7 @@ export function parsePolicyExpression(src: string): Expr {
   return new Parser(tokenize(src), src.length).parseAll();
 }
 
-const isRecord = (v: Result): v is { readonly [field: string]: Value } =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: Result): v is { readonly [field: string]: Value } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const isNumeric = (v: Result): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';
 const HEX = /^0x[0-9a-fA-F]*$/;

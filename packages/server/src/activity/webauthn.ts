@@ -56,7 +56,10 @@ export interface RelyingParty {
 export async function relyingPartyFor(db: Executor, organizationId: string, config: Pick<ServerConfig, 'webauthn'>): Promise<RelyingParty> {
   const [org] = await db.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
   const orgs = org?.parent ? [organizationId, org.parent] : [organizationId];
-  const rows = await db.select({ enabled: proxyConfigs.enabled, settings: proxyConfigs.settings }).from(proxyConfigs).where(inArray(proxyConfigs.organizationId, orgs));
+  const rows = await db
+    .select({ enabled: proxyConfigs.enabled, settings: proxyConfigs.settings })
+    .from(proxyConfigs)
+    .where(inArray(proxyConfigs.organizationId, orgs));
   const origins = new Set(config.webauthn.origins);
   const rpIds = new Set([config.webauthn.rpId]);
   for (const row of rows) {
@@ -157,7 +160,8 @@ export async function verifyPasskeyAttestation(
   }
   if (!result.verified) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: attestation does not verify`, field);
   const info = result.registrationInfo;
-  if (!rpIdFitsOrigin(info.rpID, info.origin)) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: the RP ID is not the origin's host or a parent of it`, field);
+  if (!rpIdFitsOrigin(info.rpID, info.origin))
+    throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: the RP ID is not the origin's host or a parent of it`, field);
   const badKey = unusableEc2Key(info.credential.publicKey);
   if (badKey !== undefined) throw new ApiError('ERR_INVALID_ATTESTATION', `${field}: ${badKey}`, field);
   // SimpleWebAuthn trusts the JSON id; the stored id must be the one inside authData.

@@ -106,7 +106,8 @@ async function lockTopLevelOrganization(tx: Tx, organizationId: string): Promise
     .for('no key update');
   if (!org) throw new ApiError('ERR_ORGANIZATION_NOT_FOUND', `organization ${organizationId} not found`, 'organizationId');
   // Sub-organizations are end users; the proxy serves the integrator's organization.
-  if (org.parent !== null) throw new ApiError('ERR_PERMISSION_DENIED', 'the authentication proxy is configured on a top-level organization, not a sub-organization');
+  if (org.parent !== null)
+    throw new ApiError('ERR_PERMISSION_DENIED', 'the authentication proxy is configured on a top-level organization, not a sub-organization');
 }
 
 async function configOf(tx: Tx, organizationId: string): Promise<ProxyConfigRow | undefined> {

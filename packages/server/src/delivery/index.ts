@@ -18,7 +18,11 @@ export { DeliveryError } from './transports.js';
 
 /** The refusal of a code for a channel without a transport. */
 export const deliveryNotConfigured = (channel: 'email' | 'sms') =>
-  new ApiError('ERR_DELIVERY_NOT_CONFIGURED', `this server has no ${channel === 'email' ? 'email transport (SMTP_URL)' : 'SMS transport (SMS_WEBHOOK_URL)'} configured`, 'otpType');
+  new ApiError(
+    'ERR_DELIVERY_NOT_CONFIGURED',
+    `this server has no ${channel === 'email' ? 'email transport (SMTP_URL)' : 'SMS transport (SMS_WEBHOOK_URL)'} configured`,
+    'otpType',
+  );
 
 /**
  * Pick the transports from the configuration (SMTP_URL, SMS_WEBHOOK_URL; else the dev outbox

@@ -33,17 +33,19 @@ function lifetime(seconds: number): string {
  * The OTP email.
  * @example otpEmail({ to: 'a@example.com', code: '123456', appName: 'Acme', expiresInSeconds: 300 })
  */
-export function otpEmail(input: { to: string; code: string; appName?: string | undefined; logoUrl?: string | undefined; expiresInSeconds: number }): EmailMessage {
+export function otpEmail(input: {
+  to: string;
+  code: string;
+  appName?: string | undefined;
+  logoUrl?: string | undefined;
+  expiresInSeconds: number;
+}): EmailMessage {
   const appName = input.appName?.trim() || DEFAULT_APP_NAME;
   const logoUrl = safeLogoUrl(input.logoUrl);
   const valid = lifetime(input.expiresInSeconds);
-  const text = [
-    `Your ${appName} verification code is:`,
-    '',
-    input.code,
-    '',
-    `It expires in ${valid}. If you did not ask for it, ignore this email.`,
-  ].join('\n');
+  const text = [`Your ${appName} verification code is:`, '', input.code, '', `It expires in ${valid}. If you did not ask for it, ignore this email.`].join(
+    '\n',
+  );
   const name = escapeHtml(appName);
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#111">',

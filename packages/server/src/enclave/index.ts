@@ -135,7 +135,10 @@ export class Enclave {
    * only the sealed mnemonic and public data leave the enclave.
    * @example const { sealedMnemonic, accounts } = await enclave.createWallet(12, [{ curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }]);
    */
-  async createWallet(mnemonicLength: MnemonicLength, accounts: readonly AccountSpec[] = []): Promise<{ sealedMnemonic: Sealed; accounts: DerivedAccountPublic[] }> {
+  async createWallet(
+    mnemonicLength: MnemonicLength,
+    accounts: readonly AccountSpec[] = [],
+  ): Promise<{ sealedMnemonic: Sealed; accounts: DerivedAccountPublic[] }> {
     const mnemonic = generateMnemonic(mnemonicLength);
     const derived = this.deriveFromMnemonic(mnemonic, accounts);
     return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), accounts: derived };
@@ -290,7 +293,12 @@ export class Enclave {
   }
 
   /** Open a raw private key a client encrypted to its import target; re-seal it at rest. */
-  async importPrivateKey(encryptedBundle: string, organizationId: string, userId: string, curve: Curve): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
+  async importPrivateKey(
+    encryptedBundle: string,
+    organizationId: string,
+    userId: string,
+    curve: Curve,
+  ): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
     const bytes = await this.openImport(encryptedBundle, organizationId, userId);
     try {
       const { privateKey, publicKey } = parseImportedPrivateKey(bytes, curve);

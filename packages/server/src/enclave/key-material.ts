@@ -4,16 +4,7 @@
  * here receives or returns plaintext, and callers zero the bytes they hold afterwards.
  */
 import { pbkdf2Sync } from 'node:crypto';
-import {
-  bytesToHex,
-  deriveAccount,
-  formatAddress,
-  hexToBytes,
-  publicKeyFromPrivate,
-  signRawPayload,
-  validateMnemonic,
-  type Curve,
-} from '@walletkit/crypto';
+import { bytesToHex, deriveAccount, formatAddress, hexToBytes, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
 import { ApiError, asApiError } from '../errors.js';
 

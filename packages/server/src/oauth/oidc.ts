@@ -7,16 +7,7 @@
  * Every failure is ERR_OIDC_TOKEN_INVALID: callers learn the token is unusable, not why in
  * a way that would help forging one (the message names the failed check for debugging).
  */
-import {
-  createLocalJWKSet,
-  createRemoteJWKSet,
-  customFetch,
-  decodeJwt,
-  errors as joseErrors,
-  jwtVerify,
-  type JWTPayload,
-  type JWTVerifyGetKey,
-} from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { ServerConfig } from '../config.js';
 import type { Enclave } from '../enclave/index.js';
 import { ApiError } from '../errors.js';

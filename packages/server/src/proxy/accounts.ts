@@ -36,7 +36,13 @@ export async function findSubOrganization(db: Db, parentOrganizationId: string, 
   const [indexed] = await db
     .select({ id: subOrganizationIdentities.subOrganizationId })
     .from(subOrganizationIdentities)
-    .where(and(eq(subOrganizationIdentities.parentOrganizationId, parentOrganizationId), eq(subOrganizationIdentities.kind, kind), eq(subOrganizationIdentities.value, value)));
+    .where(
+      and(
+        eq(subOrganizationIdentities.parentOrganizationId, parentOrganizationId),
+        eq(subOrganizationIdentities.kind, kind),
+        eq(subOrganizationIdentities.value, value),
+      ),
+    );
   return indexed?.id;
 }
 

@@ -66,7 +66,13 @@ export async function forwardWithProofs<N extends OperationName>(
   appProofs: boolean,
 ): Promise<{ result: ResultOf<N>; appProofs: AppProof[] }> {
   const descriptor = operations[op];
-  const body = JSON.stringify({ type: descriptor.type, timestampMs: String(services.now().getTime()), organizationId, parameters, ...(appProofs ? { generateAppProofs: true } : {}) });
+  const body = JSON.stringify({
+    type: descriptor.type,
+    timestampMs: String(services.now().getTime()),
+    organizationId,
+    parameters,
+    ...(appProofs ? { generateAppProofs: true } : {}),
+  });
   // The key exists in memory only for the stamp; as a JS string it cannot be wiped, so it is
   // dropped right away and never logged (see the report on Enclave.revealSecret).
   let stamp: string;

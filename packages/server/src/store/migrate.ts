@@ -34,7 +34,9 @@ export class MigrationError extends Error {
 
 /** Reads `migrations/*.sql` from disk (next to this module), sorted by version. */
 export function loadMigrations(dir: string = MIGRATIONS_DIR): Migration[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   const seen = new Set<string>();
   return files.map((file) => {
     const m = /^(\d{4,})_([A-Za-z0-9_-]+)\.sql$/.exec(file);
@@ -83,8 +85,7 @@ function poolRunner(pool: Pool): RunInTransaction {
       await client.query('BEGIN ISOLATION LEVEL READ COMMITTED');
       try {
         const result = await fn({
-          query: async <R>(sql: string, params?: unknown[]) =>
-            (await client.query(sql, params as unknown[] | undefined)).rows as R[],
+          query: async <R>(sql: string, params?: unknown[]) => (await client.query(sql, params as unknown[] | undefined)).rows as R[],
           exec: async (sql) => {
             await client.query(sql);
           },
@@ -139,11 +140,7 @@ export async function migrate(target: PGlite | Pool, migrations: Migration[] = l
       const pending = migrations.find((m) => !done.has(m.version));
       if (!pending) return null;
       await tx.exec(pending.sql);
-      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
-        pending.version,
-        pending.name,
-        pending.checksum,
-      ]);
+      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [pending.version, pending.name, pending.checksum]);
       return pending;
     });
     if (!next) return applied;

@@ -33,7 +33,13 @@ export async function purgeExpiredOtps(db: Executor, now: Date, otp: ServerConfi
  * Sweep now and every `intervalMs` (the timer does not keep the process alive); returns stop().
  * @example const stop = startRetention(store.db, config.otp, () => new Date(), (err) => log.warn({ err }));
  */
-export function startRetention(db: Executor, otp: ServerConfig['otp'], now: () => Date, onError: (err: unknown) => void, intervalMs = RETENTION_INTERVAL_MS): () => void {
+export function startRetention(
+  db: Executor,
+  otp: ServerConfig['otp'],
+  now: () => Date,
+  onError: (err: unknown) => void,
+  intervalMs = RETENTION_INTERVAL_MS,
+): () => void {
   const sweep = () => void purgeExpiredOtps(db, now(), otp).catch(onError);
   sweep();
   const timer = setInterval(sweep, intervalMs);

@@ -14,7 +14,9 @@ export const otps = pgTable(
   {
     id: text('id').primaryKey(),
     /** The organization that issued the code (the proxy's organization). */
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     /** OTP_TYPE_EMAIL | OTP_TYPE_SMS */
     otpType: text('otp_type').notNull(),
     /** Normalized contact: lowercased email or the E.164 number as given. */
@@ -42,7 +44,9 @@ export const otpOutbox = pgTable(
   'otp_outbox',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     /** email | sms */
     channel: text('channel').notNull(),
     recipient: text('recipient').notNull(),

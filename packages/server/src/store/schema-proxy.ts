@@ -11,12 +11,16 @@ export const proxyConfigs = pgTable(
   {
     /** The value clients send in X-Auth-Proxy-Config-Id. */
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     enabled: boolean('enabled').notNull().default(true),
     /** Every setting of the spec's table, validated by proxy/settings.ts. */
     settings: jsonb('settings').$type<ProxySettings>().notNull(),
     /** The proxy user (users.is_proxy) and its proxy-scoped P-256 API key. */
-    proxyUserId: text('proxy_user_id').notNull().references(() => users.id),
+    proxyUserId: text('proxy_user_id')
+      .notNull()
+      .references(() => users.id),
     proxyApiPublicKey: text('proxy_api_public_key').notNull(),
     /** HPKE ciphertext (to the enclave at-rest key) of the proxy API private key. */
     proxyApiPrivateKeyEncrypted: jsonb('proxy_api_private_key_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
@@ -34,15 +38,16 @@ export const proxyConfigs = pgTable(
 export const subOrganizationIdentities = pgTable(
   'sub_org_identities',
   {
-    parentOrganizationId: text('parent_organization_id').notNull().references(() => organizations.id),
+    parentOrganizationId: text('parent_organization_id')
+      .notNull()
+      .references(() => organizations.id),
     /** EMAIL | PHONE_NUMBER | OIDC | CREDENTIAL_ID | PUBLIC_KEY */
     kind: text('kind').notNull(),
     /** Normalized value (lowercased email, E.164 phone, `iss|sub|aud`, base64url id, hex key). */
     value: text('value').notNull(),
-    subOrganizationId: text('sub_organization_id').notNull().references(() => organizations.id),
+    subOrganizationId: text('sub_organization_id')
+      .notNull()
+      .references(() => organizations.id),
   },
-  (t) => [
-    primaryKey({ columns: [t.parentOrganizationId, t.kind, t.value] }),
-    index('sub_org_identities_sub_idx').on(t.subOrganizationId),
-  ],
+  (t) => [primaryKey({ columns: [t.parentOrganizationId, t.kind, t.value] }), index('sub_org_identities_sub_idx').on(t.subOrganizationId)],
 );

@@ -5,18 +5,7 @@
  * enclave's at-rest key (`*_encrypted` columns hold the JSON `{encappedPublic, ciphertext}`).
  * migrations/*.sql must match this file.
  */
-import {
-  bigint,
-  boolean,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  index,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, index } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const created = () => ts('created_at').notNull().defaultNow();
@@ -41,7 +30,9 @@ export const users = pgTable(
   'users',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     userName: text('user_name').notNull(),
     userEmail: text('user_email'),
     userPhoneNumber: text('user_phone_number'),
@@ -64,8 +55,12 @@ export const users = pgTable(
 export const rootQuorumMembers = pgTable(
   'root_quorum_members',
   {
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    userId: text('user_id').notNull().references(() => users.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
 );
@@ -74,8 +69,12 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    userId: text('user_id').notNull().references(() => users.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
     name: text('name').notNull(),
     /** Compressed P-256 / secp256k1 hex, or raw ed25519 hex. */
     publicKey: text('public_key').notNull(),
@@ -86,18 +85,19 @@ export const apiKeys = pgTable(
     isSession: boolean('is_session').notNull().default(false),
     createdAt: created(),
   },
-  (t) => [
-    uniqueIndex('api_keys_user_public_key_uq').on(t.userId, t.publicKey),
-    index('api_keys_public_key_idx').on(t.publicKey),
-  ],
+  (t) => [uniqueIndex('api_keys_user_public_key_uq').on(t.userId, t.publicKey), index('api_keys_public_key_idx').on(t.publicKey)],
 );
 
 export const authenticators = pgTable(
   'authenticators',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    userId: text('user_id').notNull().references(() => users.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
     name: text('name').notNull(),
     /** base64url credential id. */
     credentialId: text('credential_id').notNull(),
@@ -120,8 +120,12 @@ export const oauthProviders = pgTable(
   'oauth_providers',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    userId: text('user_id').notNull().references(() => users.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
     providerName: text('provider_name').notNull(),
     issuer: text('issuer').notNull(),
     audience: text('audience').notNull(),
@@ -139,7 +143,9 @@ export const wallets = pgTable(
   'wallets',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     /** HPKE ciphertext (to the at-rest key) of the BIP39 mnemonic. */
     mnemonicEncrypted: jsonb('mnemonic_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
@@ -156,8 +162,12 @@ export const walletAccounts = pgTable(
   'wallet_accounts',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    walletId: text('wallet_id').notNull().references(() => wallets.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    walletId: text('wallet_id')
+      .notNull()
+      .references(() => wallets.id),
     curve: text('curve').notNull(),
     pathFormat: text('path_format').notNull(),
     path: text('path').notNull(),
@@ -176,7 +186,9 @@ export const privateKeys = pgTable(
   'private_keys',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     curve: text('curve').notNull(),
     /** HPKE ciphertext (to the at-rest key) of the raw private key. */
@@ -196,7 +208,9 @@ export const policies = pgTable(
   'policies',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     effect: text('effect').notNull(),
     condition: text('condition'),
@@ -212,7 +226,9 @@ export const userTags = pgTable(
   'user_tags',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     createdAt: created(),
     updatedAt: updated(),
@@ -223,8 +239,12 @@ export const userTags = pgTable(
 export const userTagMembers = pgTable(
   'user_tag_members',
   {
-    tagId: text('tag_id').notNull().references(() => userTags.id, { onDelete: 'cascade' }),
-    userId: text('user_id').notNull().references(() => users.id),
+    tagId: text('tag_id')
+      .notNull()
+      .references(() => userTags.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
   },
   (t) => [primaryKey({ columns: [t.tagId, t.userId] })],
 );
@@ -233,7 +253,9 @@ export const privateKeyTags = pgTable(
   'private_key_tags',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     createdAt: created(),
     updatedAt: updated(),
@@ -244,15 +266,21 @@ export const privateKeyTags = pgTable(
 export const privateKeyTagMembers = pgTable(
   'private_key_tag_members',
   {
-    tagId: text('tag_id').notNull().references(() => privateKeyTags.id, { onDelete: 'cascade' }),
-    privateKeyId: text('private_key_id').notNull().references(() => privateKeys.id),
+    tagId: text('tag_id')
+      .notNull()
+      .references(() => privateKeyTags.id, { onDelete: 'cascade' }),
+    privateKeyId: text('private_key_id')
+      .notNull()
+      .references(() => privateKeys.id),
   },
   (t) => [primaryKey({ columns: [t.tagId, t.privateKeyId] })],
 );
 
 export const smartContractInterfaces = pgTable('smart_contract_interfaces', {
   id: text('id').primaryKey(),
-  organizationId: text('organization_id').notNull().references(() => organizations.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
   smartContractAddress: text('smart_contract_address').notNull(),
   smartContractInterface: text('smart_contract_interface').notNull(),
   type: text('type').notNull(),
@@ -263,7 +291,9 @@ export const smartContractInterfaces = pgTable('smart_contract_interfaces', {
 
 export const oauth2Credentials = pgTable('oauth2_credentials', {
   id: text('id').primaryKey(),
-  organizationId: text('organization_id').notNull().references(() => organizations.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
   provider: text('provider').notNull(),
   clientId: text('client_id').notNull(),
   /** HPKE ciphertext (to the at-rest key) of the client secret. */
@@ -275,7 +305,9 @@ export const oauth2Credentials = pgTable('oauth2_credentials', {
 export const organizationFeatures = pgTable(
   'organization_features',
   {
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     name: text('name').notNull(),
     value: text('value').notNull().default(''),
   },
@@ -285,7 +317,9 @@ export const organizationFeatures = pgTable(
 /** TVC (verifiable compute) manifests awaiting operator approvals. */
 export const tvcManifests = pgTable('tvc_manifests', {
   id: text('id').primaryKey(),
-  organizationId: text('organization_id').notNull().references(() => organizations.id),
+  organizationId: text('organization_id')
+    .notNull()
+    .references(() => organizations.id),
   /** The manifest document as submitted (JSON text); operators sign SHA-256 of its UTF-8 bytes. */
   manifest: text('manifest').notNull(),
   manifestHash: text('manifest_hash').notNull(),
@@ -297,8 +331,12 @@ export const tvcOperators = pgTable(
   'tvc_operators',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
-    manifestId: text('manifest_id').notNull().references(() => tvcManifests.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    manifestId: text('manifest_id')
+      .notNull()
+      .references(() => tvcManifests.id),
     name: text('name').notNull(),
     /** Compressed P-256 hex. */
     publicKey: text('public_key').notNull(),
@@ -310,8 +348,12 @@ export const tvcManifestApprovals = pgTable(
   'tvc_manifest_approvals',
   {
     id: text('id').primaryKey(),
-    manifestId: text('manifest_id').notNull().references(() => tvcManifests.id),
-    operatorId: text('operator_id').notNull().references(() => tvcOperators.id),
+    manifestId: text('manifest_id')
+      .notNull()
+      .references(() => tvcManifests.id),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => tvcOperators.id),
     signature: text('signature').notNull(),
     createdAt: created(),
   },
@@ -322,7 +364,9 @@ export const activities = pgTable(
   'activities',
   {
     id: text('id').primaryKey(),
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     type: text('type').notNull(),
     status: text('status').notNull(),
     /** Lowercase hex SHA-256 of the raw request body (DESIGN section 2, idempotency). */
@@ -339,18 +383,19 @@ export const activities = pgTable(
     createdAt: created(),
     updatedAt: updated(),
   },
-  (t) => [
-    uniqueIndex('activities_fingerprint_uq').on(t.organizationId, t.fingerprint),
-    index('activities_org_created_idx').on(t.organizationId, t.createdAt),
-  ],
+  (t) => [uniqueIndex('activities_fingerprint_uq').on(t.organizationId, t.fingerprint), index('activities_org_created_idx').on(t.organizationId, t.createdAt)],
 );
 
 export const activityVotes = pgTable(
   'activity_votes',
   {
     id: text('id').primaryKey(),
-    activityId: text('activity_id').notNull().references(() => activities.id),
-    userId: text('user_id').notNull().references(() => users.id),
+    activityId: text('activity_id')
+      .notNull()
+      .references(() => activities.id),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id),
     selection: text('selection').notNull(),
     createdAt: created(),
   },
@@ -371,7 +416,9 @@ export const usedVerificationTokens = pgTable('used_verification_tokens', {
 export const usedExportTargets = pgTable(
   'used_export_targets',
   {
-    organizationId: text('organization_id').notNull().references(() => organizations.id),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organizations.id),
     /** Uncompressed P-256 hex, lowercase (one spelling per key). */
     targetPublicKey: text('target_public_key').notNull(),
     usedAt: ts('used_at').notNull().defaultNow(),

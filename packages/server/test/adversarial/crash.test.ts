@@ -70,29 +70,80 @@ const signupActivity = `a.type = '${SUB.type}' AND a.status = '${COMPLETED}'`;
  * one request is written in one transaction, so after any crash each must return nothing.
  */
 const INVARIANTS: Array<[string, string]> = [
-  ['sub-organization whose parent is missing', `SELECT o.id FROM organizations o LEFT JOIN organizations p ON p.id = o.parent_organization_id WHERE o.parent_organization_id IS NOT NULL AND p.id IS NULL`],
-  ['sub-organization without users', `SELECT o.id FROM organizations o WHERE o.parent_organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id)`],
-  ['sub-organization without root quorum', `SELECT o.id FROM organizations o WHERE o.parent_organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM root_quorum_members m WHERE m.organization_id = o.id)`],
-  ['sub-organization whose quorum exceeds its members', `SELECT o.id FROM organizations o WHERE o.root_quorum_threshold > (SELECT count(*) FROM root_quorum_members m WHERE m.organization_id = o.id)`],
-  ['sub-organization without the completed activity that created it', `SELECT o.id FROM organizations o WHERE o.parent_organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.organization_id = o.parent_organization_id AND ${signupActivity} AND ${result}->>'subOrganizationId' = o.id)`],
-  ['sub-organization created twice by one request (same name)', `SELECT parent_organization_id, name, count(*) AS n FROM organizations WHERE parent_organization_id IS NOT NULL GROUP BY parent_organization_id, name HAVING count(*) > 1`],
-  ['quorum member missing or of another organization', `SELECT m.organization_id, m.user_id FROM root_quorum_members m LEFT JOIN users u ON u.id = m.user_id WHERE u.id IS NULL OR u.organization_id <> m.organization_id`],
-  ['completed signup naming a missing sub-organization', `SELECT a.id FROM activities a LEFT JOIN organizations o ON o.id = ${result}->>'subOrganizationId' WHERE ${signupActivity} AND (o.id IS NULL OR o.parent_organization_id IS DISTINCT FROM a.organization_id)`],
-  ['completed signup whose root user is not in the quorum', `SELECT a.id, uid FROM activities a, jsonb_array_elements_text(${result}->'rootUserIds') uid WHERE ${signupActivity} AND NOT EXISTS (SELECT 1 FROM root_quorum_members m JOIN users u ON u.id = m.user_id WHERE m.user_id = uid AND m.organization_id = ${result}->>'subOrganizationId' AND u.organization_id = m.organization_id)`],
-  ['completed signup missing the API keys it was given', `SELECT a.id FROM activities a WHERE ${signupActivity} AND (SELECT count(*) FROM api_keys k WHERE k.organization_id = ${result}->>'subOrganizationId' AND NOT k.is_session) <> (SELECT coalesce(sum(jsonb_array_length(ru->'apiKeys')), 0) FROM jsonb_array_elements(${intent}->'rootUsers') ru)`],
-  ['completed signup with a wallet that is missing or short of accounts', `SELECT a.id FROM activities a WHERE ${signupActivity} AND ${intent}->'wallet' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM wallets w WHERE w.id = ${result}->'wallet'->>'walletId' AND w.organization_id = ${result}->>'subOrganizationId' AND (SELECT count(*) FROM wallet_accounts wa WHERE wa.wallet_id = w.id) = jsonb_array_length(${intent}->'wallet'->'accounts'))`],
-  ['completed signup whose answered address has no account', `SELECT a.id, addr FROM activities a, jsonb_array_elements_text(${result}->'wallet'->'addresses') addr WHERE ${signupActivity} AND NOT EXISTS (SELECT 1 FROM wallet_accounts wa WHERE wa.wallet_id = ${result}->'wallet'->>'walletId' AND wa.organization_id = ${result}->>'subOrganizationId' AND wa.address = addr)`],
+  [
+    'sub-organization whose parent is missing',
+    `SELECT o.id FROM organizations o LEFT JOIN organizations p ON p.id = o.parent_organization_id WHERE o.parent_organization_id IS NOT NULL AND p.id IS NULL`,
+  ],
+  [
+    'sub-organization without users',
+    `SELECT o.id FROM organizations o WHERE o.parent_organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM users u WHERE u.organization_id = o.id)`,
+  ],
+  [
+    'sub-organization without root quorum',
+    `SELECT o.id FROM organizations o WHERE o.parent_organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM root_quorum_members m WHERE m.organization_id = o.id)`,
+  ],
+  [
+    'sub-organization whose quorum exceeds its members',
+    `SELECT o.id FROM organizations o WHERE o.root_quorum_threshold > (SELECT count(*) FROM root_quorum_members m WHERE m.organization_id = o.id)`,
+  ],
+  [
+    'sub-organization without the completed activity that created it',
+    `SELECT o.id FROM organizations o WHERE o.parent_organization_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM activities a WHERE a.organization_id = o.parent_organization_id AND ${signupActivity} AND ${result}->>'subOrganizationId' = o.id)`,
+  ],
+  [
+    'sub-organization created twice by one request (same name)',
+    `SELECT parent_organization_id, name, count(*) AS n FROM organizations WHERE parent_organization_id IS NOT NULL GROUP BY parent_organization_id, name HAVING count(*) > 1`,
+  ],
+  [
+    'quorum member missing or of another organization',
+    `SELECT m.organization_id, m.user_id FROM root_quorum_members m LEFT JOIN users u ON u.id = m.user_id WHERE u.id IS NULL OR u.organization_id <> m.organization_id`,
+  ],
+  [
+    'completed signup naming a missing sub-organization',
+    `SELECT a.id FROM activities a LEFT JOIN organizations o ON o.id = ${result}->>'subOrganizationId' WHERE ${signupActivity} AND (o.id IS NULL OR o.parent_organization_id IS DISTINCT FROM a.organization_id)`,
+  ],
+  [
+    'completed signup whose root user is not in the quorum',
+    `SELECT a.id, uid FROM activities a, jsonb_array_elements_text(${result}->'rootUserIds') uid WHERE ${signupActivity} AND NOT EXISTS (SELECT 1 FROM root_quorum_members m JOIN users u ON u.id = m.user_id WHERE m.user_id = uid AND m.organization_id = ${result}->>'subOrganizationId' AND u.organization_id = m.organization_id)`,
+  ],
+  [
+    'completed signup missing the API keys it was given',
+    `SELECT a.id FROM activities a WHERE ${signupActivity} AND (SELECT count(*) FROM api_keys k WHERE k.organization_id = ${result}->>'subOrganizationId' AND NOT k.is_session) <> (SELECT coalesce(sum(jsonb_array_length(ru->'apiKeys')), 0) FROM jsonb_array_elements(${intent}->'rootUsers') ru)`,
+  ],
+  [
+    'completed signup with a wallet that is missing or short of accounts',
+    `SELECT a.id FROM activities a WHERE ${signupActivity} AND ${intent}->'wallet' IS NOT NULL AND NOT EXISTS (SELECT 1 FROM wallets w WHERE w.id = ${result}->'wallet'->>'walletId' AND w.organization_id = ${result}->>'subOrganizationId' AND (SELECT count(*) FROM wallet_accounts wa WHERE wa.wallet_id = w.id) = jsonb_array_length(${intent}->'wallet'->'accounts'))`,
+  ],
+  [
+    'completed signup whose answered address has no account',
+    `SELECT a.id, addr FROM activities a, jsonb_array_elements_text(${result}->'wallet'->'addresses') addr WHERE ${signupActivity} AND NOT EXISTS (SELECT 1 FROM wallet_accounts wa WHERE wa.wallet_id = ${result}->'wallet'->>'walletId' AND wa.organization_id = ${result}->>'subOrganizationId' AND wa.address = addr)`,
+  ],
   ['activity left unfinished (status CREATED)', `SELECT a.id, a.type FROM activities a WHERE a.status = 'ACTIVITY_STATUS_CREATED'`],
   ['wallet without accounts', `SELECT w.id FROM wallets w WHERE NOT EXISTS (SELECT 1 FROM wallet_accounts wa WHERE wa.wallet_id = w.id)`],
-  ['account without wallet (or of another organization)', `SELECT wa.id FROM wallet_accounts wa LEFT JOIN wallets w ON w.id = wa.wallet_id WHERE w.id IS NULL OR w.organization_id <> wa.organization_id`],
-  ['API key without its user (or of another organization)', `SELECT k.id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE u.id IS NULL OR u.organization_id <> k.organization_id`],
+  [
+    'account without wallet (or of another organization)',
+    `SELECT wa.id FROM wallet_accounts wa LEFT JOIN wallets w ON w.id = wa.wallet_id WHERE w.id IS NULL OR w.organization_id <> wa.organization_id`,
+  ],
+  [
+    'API key without its user (or of another organization)',
+    `SELECT k.id FROM api_keys k LEFT JOIN users u ON u.id = k.user_id WHERE u.id IS NULL OR u.organization_id <> k.organization_id`,
+  ],
   ...['users', 'api_keys', 'wallets', 'wallet_accounts', 'root_quorum_members', 'authenticators', 'activities'].map((table): [string, string] => [
     `${table} row of a missing organization`,
     `SELECT t.organization_id FROM ${table} t LEFT JOIN organizations o ON o.id = t.organization_id WHERE o.id IS NULL`,
   ]),
-  ['identity pointing to a missing or foreign sub-organization', `SELECT i.kind, i.value FROM sub_org_identities i LEFT JOIN organizations o ON o.id = i.sub_organization_id WHERE o.id IS NULL OR o.parent_organization_id IS DISTINCT FROM i.parent_organization_id`],
-  ['API-key identity without its key', `SELECT i.value FROM sub_org_identities i WHERE i.kind = 'PUBLIC_KEY' AND NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = i.sub_organization_id AND k.public_key = i.value AND NOT k.is_session)`],
-  ['sub-organization API key without its identity', `SELECT k.id FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE o.parent_organization_id IS NOT NULL AND NOT k.is_session AND NOT EXISTS (SELECT 1 FROM sub_org_identities i WHERE i.sub_organization_id = k.organization_id AND i.kind = 'PUBLIC_KEY' AND i.value = k.public_key)`],
+  [
+    'identity pointing to a missing or foreign sub-organization',
+    `SELECT i.kind, i.value FROM sub_org_identities i LEFT JOIN organizations o ON o.id = i.sub_organization_id WHERE o.id IS NULL OR o.parent_organization_id IS DISTINCT FROM i.parent_organization_id`,
+  ],
+  [
+    'API-key identity without its key',
+    `SELECT i.value FROM sub_org_identities i WHERE i.kind = 'PUBLIC_KEY' AND NOT EXISTS (SELECT 1 FROM api_keys k WHERE k.organization_id = i.sub_organization_id AND k.public_key = i.value AND NOT k.is_session)`,
+  ],
+  [
+    'sub-organization API key without its identity',
+    `SELECT k.id FROM api_keys k JOIN organizations o ON o.id = k.organization_id WHERE o.parent_organization_id IS NOT NULL AND NOT k.is_session AND NOT EXISTS (SELECT 1 FROM sub_org_identities i WHERE i.sub_organization_id = k.organization_id AND i.kind = 'PUBLIC_KEY' AND i.value = k.public_key)`,
+  ],
 ];
 
 /** Every broken invariant of the store, one line each. */
@@ -112,7 +163,10 @@ const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
  */
 async function footprint(store: Store, s: Signup, parentId: string) {
   const orgs = await rows(store, `SELECT id FROM organizations WHERE parent_organization_id = ${quote(parentId)} AND name = ${quote(s.name)}`);
-  const acts = await rows(store, `SELECT a.id, a.status, ${result}->>'subOrganizationId' AS sub FROM activities a WHERE a.type = '${SUB.type}' AND ${intent}->>'subOrganizationName' = ${quote(s.name)}`);
+  const acts = await rows(
+    store,
+    `SELECT a.id, a.status, ${result}->>'subOrganizationId' AS sub FROM activities a WHERE a.type = '${SUB.type}' AND ${intent}->>'subOrganizationName' = ${quote(s.name)}`,
+  );
   const keys = await rows(store, `SELECT organization_id FROM api_keys WHERE public_key = ${quote(s.key.publicKey)}`);
   const accounts = orgs.length === 1 ? await rows(store, `SELECT address FROM wallet_accounts WHERE organization_id = ${quote(String(orgs[0]!.id))}`) : [];
   return { orgs, acts, keys, accounts };
@@ -121,7 +175,12 @@ async function footprint(store: Store, s: Signup, parentId: string) {
 /** A hash signed by `s`'s wallet, stamped with its own root key; the address it recovers to. */
 async function signerOf(url: string, s: Signup): Promise<string> {
   const hash = hashMessage(`crash ${s.name}`);
-  const body = envelopeText('sign_raw_payloads', s.organizationId!, { signWith: s.address!, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+  const body = envelopeText('sign_raw_payloads', s.organizationId!, {
+    signWith: s.address!,
+    payloads: [hash],
+    encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+    hashFunction: 'HASH_FUNCTION_NO_OP',
+  });
   const reply = await sendStamped(url, '/public/v1/submit/sign_raw_payloads', body, s.key);
   if (reply.status !== 200) return `no signature: ${reply.status} ${JSON.stringify(reply.body)}`;
   const [sig] = reply.body.activity.result.signRawPayloadsResult.signatures as Array<{ r: string; s: string; v: string }>;
@@ -132,7 +191,9 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
   it(`given ${ROUNDS[kind]} rounds of ${SIGNUPS} concurrent signups with wallets killed at a random moment, when the server restarts on the same data, then every acknowledged signup survives and signs, every unanswered one exists fully or not at all, and no partial row remains`, async () => {
     const dir = kind === 'pglite' ? createTestDataDir() : undefined;
     const database = kind === 'postgres' ? await createTestDatabase() : undefined;
-    const env: NodeJS.ProcessEnv = dir ? { WALLETKIT_DATA_DIR: dir.dataDir } : { DATABASE_URL: database!.url, WALLETKIT_MASTER_KEY: randomBytes(32).toString('hex') };
+    const env: NodeJS.ProcessEnv = dir
+      ? { WALLETKIT_DATA_DIR: dir.dataDir }
+      : { DATABASE_URL: database!.url, WALLETKIT_MASTER_KEY: randomBytes(32).toString('hex') };
     const open = () => openStore(dir ? { dataDir: dir.dataDir } : { databaseUrl: database!.url, poolSize: 2 });
     let server: CliServer | undefined;
     try {
@@ -157,7 +218,17 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
           const apiKeys = [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }];
           // Even: the integrator's backend; odd: a browser through the proxy.
           return i % 2 === 0
-            ? { name, via: 'activity' as const, key, body: envelopeText('create_sub_organization', org.organizationId, { subOrganizationName: name, rootUsers: [{ userName: name, apiKeys, authenticators: [], oauthProviders: [] }], rootQuorumThreshold: 1, wallet: ETH_WALLET }) }
+            ? {
+                name,
+                via: 'activity' as const,
+                key,
+                body: envelopeText('create_sub_organization', org.organizationId, {
+                  subOrganizationName: name,
+                  rootUsers: [{ userName: name, apiKeys, authenticators: [], oauthProviders: [] }],
+                  rootQuorumThreshold: 1,
+                  wallet: ETH_WALLET,
+                }),
+              }
             : { name, via: 'proxy' as const, key, body: JSON.stringify({ userName: name, apiKeys, wallet: ETH_WALLET }) };
         });
 
@@ -169,9 +240,10 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
         const killed = new Promise<void>((resolve) => (fireKill = resolve)).then(() => victim.kill());
         const inFlight = signups.map(async (s) => {
           try {
-            s.reply = s.via === 'activity'
-              ? await sendStamped(url, SUB.path, s.body, org.apiKey)
-              : await sendRaw(url, '/v1/signup_v2', s.body, proxyHeaders(configId, APP));
+            s.reply =
+              s.via === 'activity'
+                ? await sendStamped(url, SUB.path, s.body, org.apiKey)
+                : await sendRaw(url, '/v1/signup_v2', s.body, proxyHeaders(configId, APP));
             if (++acked === killAfter) setTimeout(fireKill, Math.floor(Math.random() * 15));
           } catch {
             // The connection died with the server: no reply.
@@ -186,7 +258,11 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
         const answered = signups.filter((s) => s.reply);
         const unanswered = signups.filter((s) => !s.reply);
         // A reply before the kill is a success: under load nothing may fail.
-        tally.violations('crash', `round ${round}: signups refused under load`, answered.filter((s) => s.reply!.status !== 200).map((s) => `${s.via} ${s.name}: ${s.reply!.status} ${JSON.stringify(s.reply!.body)}`));
+        tally.violations(
+          'crash',
+          `round ${round}: signups refused under load`,
+          answered.filter((s) => s.reply!.status !== 200).map((s) => `${s.via} ${s.name}: ${s.reply!.status} ${JSON.stringify(s.reply!.body)}`),
+        );
         for (const s of answered) {
           const b = s.reply!.body;
           s.organizationId = s.via === 'activity' ? b.activity.result[SUB.resultKey].subOrganizationId : b.organizationId;
@@ -202,7 +278,11 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
           const lost: string[] = [];
           for (const s of answered) {
             const f = await footprint(store, s, org.organizationId);
-            const held = f.orgs.length === 1 && f.orgs[0]!.id === s.organizationId && f.keys.some((k) => k.organization_id === s.organizationId) && f.accounts.some((a) => a.address === s.address);
+            const held =
+              f.orgs.length === 1 &&
+              f.orgs[0]!.id === s.organizationId &&
+              f.keys.some((k) => k.organization_id === s.organizationId) &&
+              f.accounts.some((a) => a.address === s.address);
             if (!held) lost.push(`acknowledged ${s.via} signup ${s.name} (${s.organizationId}): ${JSON.stringify(f)}`);
           }
           tally.violations('crash', `round ${round} (${kind}): acknowledged signups lost`, lost);
@@ -215,7 +295,14 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
               continue;
             }
             const id = String(f.orgs[0]!.id);
-            const whole = f.orgs.length === 1 && f.acts.length === 1 && f.acts[0]!.status === COMPLETED && f.acts[0]!.sub === id && f.keys.length === 1 && f.keys[0]!.organization_id === id && f.accounts.length === 1;
+            const whole =
+              f.orgs.length === 1 &&
+              f.acts.length === 1 &&
+              f.acts[0]!.status === COMPLETED &&
+              f.acts[0]!.sub === id &&
+              f.keys.length === 1 &&
+              f.keys[0]!.organization_id === id &&
+              f.accounts.length === 1;
             if (!whole) partial.push(`unanswered ${s.name} exists in part: ${JSON.stringify(f)}`);
             else Object.assign(s, { organizationId: id, address: String(f.accounts[0]!.address) });
           }
@@ -238,7 +325,8 @@ describe.each(storeKinds)('kill -9 under concurrent signups on %s', (kind: Store
           const reply = again[i]!;
           const got = reply.body?.activity?.result?.[SUB.resultKey];
           if (reply.status !== 200 || reply.body.activity.status !== COMPLETED) retried.push(`${s.name}: ${reply.status} ${JSON.stringify(reply.body)}`);
-          else if (s.organizationId !== undefined && got.subOrganizationId !== s.organizationId) retried.push(`${s.name}: retry made ${got.subOrganizationId}, stored ${s.organizationId}`);
+          else if (s.organizationId !== undefined && got.subOrganizationId !== s.organizationId)
+            retried.push(`${s.name}: retry made ${got.subOrganizationId}, stored ${s.organizationId}`);
           else Object.assign(s, { organizationId: got.subOrganizationId, address: got.wallet.addresses[0] });
         }
         tally.violations('crash', `round ${round} (${kind}): retries after restart`, retried);

@@ -58,7 +58,8 @@ describe('finding 1: one-time codes readable by anyone (walletkit-server as the 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const init = (url: string, otpType: string, contact: string) => sendRaw(url, '/v1/otp_init_v2', JSON.stringify({ otpType, contact }), proxyHeaders(configId, APP));
+  const init = (url: string, otpType: string, contact: string) =>
+    sendRaw(url, '/v1/otp_init_v2', JSON.stringify({ otpType, contact }), proxyHeaders(configId, APP));
 
   it('given start with no mail or SMS transport (NODE_ENV=development), when anyone asks for a code or the outbox, then the code is refused with ERR_DELIVERY_NOT_CONFIGURED, the outbox does not exist, and the server said so at start', async () => {
     const server = await startCli([], env);
@@ -66,7 +67,10 @@ describe('finding 1: one-time codes readable by anyone (walletkit-server as the 
       expect(server.errors()).toMatch(/email one-time codes are refused \(ERR_DELIVERY_NOT_CONFIGURED\): set SMTP_URL/);
       expect(server.errors()).toMatch(/SMS one-time codes are refused \(ERR_DELIVERY_NOT_CONFIGURED\): set SMS_WEBHOOK_URL/);
       expect(server.errors()).not.toMatch(/dev outbox/);
-      for (const [otpType, contact] of [['OTP_TYPE_EMAIL', 'victim@example.com'], ['OTP_TYPE_SMS', '+15550001234']]) {
+      for (const [otpType, contact] of [
+        ['OTP_TYPE_EMAIL', 'victim@example.com'],
+        ['OTP_TYPE_SMS', '+15550001234'],
+      ]) {
         tally.refused('otp', `${otpType} without transport`, await init(server.url, otpType!, contact!), 400, 'ERR_DELIVERY_NOT_CONFIGURED');
       }
       const outbox = await sendRaw(server.url, '/v1/dev/outbox?limit=50', undefined, {}, 'GET');
@@ -89,11 +93,20 @@ describe('finding 1: one-time codes readable by anyone (walletkit-server as the 
       expect(phone.received.at(-1)!.to).toBe(victimPhone);
       // The attacker asks for a fresh code for the victim's number and goes for the outbox.
       const attack = await send();
-      tally.refused('otp', 'outbox read by the attacker', await sendRaw(server.url, '/v1/dev/outbox?limit=50', undefined, {}, 'GET'), 404, 'ERR_ROUTE_NOT_FOUND');
+      tally.refused(
+        'otp',
+        'outbox read by the attacker',
+        await sendRaw(server.url, '/v1/dev/outbox?limit=50', undefined, {}, 'GET'),
+        404,
+        'ERR_ROUTE_NOT_FOUND',
+      );
       // Without the code, guessing spends the code's three tries.
       const wrong = ['000000', '111111', '222222', '333333'].map((c) => JSON.stringify({ encappedPublic: '04' + '00'.repeat(64), ciphertext: c }));
       const replies = [];
-      for (const bundle of wrong) replies.push(await sendRaw(server.url, '/v1/otp_verify_v2', JSON.stringify({ otpId: attack.otpId, encryptedOtpBundle: bundle }), proxyHeaders(configId, APP)));
+      for (const bundle of wrong)
+        replies.push(
+          await sendRaw(server.url, '/v1/otp_verify_v2', JSON.stringify({ otpId: attack.otpId, encryptedOtpBundle: bundle }), proxyHeaders(configId, APP)),
+        );
       expect(replies.map((r) => r.status)).toEqual([401, 401, 401, 429]);
       for (const r of replies) tally.record('otp', r);
     } finally {
@@ -116,7 +129,13 @@ describe('finding 1: one-time codes readable by anyone (walletkit-server as the 
       ];
       expect((await getWithHeaders(server.url, '/v1/dev/outbox?limit=5', { host: hostOf })).status).toBe(200);
       for (const headers of attempts) {
-        tally.refused('origins', `dev outbox with ${JSON.stringify(headers)}`, await getWithHeaders(server.url, '/v1/dev/outbox?limit=5', headers), 403, 'ERR_PERMISSION_DENIED');
+        tally.refused(
+          'origins',
+          `dev outbox with ${JSON.stringify(headers)}`,
+          await getWithHeaders(server.url, '/v1/dev/outbox?limit=5', headers),
+          403,
+          'ERR_PERMISSION_DENIED',
+        );
       }
     } finally {
       await server.stop();
@@ -135,7 +154,7 @@ describe.each(storeKinds)('findings 2-7 on %s', (kind) => {
   const proxy = (path: string, body: string | Uint8Array) => sendRaw(s.url, `/v1/${path}`, body, proxyHeaders(s.proxy.id, APP));
   const stamped = (path: string, body: string | Uint8Array) => sendStamped(s.url, path, body, s.org.apiKey);
 
-  it('finding 2: given an attacker signup with the victim\'s email and the attacker\'s key, when the victim later logs in by email code, then the victim gets an account of their own and the attacker\'s key cannot touch it', async () => {
+  it("finding 2: given an attacker signup with the victim's email and the attacker's key, when the victim later logs in by email code, then the victim gets an account of their own and the attacker's key cannot touch it", async () => {
     const victim = freshEmail('victim');
     const attackerKey = generateP256KeyPair();
     const squat = await s.browser.post('signup_v2', {
@@ -182,8 +201,20 @@ describe.each(storeKinds)('findings 2-7 on %s', (kind) => {
       tally.refused('parsing', `create_user_tag name ${name}`, await stamped('/public/v1/submit/create_user_tag', body), 400, 'ERR_INVALID_STRING');
     }
     tally.refused('parsing', 'whoami id with NUL', await stamped('/public/v1/query/whoami', `{"organizationId":"${org}\\u0000"}`), 400, 'ERR_INVALID_STRING');
-    tally.refused('parsing', 'account with NUL', await proxy('account', '{"filterType":"EMAIL","filterValue":"a\\u0000@example.com"}'), 400, 'ERR_INVALID_STRING');
-    tally.refused('parsing', 'otp_verify with a lone surrogate', await proxy('otp_verify_v2', '{"otpId":"\\ud83d","encryptedOtpBundle":"{}"}'), 400, 'ERR_INVALID_STRING');
+    tally.refused(
+      'parsing',
+      'account with NUL',
+      await proxy('account', '{"filterType":"EMAIL","filterValue":"a\\u0000@example.com"}'),
+      400,
+      'ERR_INVALID_STRING',
+    );
+    tally.refused(
+      'parsing',
+      'otp_verify with a lone surrogate',
+      await proxy('otp_verify_v2', '{"otpId":"\\ud83d","encryptedOtpBundle":"{}"}'),
+      400,
+      'ERR_INVALID_STRING',
+    );
     tally.refused('parsing', 'key with NUL', await proxy('account', '{"filterType":"EMAIL","filter\\u0000Value":"a@example.com"}'), 400, 'ERR_INVALID_STRING');
   });
 
@@ -193,12 +224,42 @@ describe.each(storeKinds)('findings 2-7 on %s', (kind) => {
     const submit = (parameters: string, timestampMs = ts) =>
       `{"type":"ACTIVITY_TYPE_CREATE_USER_TAG","timestampMs":"${timestampMs}","organizationId":"${org}","parameters":${parameters}}`;
     const cases: Array<[string, Uint8Array | string, Uint8Array | string, string]> = [
-      ['duplicate key', submit('{"userTagName":"a","userTagName":"b","userIds":[]}'), '{"filterType":"EMAIL","filterValue":"a@example.com","filterValue":"b@example.com"}', 'ERR_DUPLICATE_KEY'],
-      ['escaped duplicate key', submit('{"userTagName":"a","userTag\\u004eame":"b","userIds":[]}'), '{"filterType":"EMAIL","filter\\u0056alue":"a@example.com","filterValue":"b@example.com"}', 'ERR_DUPLICATE_KEY'],
-      ['invalid UTF-8', Buffer.concat([Buffer.from(submit('{"userTagName":"')), Buffer.from([0xff, 0xfe]), Buffer.from('","userIds":[]}')]), Buffer.concat([Buffer.from('{"filterType":"EMAIL","filterValue":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]), 'ERR_MALFORMED_JSON'],
-      ['overlong UTF-8', Buffer.concat([Buffer.from(submit('{"userTagName":"')), Buffer.from([0xc0, 0xaf]), Buffer.from('","userIds":[]}')]), Buffer.concat([Buffer.from('{"filterType":"EMAIL","filterValue":"'), Buffer.from([0xe0, 0x80, 0xaf]), Buffer.from('"}')]), 'ERR_MALFORMED_JSON'],
-      ['UTF-8 encoded surrogate', Buffer.concat([Buffer.from(submit('{"userTagName":"')), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","userIds":[]}')]), Buffer.concat([Buffer.from('{"filterType":"EMAIL","filterValue":"'), Buffer.from([0xed, 0xbf, 0xbf]), Buffer.from('"}')]), 'ERR_MALFORMED_JSON'],
-      ['byte-order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(submit('{"userTagName":"bom","userIds":[]}'))]), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"filterType":"EMAIL","filterValue":"a@example.com"}')]), 'ERR_MALFORMED_JSON'],
+      [
+        'duplicate key',
+        submit('{"userTagName":"a","userTagName":"b","userIds":[]}'),
+        '{"filterType":"EMAIL","filterValue":"a@example.com","filterValue":"b@example.com"}',
+        'ERR_DUPLICATE_KEY',
+      ],
+      [
+        'escaped duplicate key',
+        submit('{"userTagName":"a","userTag\\u004eame":"b","userIds":[]}'),
+        '{"filterType":"EMAIL","filter\\u0056alue":"a@example.com","filterValue":"b@example.com"}',
+        'ERR_DUPLICATE_KEY',
+      ],
+      [
+        'invalid UTF-8',
+        Buffer.concat([Buffer.from(submit('{"userTagName":"')), Buffer.from([0xff, 0xfe]), Buffer.from('","userIds":[]}')]),
+        Buffer.concat([Buffer.from('{"filterType":"EMAIL","filterValue":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]),
+        'ERR_MALFORMED_JSON',
+      ],
+      [
+        'overlong UTF-8',
+        Buffer.concat([Buffer.from(submit('{"userTagName":"')), Buffer.from([0xc0, 0xaf]), Buffer.from('","userIds":[]}')]),
+        Buffer.concat([Buffer.from('{"filterType":"EMAIL","filterValue":"'), Buffer.from([0xe0, 0x80, 0xaf]), Buffer.from('"}')]),
+        'ERR_MALFORMED_JSON',
+      ],
+      [
+        'UTF-8 encoded surrogate',
+        Buffer.concat([Buffer.from(submit('{"userTagName":"')), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('","userIds":[]}')]),
+        Buffer.concat([Buffer.from('{"filterType":"EMAIL","filterValue":"'), Buffer.from([0xed, 0xbf, 0xbf]), Buffer.from('"}')]),
+        'ERR_MALFORMED_JSON',
+      ],
+      [
+        'byte-order mark',
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(submit('{"userTagName":"bom","userIds":[]}'))]),
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"filterType":"EMAIL","filterValue":"a@example.com"}')]),
+        'ERR_MALFORMED_JSON',
+      ],
     ];
     for (const [what, activityBody, proxyBody, code] of cases) {
       const onActivity = await stamped('/public/v1/submit/create_user_tag', activityBody);
@@ -207,11 +268,23 @@ describe.each(storeKinds)('findings 2-7 on %s', (kind) => {
       tally.refused('parsing', `${what} (proxy)`, onProxy, 400, code);
     }
     for (const padded of [`0${ts}`, `00${ts}`, `${ts}.0`, ` ${ts}`, `+${ts}`, '1.7e12']) {
-      tally.refused('parsing', `timestampMs ${padded}`, await stamped('/public/v1/submit/create_user_tag', submit('{"userTagName":"pad","userIds":[]}', padded)), 400, 'ERR_INVALID_REQUEST');
+      tally.refused(
+        'parsing',
+        `timestampMs ${padded}`,
+        await stamped('/public/v1/submit/create_user_tag', submit('{"userTagName":"pad","userIds":[]}', padded)),
+        400,
+        'ERR_INVALID_REQUEST',
+      );
     }
     const first = freshEmail('first');
     const second = freshEmail('second');
-    tally.refused('parsing', 'duplicated contact', await proxy('otp_init_v2', `{"otpType":"OTP_TYPE_EMAIL","contact":"${first}","contact":"${second}"}`), 400, 'ERR_DUPLICATE_KEY');
+    tally.refused(
+      'parsing',
+      'duplicated contact',
+      await proxy('otp_init_v2', `{"otpType":"OTP_TYPE_EMAIL","contact":"${first}","contact":"${second}"}`),
+      400,
+      'ERR_DUPLICATE_KEY',
+    );
     expect(await listOutbox(s.store.db, { recipient: first })).toEqual([]);
     expect(await listOutbox(s.store.db, { recipient: second })).toEqual([]);
   });
@@ -240,7 +313,9 @@ describe.each(storeKinds)('findings 2-7 on %s', (kind) => {
       await s.client.submit('export_wallet_account', { address: addresses[0]!, targetPublicKey: target.publicKeyUncompressed }),
     ];
     for (const reply of reuses) tally.refused('replays', 'export target reused', reply, 409, 'ERR_TARGET_KEY_REUSED');
-    expect((await s.client.run('export_wallet', { walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed })).exportBundle).toEqual(expect.any(String));
+    expect((await s.client.run('export_wallet', { walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed })).exportBundle).toEqual(
+      expect.any(String),
+    );
   });
 
   it('finding 7: given an unknown key on an existing organization and on an unknown one, when stamped, then both get the same 401 body', async () => {
@@ -249,7 +324,11 @@ describe.each(storeKinds)('findings 2-7 on %s', (kind) => {
     const existing = await sendStamped(s.url, '/public/v1/submit/create_user_tag', body(s.org.organizationId), stranger);
     const unknown = await sendStamped(s.url, '/public/v1/submit/create_user_tag', body('7d3c1d5e-0000-4000-8000-000000000000'), stranger);
     const rootOnUnknown = await sendStamped(s.url, '/public/v1/submit/create_user_tag', body('7d3c1d5e-0000-4000-8000-000000000001'), s.org.apiKey);
-    for (const [what, reply] of [['unknown key', existing], ['unknown organization', unknown], ['known key, unknown organization', rootOnUnknown]] as const) {
+    for (const [what, reply] of [
+      ['unknown key', existing],
+      ['unknown organization', unknown],
+      ['known key, unknown organization', rootOnUnknown],
+    ] as const) {
       tally.refused('tenancy', what, reply, 401, 'ERR_STAMP_KEY_UNKNOWN');
     }
     expect(unknown.body).toEqual(existing.body);

@@ -34,7 +34,19 @@ const seconds = () => Math.floor(Date.now() / 1000);
 const b64json = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** What the Discord side answers instead of the real server (a failing provider). */
-type Fault = 'token 500' | 'token HTML' | 'token without access_token' | 'token JSON array' | 'token invalid_client' | 'token invalid_request' | 'token unreachable' | 'user-info 500' | 'user-info HTML' | 'user-info without id' | 'user-info 401' | 'user-info unreachable';
+type Fault =
+  | 'token 500'
+  | 'token HTML'
+  | 'token without access_token'
+  | 'token JSON array'
+  | 'token invalid_client'
+  | 'token invalid_request'
+  | 'token unreachable'
+  | 'user-info 500'
+  | 'user-info HTML'
+  | 'user-info without id'
+  | 'user-info 401'
+  | 'user-info unreachable';
 
 describe('X and Discord logins through the proxy (PGlite)', () => {
   let s: ProxyTestServer;
@@ -100,7 +112,11 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
     };
     await updateProxySettings(s.store, s.org.organizationId, {
       social: {
-        discord: { enabled: true, clientIds: [DISCORD_CLIENT], oauth2CredentialId: await credential('OAUTH2_PROVIDER_DISCORD', DISCORD_CLIENT, DISCORD_SECRET) },
+        discord: {
+          enabled: true,
+          clientIds: [DISCORD_CLIENT],
+          oauth2CredentialId: await credential('OAUTH2_PROVIDER_DISCORD', DISCORD_CLIENT, DISCORD_SECRET),
+        },
         x: { enabled: true, clientIds: [X_CLIENT], oauth2CredentialId: await credential('OAUTH2_PROVIDER_X', X_CLIENT, X_SECRET) },
       },
     });
@@ -134,9 +150,10 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
       ...over,
     } as never);
   const tokenRequests = () => discord.tokenRequests.length + x.tokenRequests.length;
-  const subOrgs = async (parent = s.org.organizationId) => (await s.store.db.select({ n: count() }).from(organizations).where(eq(organizations.parentOrganizationId, parent)))[0]!.n;
+  const subOrgs = async (parent = s.org.organizationId) =>
+    (await s.store.db.select({ n: count() }).from(organizations).where(eq(organizations.parentOrganizationId, parent)))[0]!.n;
 
-  it("given a pending Discord login in the kit, when the return page carries a forged, missing or foreign state, then the kit refuses it with ERR_OAUTH_STATE_MISMATCH before any request, and the genuine callback still logs in", async () => {
+  it('given a pending Discord login in the kit, when the return page carries a forged, missing or foreign state, then the kit refuses it with ERR_OAUTH_STATE_MISMATCH before any request, and the genuine callback still logs in', async () => {
     const dbName = `wk-${randomUUID()}`;
     const storage = indexedDbSessionKeyStore({ dbName });
     const kit = createWalletKitClient({
@@ -153,7 +170,16 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
       const key = await generateSessionKey();
       const state = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64url');
       const genuine = consent(discord, { id: `victim-${randomUUID()}`, username: 'victim' });
-      await storage.pendingLogin.save({ ...key, provider: 'discord', state, nonce: oauthNonce(key.publicKey), codeVerifier: genuine.codeVerifier, clientId: DISCORD_CLIENT, redirectUri: REDIRECT_URI, createdAt: Date.now() });
+      await storage.pendingLogin.save({
+        ...key,
+        provider: 'discord',
+        state,
+        nonce: oauthNonce(key.publicKey),
+        codeVerifier: genuine.codeVerifier,
+        clientId: DISCORD_CLIENT,
+        redirectUri: REDIRECT_URI,
+        createdAt: Date.now(),
+      });
 
       // The attacker's own code (login CSRF: the victim would end up in the attacker's account).
       const attacker = consent(discord, { id: `attacker-${randomUUID()}`, username: 'mallory' });
@@ -168,7 +194,10 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
         ['the genuine code with a forged state', `${REDIRECT_URI}?code=${genuine.authCode}&state=attacker-state`],
       ];
       for (const [what, url] of forged) {
-        const error = await kit.auth.completeOAuthRedirect({ url }).then(() => undefined, (e: unknown) => e);
+        const error = await kit.auth.completeOAuthRedirect({ url }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
         expect(isWalletKitError(error, 'ERR_OAUTH_STATE_MISMATCH'), `${what}: ${String(error)}`).toBe(true);
         // Refused in the browser: no request reaches the server (status 0, neither accepted nor a 5xx).
         tally.record('oauth2', { status: 0, body: { details: [{ errorCode: 'ERR_OAUTH_STATE_MISMATCH' }] } });
@@ -181,7 +210,10 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
       expect(sha256Hex(session.publicKey)).toBe(oauthNonce(key.publicKey));
       expect((await kit.activity.query('whoami', {})).organizationId).toBe(session.organizationId);
       // The callback is single use: replayed, nothing is pending any more.
-      const replay = await kit.auth.completeOAuthRedirect({ url: `${REDIRECT_URI}?code=${genuine.authCode}&state=${state}` }).then(() => undefined, (e: unknown) => e);
+      const replay = await kit.auth.completeOAuthRedirect({ url: `${REDIRECT_URI}?code=${genuine.authCode}&state=${state}` }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isWalletKitError(replay, 'ERR_OAUTH_STATE_MISMATCH'), String(replay)).toBe(true);
       tally.record('oauth2', { status: 0, body: { details: [{ errorCode: 'ERR_OAUTH_STATE_MISMATCH' }] } });
     } finally {
@@ -222,7 +254,13 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
     const grant = consent(discord, someone());
     expect((await authenticate(grant)).status).toBe(200);
     tally.refused('oauth2', 'code: second exchange', await authenticate(grant), 400, 'ERR_INVALID_PARAMETER');
-    tally.refused('oauth2', 'code: second exchange with another nonce and key', await authenticate(grant, { nonce: sha256Hex(generateP256KeyPair().publicKey) }), 400, 'ERR_INVALID_PARAMETER');
+    tally.refused(
+      'oauth2',
+      'code: second exchange with another nonce and key',
+      await authenticate(grant, { nonce: sha256Hex(generateP256KeyPair().publicKey) }),
+      400,
+      'ERR_INVALID_PARAMETER',
+    );
 
     // A wrong verifier burns the code at the provider: the right one cannot follow.
     const burned = consent(discord, someone());
@@ -239,7 +277,13 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
     const fromX = consent(x, someone());
     tally.refused('oauth2', "code: the X client's code at Discord", await authenticate(fromX), 400, 'ERR_INVALID_PARAMETER');
     const fromDiscord = consent(discord, someone());
-    tally.refused('oauth2', "code: Discord's code at X", await authenticate(fromDiscord, { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT }), 400, 'ERR_INVALID_PARAMETER');
+    tally.refused(
+      'oauth2',
+      "code: Discord's code at X",
+      await authenticate(fromDiscord, { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT }),
+      400,
+      'ERR_INVALID_PARAMETER',
+    );
     tally.refused('oauth2', 'code: made up', await authenticate({ authCode: 'made-up-code', codeVerifier: newCodeVerifier() }), 400, 'ERR_INVALID_PARAMETER');
     tally.refused('oauth2', 'code: empty', await authenticate({ authCode: '', codeVerifier: newCodeVerifier() }), 400, 'ERR_INVALID_REQUEST');
   });
@@ -266,16 +310,40 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
     for (const [what, over] of clients) {
       tally.refused('oauth2', `client: ${what}`, await authenticate(consent(discord, someone()), over), 400, 'ERR_INVALID_PARAMETER');
     }
-    tally.refused('oauth2', 'provider: unknown (Google through the OAuth 2.0 door)', await authenticate(consent(discord, someone()), { provider: 'OAUTH2_PROVIDER_GOOGLE' }), 400, 'ERR_INVALID_REQUEST');
+    tally.refused(
+      'oauth2',
+      'provider: unknown (Google through the OAuth 2.0 door)',
+      await authenticate(consent(discord, someone()), { provider: 'OAUTH2_PROVIDER_GOOGLE' }),
+      400,
+      'ERR_INVALID_REQUEST',
+    );
     await updateProxySettings(s.store, s.org.organizationId, { social: { x: { enabled: false } } });
     try {
-      tally.refused('oauth2', 'provider: disabled', await authenticate(consent(x, someone()), { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT }), 403, 'ERR_AUTH_METHOD_DISABLED');
+      tally.refused(
+        'oauth2',
+        'provider: disabled',
+        await authenticate(consent(x, someone()), { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT }),
+        403,
+        'ERR_AUTH_METHOD_DISABLED',
+      );
     } finally {
       await updateProxySettings(s.store, s.org.organizationId, { social: { x: { enabled: true } } });
     }
     // Organization B enabled both providers but stored no credential.
-    tally.refused('oauth2', 'provider: enabled without credential (Discord)', await authenticate(consent(discord, someone()), { clientId: B_DISCORD_CLIENT }, b.browser), 403, 'ERR_AUTH_METHOD_DISABLED');
-    tally.refused('oauth2', 'provider: enabled without credential (X)', await authenticate(consent(x, someone()), { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT }, b.browser), 403, 'ERR_AUTH_METHOD_DISABLED');
+    tally.refused(
+      'oauth2',
+      'provider: enabled without credential (Discord)',
+      await authenticate(consent(discord, someone()), { clientId: B_DISCORD_CLIENT }, b.browser),
+      403,
+      'ERR_AUTH_METHOD_DISABLED',
+    );
+    tally.refused(
+      'oauth2',
+      'provider: enabled without credential (X)',
+      await authenticate(consent(x, someone()), { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT }, b.browser),
+      403,
+      'ERR_AUTH_METHOD_DISABLED',
+    );
     expect(tokenRequests()).toBe(sent);
   });
 
@@ -288,7 +356,9 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
 
     beforeAll(async () => {
       victimKey = generateP256KeyPair();
-      const auth = await authenticate(consent(discord, { id: `victim-${randomUUID()}`, username: 'victim', email: 'victim@example.com' }), { nonce: sha256Hex(victimKey.publicKey) });
+      const auth = await authenticate(consent(discord, { id: `victim-${randomUUID()}`, username: 'victim', email: 'victim@example.com' }), {
+        nonce: sha256Hex(victimKey.publicKey),
+      });
       expect(auth.status, JSON.stringify(auth.body)).toBe(200);
       issued = auth.body.oidcToken;
       const signup = await s.browser.post('signup_v2', { userName: 'victim', oauthProviders: [{ providerName: 'discord', oidcToken: issued }] });
@@ -296,23 +366,57 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
       victimOrg = signup.body.organizationId;
       expect((await s.browser.post('oauth_login', { oidcToken: issued, publicKey: victimKey.publicKey })).status).toBe(200);
       const xKey = generateP256KeyPair();
-      const xAuth = await authenticate(consent(x, { id: `x-${randomUUID()}`, username: 'xvictim' }), { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT, nonce: sha256Hex(xKey.publicKey) });
+      const xAuth = await authenticate(consent(x, { id: `x-${randomUUID()}`, username: 'xvictim' }), {
+        provider: 'OAUTH2_PROVIDER_X',
+        clientId: X_CLIENT,
+        nonce: sha256Hex(xKey.publicKey),
+      });
       xToken = xAuth.body.oidcToken;
       xOrg = (await s.browser.post('signup_v2', { userName: 'xvictim', oauthProviders: [{ providerName: 'x', oidcToken: xToken }] })).body.organizationId;
     });
 
     /** Present a token at login (with `key`), lookup and signup of `client`: each must be a 401. */
     async function refusedEverywhere(what: string, oidcToken: string, key: EcKeyPair, client: ProxyClient = s.browser) {
-      tally.refused('oauth2', `${what} (oauth_login)`, await client.post('oauth_login', { oidcToken, publicKey: key.publicKey }), 401, 'ERR_OIDC_TOKEN_INVALID');
-      tally.refused('oauth2', `${what} (account)`, await client.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken }), 401, 'ERR_OIDC_TOKEN_INVALID');
-      tally.refused('oauth2', `${what} (signup_v2)`, await client.post('signup_v2', { userName: 'mallory', oauthProviders: [{ providerName: 'discord', oidcToken }] }), 401, 'ERR_OIDC_TOKEN_INVALID');
+      tally.refused(
+        'oauth2',
+        `${what} (oauth_login)`,
+        await client.post('oauth_login', { oidcToken, publicKey: key.publicKey }),
+        401,
+        'ERR_OIDC_TOKEN_INVALID',
+      );
+      tally.refused(
+        'oauth2',
+        `${what} (account)`,
+        await client.post('account', { filterType: 'OIDC_TOKEN', filterValue: oidcToken }),
+        401,
+        'ERR_OIDC_TOKEN_INVALID',
+      );
+      tally.refused(
+        'oauth2',
+        `${what} (signup_v2)`,
+        await client.post('signup_v2', { userName: 'mallory', oauthProviders: [{ providerName: 'discord', oidcToken }] }),
+        401,
+        'ERR_OIDC_TOKEN_INVALID',
+      );
     }
 
     it("given the victim's issued token, when an attacker replays it with their own key or tampers with it, then login is refused (nonce) and every tampered copy is a 401 at login, lookup and signup", async () => {
       const attacker = generateP256KeyPair();
       const before = await subOrgs();
-      tally.refused('oauth2', 'issued token replayed with another key', await s.browser.post('oauth_login', { oidcToken: issued, publicKey: attacker.publicKey }), 401, 'ERR_OIDC_TOKEN_INVALID');
-      tally.refused('oauth2', 'issued token replayed for a second signup', await s.browser.post('signup_v2', { userName: 'mallory', oauthProviders: [{ providerName: 'discord', oidcToken: issued }] }), 409, 'ERR_ALREADY_EXISTS');
+      tally.refused(
+        'oauth2',
+        'issued token replayed with another key',
+        await s.browser.post('oauth_login', { oidcToken: issued, publicKey: attacker.publicKey }),
+        401,
+        'ERR_OIDC_TOKEN_INVALID',
+      );
+      tally.refused(
+        'oauth2',
+        'issued token replayed for a second signup',
+        await s.browser.post('signup_v2', { userName: 'mallory', oauthProviders: [{ providerName: 'discord', oidcToken: issued }] }),
+        409,
+        'ERR_ALREADY_EXISTS',
+      );
 
       const [head, payload, sig] = issued.split('.') as [string, string, string];
       const claims = decodeJwt<Record<string, unknown>>(issued);
@@ -335,7 +439,12 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
         ['alg none', `${b64json({ alg: 'none', typ: 'JWT' })}.${b64json({ ...claims, nonce: sha256Hex(attacker.publicKey) })}.`],
         ['HS256 keyed with the published JWK', hs256(JSON.stringify(enclaveJwk))],
         ['HS256 keyed with the enclave public key hex', hs256(s.enclave.signingPublicKey)],
-        ['ES256 by a foreign key with the enclave kid', await new SignJWT({ ...claims, nonce: sha256Hex(attacker.publicKey) }).setProtectedHeader({ alg: 'ES256', kid: enclaveJwk.kid }).sign(foreign.privateKey)],
+        [
+          'ES256 by a foreign key with the enclave kid',
+          await new SignJWT({ ...claims, nonce: sha256Hex(attacker.publicKey) })
+            .setProtectedHeader({ alg: 'ES256', kid: enclaveJwk.kid })
+            .sign(foreign.privateKey),
+        ],
         ['a genuine but expired issued token', s.enclave.signJwt({ ...claims, nonce: sha256Hex(attacker.publicKey), iat: now - 1200, exp: now - 600 })],
         ["the provider's URL as issuer", s.enclave.signJwt({ ...claims, iss: discord.url, nonce: sha256Hex(attacker.publicKey) })],
         ['our issuer with a trailing slash', s.enclave.signJwt({ ...claims, iss: `${issuerOf(s.config)}/`, nonce: sha256Hex(attacker.publicKey) })],
@@ -351,9 +460,19 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
       const before = await subOrgs(b.organizationId);
       await refusedEverywhere("A's Discord token at B", issued, key, b.browser);
       const xKey = generateP256KeyPair();
-      const fresh = await authenticate(consent(x, { id: decodeJwt<{ sub: string }>(xToken).sub.split('|')[1]!, username: 'xvictim' }), { provider: 'OAUTH2_PROVIDER_X', clientId: X_CLIENT, nonce: sha256Hex(xKey.publicKey) });
+      const fresh = await authenticate(consent(x, { id: decodeJwt<{ sub: string }>(xToken).sub.split('|')[1]!, username: 'xvictim' }), {
+        provider: 'OAUTH2_PROVIDER_X',
+        clientId: X_CLIENT,
+        nonce: sha256Hex(xKey.publicKey),
+      });
       expect(fresh.status).toBe(200);
-      tally.refused('oauth2', "A's X token at B (shared client), oauth_login", await b.browser.post('oauth_login', { oidcToken: fresh.body.oidcToken, publicKey: xKey.publicKey }), 404, 'ERR_USER_NOT_FOUND');
+      tally.refused(
+        'oauth2',
+        "A's X token at B (shared client), oauth_login",
+        await b.browser.post('oauth_login', { oidcToken: fresh.body.oidcToken, publicKey: xKey.publicKey }),
+        404,
+        'ERR_USER_NOT_FOUND',
+      );
       // The lookup answers as for anybody without an account there: A's sub-organization stays unnamed.
       const lookup: ProxyReply = await b.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: fresh.body.oidcToken });
       expect(lookup.body).toEqual({ organizationId: null });
@@ -367,12 +486,29 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
   });
 
   it('given a provider that answers 500, HTML, a reply without token or user id, refuses the client, or cannot be reached, when oauth2_authenticate runs, then it is a 502 ERR_OAUTH_EXCHANGE_FAILED that leaks nothing (a provider failure, not a bad input)', async () => {
-    const faults: Fault[] = ['token 500', 'token HTML', 'token without access_token', 'token JSON array', 'token invalid_client', 'token invalid_request', 'token unreachable', 'user-info 500', 'user-info HTML', 'user-info without id', 'user-info 401', 'user-info unreachable'];
+    const faults: Fault[] = [
+      'token 500',
+      'token HTML',
+      'token without access_token',
+      'token JSON array',
+      'token invalid_client',
+      'token invalid_request',
+      'token unreachable',
+      'user-info 500',
+      'user-info HTML',
+      'user-info without id',
+      'user-info 401',
+      'user-info unreachable',
+    ];
     try {
       for (const f of faults) {
         fault = f;
         const reply = await authenticate(consent(discord, someone()));
-        expect({ fault: f, status: reply.status, code: reply.body?.details?.[0]?.errorCode }).toEqual({ fault: f, status: 502, code: 'ERR_OAUTH_EXCHANGE_FAILED' });
+        expect({ fault: f, status: reply.status, code: reply.body?.details?.[0]?.errorCode }).toEqual({
+          fault: f,
+          status: 502,
+          code: 'ERR_OAUTH_EXCHANGE_FAILED',
+        });
         expect(JSON.stringify(reply.body)).not.toMatch(/127\.0\.0\.1|secret|invalid_client|exploded|<html/i);
       }
     } finally {

@@ -76,7 +76,8 @@ function doors(s: ProxyTestServer) {
   const signup = (oidcToken: string, userName = `g-${randomUUID().slice(0, 8)}`) =>
     s.browser.post('signup_v2', { userName, oauthProviders: [{ providerName: 'google', oidcToken }] });
   /** Sub-organizations of the integrator. */
-  const subOrgs = async () => (await s.store.db.select({ n: count() }).from(organizations).where(eq(organizations.parentOrganizationId, s.org.organizationId)))[0]!.n;
+  const subOrgs = async () =>
+    (await s.store.db.select({ n: count() }).from(organizations).where(eq(organizations.parentOrganizationId, s.org.organizationId)))[0]!.n;
   /** Rows of `key` as an API key anywhere (a session opened for it). */
   const keyRows = (key: EcKeyPair) => s.store.db.select().from(apiKeys).where(eq(apiKeys.publicKey, key.publicKey));
   /** An id token of the local Google for `sub`, bound to `key`, with claims overridden by `extra`. */
@@ -139,10 +140,22 @@ describe('Google id tokens through the proxy (PGlite)', () => {
       tally.refused('oidc', `nonce: ${what}`, await d.login(await d.token(SUB, undefined, { nonce }), attacker), 401, 'ERR_OIDC_TOKEN_INVALID');
     }
     tally.refused('oidc', 'nonce: absent', await d.login(await d.token(SUB, undefined), attacker), 401, 'ERR_OIDC_TOKEN_INVALID');
-    tally.refused('oidc', 'nonce: a real login bound to the honest key', await d.login(await google.login({ sub: SUB, nonce: sha256Hex(honest.publicKey) }), attacker), 401, 'ERR_OIDC_TOKEN_INVALID');
+    tally.refused(
+      'oidc',
+      'nonce: a real login bound to the honest key',
+      await d.login(await google.login({ sub: SUB, nonce: sha256Hex(honest.publicKey) }), attacker),
+      401,
+      'ERR_OIDC_TOKEN_INVALID',
+    );
 
     expect(await d.keyRows(attacker)).toEqual([]);
-    tally.refused('oidc', 'attacker key stamps on the victim', await submitOver(s.url, attacker, victimOrg, 'create_wallet', { walletName: 'loot', accounts: [] }), 401, 'ERR_STAMP_KEY_UNKNOWN');
+    tally.refused(
+      'oidc',
+      'attacker key stamps on the victim',
+      await submitOver(s.url, attacker, victimOrg, 'create_wallet', { walletName: 'loot', accounts: [] }),
+      401,
+      'ERR_STAMP_KEY_UNKNOWN',
+    );
   });
 
   it('given tokens of an untrusted issuer, of a spelling of the trusted one, for a client the proxy does not enable, with a foreign audience among several, or with no or an empty subject, when presented at login, lookup and signup, then each is a 401 ERR_OIDC_TOKEN_INVALID', async () => {
@@ -226,18 +239,33 @@ describe('Google id tokens through the proxy (PGlite)', () => {
       ['HS256 keyed with the public JWK (JSON)', hmac(JSON.stringify(publicJwk))],
       ['HS256 keyed with the modulus bytes', hmac(Buffer.from(publicJwk.n!, 'base64url'))],
       ['HS256 keyed with a PEM public key', hmac(String(pem))],
-      ['HS512 keyed with the public JWK', (() => {
-        const header = { alg: 'HS512', kid: 'test-rs256' };
-        const signingInput = `${b64json(header)}.${b64json(claims)}`;
-        return `${signingInput}.${createHmac('sha512', JSON.stringify(publicJwk)).update(signingInput).digest('base64url')}`;
-      })()],
-      ["RS256 by a key outside the JWKS with Google's kid", await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-rs256' }).sign(foreign.privateKey)],
+      [
+        'HS512 keyed with the public JWK',
+        (() => {
+          const header = { alg: 'HS512', kid: 'test-rs256' };
+          const signingInput = `${b64json(header)}.${b64json(claims)}`;
+          return `${signingInput}.${createHmac('sha512', JSON.stringify(publicJwk)).update(signingInput).digest('base64url')}`;
+        })(),
+      ],
+      [
+        "RS256 by a key outside the JWKS with Google's kid",
+        await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'test-rs256' }).sign(foreign.privateKey),
+      ],
       ['RS256 by a key outside the JWKS without kid', await new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(foreign.privateKey)],
       ['RS256 with a kid pointing nowhere', await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'no-such-key' }).sign(foreign.privateKey)],
-      ['RS256 with the signing key embedded (jwk header)', await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', jwk: foreignJwk }).sign(foreign.privateKey)],
-      ['RS256 with a remote key set (jku header)', await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'attacker', jku: `${stranger.issuer}/jwks` }).sign(foreign.privateKey)],
+      [
+        'RS256 with the signing key embedded (jwk header)',
+        await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', jwk: foreignJwk }).sign(foreign.privateKey),
+      ],
+      [
+        'RS256 with a remote key set (jku header)',
+        await new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'attacker', jku: `${stranger.issuer}/jwks` }).sign(foreign.privateKey),
+      ],
       ["ES256 claiming the provider's issuer", await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: 'test-rs256' }).sign(ec.privateKey)],
-      ['PS256 by a foreign key', await new SignJWT(claims).setProtectedHeader({ alg: 'PS256', kid: 'test-rs256' }).sign((await generateKeyPair('PS256')).privateKey)],
+      [
+        'PS256 by a foreign key',
+        await new SignJWT(claims).setProtectedHeader({ alg: 'PS256', kid: 'test-rs256' }).sign((await generateKeyPair('PS256')).privateKey),
+      ],
       ['a genuine signature over other claims', `${genuine.split('.')[0]}.${b64json({ ...claims, sub: `${SUB}-x` })}.${genuineSig}`],
       ['a genuine token with its signature cut', genuine.slice(0, genuine.lastIndexOf('.') + 1)],
       ['JWE-shaped (five parts)', `${b64json({ alg: 'dir', enc: 'A256GCM' })}..${b64json(claims)}..`],
@@ -282,7 +310,10 @@ describe('Google id tokens through the proxy (PGlite)', () => {
 
     const key = generateP256KeyPair();
     const cases: Array<[string, string, Record<string, unknown>]> = [];
-    for (const [which, email] of [['unverified', unverified], ['verified', verified]] as const) {
+    for (const [which, email] of [
+      ['unverified', unverified],
+      ['verified', verified],
+    ] as const) {
       cases.push(
         [`${which} email, email_verified false`, email, { email_verified: false }],
         [`${which} email, email_verified missing`, email, {}],
@@ -297,7 +328,11 @@ describe('Google id tokens through the proxy (PGlite)', () => {
       ['unverified email, email_verified true', unverified, { email_verified: true }],
       ['unverified email in upper case, email_verified true', unverified.toUpperCase(), { email_verified: true }],
       ['verified email, email_verified true, client not trusted for linking', verified, { email_verified: true, aud: OTHER_CLIENT_ID }],
-      ['verified email in upper case, email_verified true, client not trusted for linking', verified.toUpperCase(), { email_verified: 'true', aud: OTHER_CLIENT_ID }],
+      [
+        'verified email in upper case, email_verified true, client not trusted for linking',
+        verified.toUpperCase(),
+        { email_verified: 'true', aud: OTHER_CLIENT_ID },
+      ],
       ['verified email with a trailing dot domain, email_verified true', verified.replace('example.com', 'example.com.'), { email_verified: true }],
       ['verified email with a plus tag, email_verified true', verified.replace('@', '+x@'), { email_verified: true }],
       ['an email array holding the verified email', verified, { email: [verified], email_verified: true }],
@@ -315,11 +350,17 @@ describe('Google id tokens through the proxy (PGlite)', () => {
     const oidcToken = await d.token(sub, key, { email: verified, email_verified: true });
     const linked = await d.login(oidcToken, key);
     expect(linked.status, JSON.stringify(linked.body)).toBe(200);
-    expect(decodeJwt<{ organization_id: string; user_id: string }>(linked.body.session)).toMatchObject({ organization_id: owner.organizationId, user_id: owner.userId });
+    expect(decodeJwt<{ organization_id: string; user_id: string }>(linked.body.session)).toMatchObject({
+      organization_id: owner.organizationId,
+      user_id: owner.userId,
+    });
     expect((await linksOf(owner.organizationId)).map((p) => [p.issuer, p.subject, p.audience])).toEqual([[google.issuer, sub, CLIENT_ID]]);
     expect((await d.lookup(oidcToken)).body).toEqual({ organizationId: owner.organizationId });
     // The squatter's account is still not reachable by anybody's Google login.
-    const [squatUser] = await s.store.db.select().from(users).where(and(eq(users.organizationId, squat.body.organizationId)));
+    const [squatUser] = await s.store.db
+      .select()
+      .from(users)
+      .where(and(eq(users.organizationId, squat.body.organizationId)));
     expect(squatUser?.emailVerified).toBe(false);
   });
 
@@ -330,7 +371,11 @@ describe('Google id tokens through the proxy (PGlite)', () => {
     const before = await d.subOrgs();
     const claims = { iss: google.issuer, sub, aud: CLIENT_ID };
     const withClaims = (oidcClaims: Record<string, string>, token: string | null = oidcToken) =>
-      s.browser.post('signup_v2', { userName: 'claims', oauthProviders: [{ providerName: 'google', oidcClaims: oidcClaims as typeof claims }], ...(token !== null ? { oidcToken: token } : {}) });
+      s.browser.post('signup_v2', {
+        userName: 'claims',
+        oauthProviders: [{ providerName: 'google', oidcClaims: oidcClaims as typeof claims }],
+        ...(token !== null ? { oidcToken: token } : {}),
+      });
     const mismatches: Array<[string, Record<string, string>]> = [
       ['another issuer', { ...claims, iss: stranger.issuer }],
       ["Google's issuer for a local token", { ...claims, iss: GOOGLE_ISSUER }],
@@ -344,8 +389,20 @@ describe('Google id tokens through the proxy (PGlite)', () => {
       tally.refused('oidc', `oidcClaims: ${what}`, await withClaims(oidcClaims), 401, 'ERR_OIDC_TOKEN_INVALID');
     }
     tally.refused('oidc', 'oidcClaims: no accompanying token', await withClaims(claims, null), 400, 'ERR_INVALID_REQUEST');
-    tally.refused('oidc', 'oidcClaims: an expired accompanying token', await withClaims(claims, await d.token(sub, key, { iat: seconds() - 3600, exp: seconds() - 300 })), 401, 'ERR_OIDC_TOKEN_INVALID');
-    tally.refused('oidc', 'oidcClaims: a forged accompanying token', await withClaims(claims, rawJwt({ alg: 'none' }, { ...claims, exp: seconds() + 600 })), 401, 'ERR_OIDC_TOKEN_INVALID');
+    tally.refused(
+      'oidc',
+      'oidcClaims: an expired accompanying token',
+      await withClaims(claims, await d.token(sub, key, { iat: seconds() - 3600, exp: seconds() - 300 })),
+      401,
+      'ERR_OIDC_TOKEN_INVALID',
+    );
+    tally.refused(
+      'oidc',
+      'oidcClaims: a forged accompanying token',
+      await withClaims(claims, rawJwt({ alg: 'none' }, { ...claims, exp: seconds() + 600 })),
+      401,
+      'ERR_OIDC_TOKEN_INVALID',
+    );
     const two = await s.browser.post('signup_v2', {
       userName: 'claims',
       oidcToken,
@@ -356,7 +413,12 @@ describe('Google id tokens through the proxy (PGlite)', () => {
     });
     tally.refused('oidc', 'oidcClaims: the second entry names the victim', two, 401, 'ERR_OIDC_TOKEN_INVALID');
     // A raw body mixing both forms in one entry is not a schema.
-    const mixed = await sendRaw(s.url, '/v1/signup_v2', JSON.stringify({ userName: 'x', oidcToken, oauthProviders: [{ providerName: 'google', oidcToken, oidcClaims: { ...claims, sub: SUB } }] }), proxyHeaders(s.proxy.id, APP));
+    const mixed = await sendRaw(
+      s.url,
+      '/v1/signup_v2',
+      JSON.stringify({ userName: 'x', oidcToken, oauthProviders: [{ providerName: 'google', oidcToken, oidcClaims: { ...claims, sub: SUB } }] }),
+      proxyHeaders(s.proxy.id, APP),
+    );
     tally.refused('oidc', 'oidcClaims and oidcToken in one entry', mixed, 400, 'ERR_INVALID_REQUEST');
     expect(await d.subOrgs()).toBe(before);
     // Control: the matching claims sign up.
@@ -388,12 +450,24 @@ describe.each(storeKinds)('replayed Google id tokens on %s', (kind) => {
     const replies: ProxyReply[] = [];
     for (const attacker of attackers) {
       tally.refused('oidc', 'replayed token, attacker key', await d.login(captured, attacker), 401, 'ERR_OIDC_TOKEN_INVALID');
-      tally.refused('oidc', 'replayed token, attacker key, invalidateExisting', await s.browser.post('oauth_login', { oidcToken: captured, publicKey: attacker.publicKey, invalidateExisting: true }), 401, 'ERR_OIDC_TOKEN_INVALID');
+      tally.refused(
+        'oidc',
+        'replayed token, attacker key, invalidateExisting',
+        await s.browser.post('oauth_login', { oidcToken: captured, publicKey: attacker.publicKey, invalidateExisting: true }),
+        401,
+        'ERR_OIDC_TOKEN_INVALID',
+      );
       replies.push(await d.signup(captured, 'mallory'));
     }
     // Concurrent replays for signup: the identity is one account, whatever the interleaving.
     replies.push(...(await Promise.all([0, 1, 2].map((i) => d.signup(captured, `mallory ${i}`)))));
-    replies.push(await s.browser.post('signup_v2', { userName: 'mallory', oidcToken: captured, oauthProviders: [{ providerName: 'google', oidcClaims: { iss: google.issuer, sub, aud: CLIENT_ID } }] }));
+    replies.push(
+      await s.browser.post('signup_v2', {
+        userName: 'mallory',
+        oidcToken: captured,
+        oauthProviders: [{ providerName: 'google', oidcClaims: { iss: google.issuer, sub, aud: CLIENT_ID } }],
+      }),
+    );
     for (const reply of replies) tally.refused('oidc', 'replayed token for a second signup', reply, 409, 'ERR_ALREADY_EXISTS');
     tally.duplicates('oidc', 'sub-organizations after replays', (await d.subOrgs()) - subOrgsBefore);
     tally.duplicates('oidc', 'users after replays', (await s.store.db.select({ n: count() }).from(users))[0]!.n - usersBefore);
@@ -401,7 +475,10 @@ describe.each(storeKinds)('replayed Google id tokens on %s', (kind) => {
     // The victim still logs in with a fresh token, and only the victim's sessions exist.
     const again = generateP256KeyPair();
     expect((await d.login(await google.login({ sub, nonce: sha256Hex(again.publicKey) }), again)).status).toBe(200);
-    const sessions = await s.store.db.select().from(apiKeys).where(and(eq(apiKeys.organizationId, signup.body.organizationId), eq(apiKeys.isSession, true)));
+    const sessions = await s.store.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organizationId, signup.body.organizationId), eq(apiKeys.isSession, true)));
     expect(sessions.map((k) => k.publicKey).sort()).toEqual([victimKey.publicKey, again.publicKey].sort());
   });
 });

@@ -41,7 +41,10 @@ beforeAll(async () => {
   disabledConfigId = (await enableProxy(exact.store, exact.enclave, { organizationId: disabled.organizationId, origins: [APP] })).id;
   await disableProxy(exact.store, disabled.organizationId);
   const other = await addOrganization(exact, 'Other tenant');
-  otherTenant = { configId: (await enableProxy(exact.store, exact.enclave, { organizationId: other.organizationId, origins: ['https://other.example'] })).id, origin: 'https://other.example' };
+  otherTenant = {
+    configId: (await enableProxy(exact.store, exact.enclave, { organizationId: other.organizationId, origins: ['https://other.example'] })).id,
+    origin: 'https://other.example',
+  };
   const disabledAny = await addOrganization(any, 'Disabled any-origin proxy');
   disabledAnyConfigId = (await enableProxy(any.store, any.enclave, { organizationId: disabledAny.organizationId, origins: ['*'] })).id;
   await disableProxy(any.store, disabledAny.organizationId);
@@ -112,7 +115,11 @@ let looked = 0;
 function cors(what: string, reply: RawReply): { acao: string | null; vary: string | null; methods: string | null } {
   looked += 1;
   if (reply.headers.get('access-control-allow-credentials') !== null) credentialed.push(`${what}: ${reply.headers.get('access-control-allow-credentials')}`);
-  return { acao: reply.headers.get('access-control-allow-origin'), vary: reply.headers.get('vary'), methods: reply.headers.get('access-control-allow-methods') };
+  return {
+    acao: reply.headers.get('access-control-allow-origin'),
+    vary: reply.headers.get('vary'),
+    methods: reply.headers.get('access-control-allow-methods'),
+  };
 }
 
 /** Origin headers of a request: none, one, or several. */
@@ -155,7 +162,9 @@ const UNKNOWN_FIELD = '{"unknownField":1}';
 describe('origins: the proxy allowing exactly https://app.example', () => {
   it('given every origin trick, when any /v1 endpoint is called with the config header, then each is 403 ERR_ORIGIN_NOT_ALLOWED with no access-control-allow-origin', async () => {
     for (const name of ENDPOINTS) {
-      const replies = await Promise.all(TRICKS.map(([, origin]) => call(exact.url, 'POST', `/v1/${name}`, { 'x-auth-proxy-config-id': exact.proxy.id, ...originHeaders(origin) }, '{}')));
+      const replies = await Promise.all(
+        TRICKS.map(([, origin]) => call(exact.url, 'POST', `/v1/${name}`, { 'x-auth-proxy-config-id': exact.proxy.id, ...originHeaders(origin) }, '{}')),
+      );
       TRICKS.forEach(([what], i) => {
         const reply = replies[i]!;
         tally.refused('origins', `${what} on ${name}`, reply, 403, 'ERR_ORIGIN_NOT_ALLOWED');
@@ -169,7 +178,13 @@ describe('origins: the proxy allowing exactly https://app.example', () => {
     for (const name of ENDPOINTS) {
       for (const withConfig of [true, false]) {
         const replies = await Promise.all(
-          TRICKS.map(([, origin]) => call(exact.url, 'OPTIONS', `/v1/${name}`, { ...preflight, ...(withConfig ? { 'x-auth-proxy-config-id': exact.proxy.id } : {}), ...originHeaders(origin) })),
+          TRICKS.map(([, origin]) =>
+            call(exact.url, 'OPTIONS', `/v1/${name}`, {
+              ...preflight,
+              ...(withConfig ? { 'x-auth-proxy-config-id': exact.proxy.id } : {}),
+              ...originHeaders(origin),
+            }),
+          ),
         );
         TRICKS.forEach(([what], i) => {
           const label = `preflight ${withConfig ? 'with' : 'without'} config, ${what} on ${name}`;
@@ -193,7 +208,11 @@ describe('origins: the proxy allowing exactly https://app.example', () => {
       expect(h.acao, name).toBe(APP);
       expect(h.vary, name).toMatch(/Origin/);
       for (const withConfig of [true, false]) {
-        const pre = await call(exact.url, 'OPTIONS', `/v1/${name}`, { origin: APP, 'access-control-request-method': 'POST', ...(withConfig ? { 'x-auth-proxy-config-id': exact.proxy.id } : {}) });
+        const pre = await call(exact.url, 'OPTIONS', `/v1/${name}`, {
+          origin: APP,
+          'access-control-request-method': 'POST',
+          ...(withConfig ? { 'x-auth-proxy-config-id': exact.proxy.id } : {}),
+        });
         expect(pre.status, name).toBe(204);
         const p = cors(`preflight ${name}`, pre);
         expect(p.acao).toBe(APP);
@@ -208,8 +227,8 @@ describe('origins: the proxy allowing exactly https://app.example', () => {
 
   it('given an origin another tenant allows, when it uses this config (and this origin uses that config), then each is 403 ERR_ORIGIN_NOT_ALLOWED; its header-less preflight passes but the request does not', async () => {
     const pairs: Array<[string, string, string]> = [
-      ['the other tenant\'s origin on this config', exact.proxy.id, otherTenant.origin],
-      ['this origin on the other tenant\'s config', otherTenant.configId, APP],
+      ["the other tenant's origin on this config", exact.proxy.id, otherTenant.origin],
+      ["this origin on the other tenant's config", otherTenant.configId, APP],
     ];
     for (const name of ENDPOINTS) {
       for (const [what, configId, origin] of pairs) {
@@ -241,15 +260,23 @@ describe('origins: the proxy allowing exactly https://app.example', () => {
       ['a disabled proxy', disabledConfigId, 403, 'ERR_PROXY_DISABLED'],
     ];
     for (const name of ENDPOINTS) {
-      const sent = ids.flatMap(([what, id, status, code]) => [APP, 'https://evil.example'].map((origin) => ({ what: `${what} from ${origin} on ${name}`, id, origin, status, code })));
-      const replies = await Promise.all(sent.map((x) => call(exact.url, 'POST', `/v1/${name}`, { ...(x.id === undefined ? {} : { 'x-auth-proxy-config-id': x.id }), origin: x.origin }, '{}')));
+      const sent = ids.flatMap(([what, id, status, code]) =>
+        [APP, 'https://evil.example'].map((origin) => ({ what: `${what} from ${origin} on ${name}`, id, origin, status, code })),
+      );
+      const replies = await Promise.all(
+        sent.map((x) => call(exact.url, 'POST', `/v1/${name}`, { ...(x.id === undefined ? {} : { 'x-auth-proxy-config-id': x.id }), origin: x.origin }, '{}')),
+      );
       sent.forEach((x, i) => {
         tally.refused('origins', x.what, replies[i]!, x.status, x.code);
         expect(cors(x.what, replies[i]!).acao, x.what).toBeNull();
       });
     }
     // A preflight naming a config that cannot serve the allowed origin grants nothing either.
-    for (const [what, id] of [['an unknown config id', randomUUID()], ['an overlong config id', 'a'.repeat(8000)], ['a disabled proxy', disabledConfigId]] as const) {
+    for (const [what, id] of [
+      ['an unknown config id', randomUUID()],
+      ['an overlong config id', 'a'.repeat(8000)],
+      ['a disabled proxy', disabledConfigId],
+    ] as const) {
       const pre = await call(exact.url, 'OPTIONS', '/v1/otp_init_v2', { 'x-auth-proxy-config-id': id, origin: APP, 'access-control-request-method': 'POST' });
       tally.refused('origins', `preflight with ${what}`, pre, 403, 'ERR_ORIGIN_NOT_ALLOWED');
       expect(cors(what, pre).acao).toBeNull();
@@ -266,7 +293,9 @@ describe('origins: the proxy allowing *', () => {
 
   it('given any single Origin, when every /v1 endpoint is called, then it passes the guard and access-control-allow-origin is exactly that origin, never credentials', async () => {
     for (const name of ENDPOINTS) {
-      const replies = await Promise.all(single.map(([, origin]) => call(any.url, 'POST', `/v1/${name}`, { 'x-auth-proxy-config-id': any.proxy.id, origin }, UNKNOWN_FIELD)));
+      const replies = await Promise.all(
+        single.map(([, origin]) => call(any.url, 'POST', `/v1/${name}`, { 'x-auth-proxy-config-id': any.proxy.id, origin }, UNKNOWN_FIELD)),
+      );
       single.forEach(([what, origin], i) => {
         // The unknown field is refused past the guard, so the served reply is a 400 the page may read.
         tally.refused('origins', `* config, ${what} on ${name}`, replies[i]!, 400, 'ERR_INVALID_REQUEST');
@@ -289,11 +318,18 @@ describe('origins: the proxy allowing *', () => {
 
   it('given a disabled * proxy or an unknown config id, when any /v1 endpoint or preflight is called from any origin, then it is refused with its stable code and no access-control-allow-origin', async () => {
     for (const name of ENDPOINTS) {
-      for (const [what, id, status, code] of [['a disabled * proxy', disabledAnyConfigId, 403, 'ERR_PROXY_DISABLED'], ['an unknown config id', randomUUID(), 404, 'ERR_CONFIG_NOT_FOUND']] as const) {
+      for (const [what, id, status, code] of [
+        ['a disabled * proxy', disabledAnyConfigId, 403, 'ERR_PROXY_DISABLED'],
+        ['an unknown config id', randomUUID(), 404, 'ERR_CONFIG_NOT_FOUND'],
+      ] as const) {
         const reply = await call(any.url, 'POST', `/v1/${name}`, { 'x-auth-proxy-config-id': id, origin: 'https://evil.example' }, '{}');
         tally.refused('origins', `${what} on ${name}`, reply, status, code);
         expect(cors(what, reply).acao).toBeNull();
-        const pre = await call(any.url, 'OPTIONS', `/v1/${name}`, { 'x-auth-proxy-config-id': id, origin: 'https://evil.example', 'access-control-request-method': 'POST' });
+        const pre = await call(any.url, 'OPTIONS', `/v1/${name}`, {
+          'x-auth-proxy-config-id': id,
+          origin: 'https://evil.example',
+          'access-control-request-method': 'POST',
+        });
         tally.refused('origins', `preflight, ${what} on ${name}`, pre, 403, 'ERR_ORIGIN_NOT_ALLOWED');
         expect(cors(what, pre).acao).toBeNull();
       }
@@ -306,7 +342,14 @@ describe('origins: the activity API answers * and never an echo', () => {
     const org = exact.org.organizationId;
     const bodies: Array<[string, string, string, Record<string, string>, number, string]> = [
       ['unstamped query', queries.whoami.path, JSON.stringify({ organizationId: org }), {}, 401, 'ERR_STAMP_MISSING'],
-      ['unstamped submit', '/public/v1/submit/create_user_tag', envelopeText('create_user_tag', org, { userTagName: 'cors', userIds: [] }), {}, 401, 'ERR_STAMP_MISSING'],
+      [
+        'unstamped submit',
+        '/public/v1/submit/create_user_tag',
+        envelopeText('create_user_tag', org, { userTagName: 'cors', userIds: [] }),
+        {},
+        401,
+        'ERR_STAMP_MISSING',
+      ],
       ['malformed submit', '/public/v1/submit/create_user_tag', '{"type":', {}, 400, 'ERR_MALFORMED_JSON'],
       ['text/plain submit', '/public/v1/submit/create_user_tag', '{}', { 'content-type': 'text/plain' }, 415, 'ERR_UNSUPPORTED_MEDIA_TYPE'],
       ['oversized query', queries.whoami.path, `{"pad":"${'a'.repeat(1024 * 1024)}"}`, {}, 413, 'ERR_PAYLOAD_TOO_LARGE'],
@@ -328,7 +371,11 @@ describe('origins: the activity API answers * and never an echo', () => {
       expect(served.status, what).toBe(200);
       expect(cors(`stamped whoami, ${what}`, served).acao, what).toBe('*');
       // Without an Origin it is no CORS preflight; it is answered the same way, not with a text/plain 400.
-      const pre = await call(exact.url, 'OPTIONS', '/public/v1/submit/create_wallet', { ...originHeaders(origin), 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-stamp,x-stamp-webauthn' });
+      const pre = await call(exact.url, 'OPTIONS', '/public/v1/submit/create_wallet', {
+        ...originHeaders(origin),
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-stamp,x-stamp-webauthn',
+      });
       expect(pre.status, what).toBe(204);
       expect(cors(`activity preflight, ${what}`, pre).acao, what).toBe('*');
     }
@@ -388,7 +435,12 @@ describe('origins: the dev outbox', () => {
       ['HTTP/1.0 without Host', 'GET /v1/dev/outbox HTTP/1.0\r\n', 403, 'ERR_PERMISSION_DENIED'],
       ['two Host headers, loopback first', `GET /v1/dev/outbox HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nHost: evil.example\r\n`, 403, 'ERR_PERMISSION_DENIED'],
       ['two Host headers, loopback last', `GET /v1/dev/outbox HTTP/1.1\r\nHost: evil.example\r\nHost: 127.0.0.1:${port}\r\n`, 403, 'ERR_PERMISSION_DENIED'],
-      ['an absolute-form target naming another host', `GET http://evil.example/v1/dev/outbox HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, 403, 'ERR_PERMISSION_DENIED'],
+      [
+        'an absolute-form target naming another host',
+        `GET http://evil.example/v1/dev/outbox HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`,
+        403,
+        'ERR_PERMISSION_DENIED',
+      ],
       // Node itself refuses HTTP/1.1 without Host (a bare 400, before any route).
       ['HTTP/1.1 without Host', 'GET /v1/dev/outbox HTTP/1.1\r\n', 400, undefined],
     ];
@@ -400,7 +452,7 @@ describe('origins: the dev outbox', () => {
 
   // A reverse proxy configured with only `proxy_set_header X-Real-IP $remote_addr` (nginx's
   // usual line) forwards no X-Forwarded-For and keeps a loopback Host: its other headers count too.
-  it('given X-Real-IP or another forwarding header (a reverse proxy\'s), when the outbox is asked from loopback, then it is 403 ERR_PERMISSION_DENIED', async () => {
+  it("given X-Real-IP or another forwarding header (a reverse proxy's), when the outbox is asked from loopback, then it is 403 ERR_PERMISSION_DENIED", async () => {
     for (const name of ['x-real-ip', 'x-client-ip', 'true-client-ip', 'cf-connecting-ip', 'x-forwarded-host', 'via']) {
       const reply = await getWithHeaders(exact.url, outbox, { host: loopbackHost(), [name]: name === 'via' ? '1.1 proxy' : '203.0.113.9' });
       tally.refused('origins', `dev outbox with ${name}`, reply, 403, 'ERR_PERMISSION_DENIED');

@@ -10,13 +10,33 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { base64urlDecode, base64urlEncode, createClientSignature, decodeJwt, generateP256KeyPair, hpkeSeal, utf8ToBytes, verifyJwt, type EcKeyPair } from '@walletkit/crypto';
+import {
+  base64urlDecode,
+  base64urlEncode,
+  createClientSignature,
+  decodeJwt,
+  generateP256KeyPair,
+  hpkeSeal,
+  utf8ToBytes,
+  verifyJwt,
+  type EcKeyPair,
+} from '@walletkit/crypto';
 import { createOrganization } from '../../src/admin/organizations';
 import { enableProxy } from '../../src/admin/proxy';
 import { listOutbox } from '../../src/delivery/outbox';
 import { otps, users } from '../../src/store/schema';
 import { encryptOtpAttempt, otpTargetOf } from '../support/otp';
-import { outboxCode, outcomes, ProxyClient, spelling, startProxyServer, startSecondInstance, submitOver, type ProxyReply, type ProxyTestServer } from '../support/proxy';
+import {
+  outboxCode,
+  outcomes,
+  ProxyClient,
+  spelling,
+  startProxyServer,
+  startSecondInstance,
+  submitOver,
+  type ProxyReply,
+  type ProxyTestServer,
+} from '../support/proxy';
 import { storeKinds } from '../support/stores';
 import { ETH_WALLET, freshEmail, freshPhone, loginByCode, requestCode, signupByCode, verifiedToken, verifyCode } from './support/flows';
 import { adversarialTally } from './support/tally';
@@ -67,7 +87,11 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
   beforeAll(async () => {
     s = await startProxyServer(kind, { proxy: { origins: [APP] } });
     const other = await createOrganization(s.store, { name: 'Other integrator' });
-    const proxy2 = await enableProxy(s.store, s.enclave, { organizationId: other.organizationId, origins: [APP], settings: { requireVerificationTokenForAccountLookup: true } });
+    const proxy2 = await enableProxy(s.store, s.enclave, {
+      organizationId: other.organizationId,
+      origins: [APP],
+      settings: { requireVerificationTokenForAccountLookup: true },
+    });
     s2 = { ...s, org: other, proxy: proxy2, browser: new ProxyClient(s.url, proxy2.id, APP) };
     if (kind === 'postgres') {
       const b = await startSecondInstance(s as ProxyTestServer & { store: { location: string } });
@@ -87,7 +111,8 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
 
   /** Request `i` of a race: alternately instance A and instance B. */
   const browserFor = (i: number, server: ProxyTestServer = s): ProxyClient => (i % 2 === 0 ? server.browser : server.browser.with({ baseUrl: bUrl }));
-  const verifyOn = (client: ProxyClient, otp: { otpId: string }, encryptedOtpBundle: string) => client.post('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle });
+  const verifyOn = (client: ProxyClient, otp: { otpId: string }, encryptedOtpBundle: string) =>
+    client.post('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle });
   const attemptsOf = async (otpId: string) => (await s.store.db.select({ attempts: otps.attempts }).from(otps).where(eq(otps.id, otpId)))[0]!.attempts;
 
   it('given one code, when 10 wrong codes are verified at once across instances, then exactly maxAttempts are counted ERR_OTP_INVALID, the rest ERR_OTP_ATTEMPTS_EXCEEDED, the attempts column holds maxAttempts and the right code is refused afterwards', async () => {
@@ -114,7 +139,13 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     expect(winners.length).toBeGreaterThanOrEqual(1);
     tally.duplicates('otp', 'verification tokens from one code', winners.length - 1);
     for (const r of replies.filter((x) => x.status !== 200)) {
-      tally.refused('otp', 'the right code verified a second time', r, r.status === 401 ? 401 : 429, r.status === 401 ? 'ERR_OTP_INVALID' : 'ERR_OTP_ATTEMPTS_EXCEEDED');
+      tally.refused(
+        'otp',
+        'the right code verified a second time',
+        r,
+        r.status === 401 ? 401 : 429,
+        r.status === 401 ? 'ERR_OTP_INVALID' : 'ERR_OTP_ATTEMPTS_EXCEEDED',
+      );
     }
     const w = replies.indexOf(winners[0]!);
     expect(verifyJwt<{ public_key: string }>(winners[0]!.body.verificationToken, s.enclave.signingPublicKey).public_key).toBe(keys[w]!.publicKey);
@@ -125,42 +156,75 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     const elsewhere = await requestCode(s, freshEmail('elsewhere'));
     type Otp = Awaited<ReturnType<typeof requestCode>>;
     const variants: Array<[string, (o: Otp) => Promise<string>]> = [
-      ['a flipped byte of encappedPublic', async (o) => {
-        const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ ...b, encappedPublic: flipHex(b.encappedPublic, 40) });
-      }],
-      ['encappedPublic not a curve point (prefix 05)', async (o) => {
-        const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ ...b, encappedPublic: `05${b.encappedPublic.slice(2)}` });
-      }],
-      ['a flipped byte of the ciphertext tag', async (o) => {
-        const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ ...b, ciphertext: flipHex(b.ciphertext, b.ciphertext.length - 1) });
-      }],
-      ['a flipped first byte of the ciphertext', async (o) => {
-        const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ ...b, ciphertext: flipHex(b.ciphertext, 0) });
-      }],
-      ['a truncated ciphertext', async (o) => {
-        const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ ...b, ciphertext: b.ciphertext.slice(0, -2) });
-      }],
-      ['the encapsulation of one encryption with the ciphertext of another', async (o) => {
-        const one = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        const two = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ encappedPublic: one.encappedPublic, ciphertext: two.ciphertext });
-      }],
+      [
+        'a flipped byte of encappedPublic',
+        async (o) => {
+          const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({ ...b, encappedPublic: flipHex(b.encappedPublic, 40) });
+        },
+      ],
+      [
+        'encappedPublic not a curve point (prefix 05)',
+        async (o) => {
+          const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({ ...b, encappedPublic: `05${b.encappedPublic.slice(2)}` });
+        },
+      ],
+      [
+        'a flipped byte of the ciphertext tag',
+        async (o) => {
+          const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({ ...b, ciphertext: flipHex(b.ciphertext, b.ciphertext.length - 1) });
+        },
+      ],
+      [
+        'a flipped first byte of the ciphertext',
+        async (o) => {
+          const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({ ...b, ciphertext: flipHex(b.ciphertext, 0) });
+        },
+      ],
+      [
+        'a truncated ciphertext',
+        async (o) => {
+          const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({ ...b, ciphertext: b.ciphertext.slice(0, -2) });
+        },
+      ],
+      [
+        'the encapsulation of one encryption with the ciphertext of another',
+        async (o) => {
+          const one = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          const two = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({ encappedPublic: one.encappedPublic, ciphertext: two.ciphertext });
+        },
+      ],
       ['the right code encrypted to another P-256 key', async (o) => encryptOtpAttempt(generateP256KeyPair().publicKeyUncompressed, o.code, key.publicKey)],
       ["the right code encrypted to another code's target", async (o) => encryptOtpAttempt(elsewhere.targetPublic, o.code, key.publicKey)],
       ['the right code without public_key', async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: o.code }))],
-      ['the right code with a public_key off the curve', async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: o.code, public_key: `04${'00'.repeat(64)}` }))],
+      [
+        'the right code with a public_key off the curve',
+        async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: o.code, public_key: `04${'00'.repeat(64)}` })),
+      ],
       ['the right code with a public_key that is not hex', async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: o.code, public_key: 'my key' }))],
       ['the right code as a JSON number', async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: Number(o.code), public_key: key.publicKey }))],
-      ['extra fields in the bundle around a tampered ciphertext', async (o) => {
-        const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
-        return JSON.stringify({ encappedPublic: b.encappedPublic, ciphertext: flipHex(b.ciphertext, 10), otpId: o.otpId, targetPublic: o.targetPublic, otp_code: o.code });
-      }],
-      ['a wrong code with the right one in an extra field', async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: wrongCode(o.code), public_key: key.publicKey, code: o.code, otp_code_2: o.code }))],
+      [
+        'extra fields in the bundle around a tampered ciphertext',
+        async (o) => {
+          const b = JSON.parse(await encryptOtpAttempt(o.targetPublic, o.code, key.publicKey));
+          return JSON.stringify({
+            encappedPublic: b.encappedPublic,
+            ciphertext: flipHex(b.ciphertext, 10),
+            otpId: o.otpId,
+            targetPublic: o.targetPublic,
+            otp_code: o.code,
+          });
+        },
+      ],
+      [
+        'a wrong code with the right one in an extra field',
+        async (o) => sealText(o.targetPublic, JSON.stringify({ otp_code: wrongCode(o.code), public_key: key.publicKey, code: o.code, otp_code_2: o.code })),
+      ],
       ['the right code as bare text', async (o) => sealText(o.targetPublic, o.code)],
     ];
     const { maxAttempts } = s.config.otp;
@@ -205,7 +269,7 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     expect((await verifyCode(s2, foreign, foreign.code, key)).status).toBe(200);
   });
 
-  it('given a verification token, when it is replayed after signup (login, lookup, signup, a malleated signature, on either instance), used on another organization\'s proxy, or an SMS token is used for an email, then each is a 401 and the refusals consume nothing', async () => {
+  it("given a verification token, when it is replayed after signup (login, lookup, signup, a malleated signature, on either instance), used on another organization's proxy, or an SMS token is used for an email, then each is a 401 and the refusals consume nothing", async () => {
     const lookup = (client: ProxyClient, contact: string, verificationToken: string, filterType: 'EMAIL' | 'PHONE_NUMBER' = 'EMAIL') =>
       client.post('account', { filterType, filterValue: contact, verificationToken });
     const contact = freshEmail('replay');
@@ -213,7 +277,12 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     const token = await verifiedToken(s2, contact, key);
     // The honest client looks up before it uses the token.
     expect((await lookup(s2.browser, contact, token)).body).toEqual({ organizationId: null });
-    const signup = { userEmail: contact, verificationToken: token, clientSignature: usageSignature(key, token, 'USAGE_TYPE_SIGNUP'), apiKeys: [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }] };
+    const signup = {
+      userEmail: contact,
+      verificationToken: token,
+      clientSignature: usageSignature(key, token, 'USAGE_TYPE_SIGNUP'),
+      apiKeys: [{ apiKeyName: 'device', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+    };
     const created = await s2.browser.post('signup_v2', signup);
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const login = { verificationToken: token, publicKey: key.publicKey, clientSignature: usageSignature(key, token, 'USAGE_TYPE_LOGIN') };
@@ -236,13 +305,33 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     const ofOther = await verifiedToken(s2, both, k2);
     const ofThis = await verifiedToken(s, freshEmail('this'), k2);
     const crossings: Array<[string, () => Promise<ProxyReply>]> = [
-      ["another organization's token at login", () => s.browser.post('otp_login_v2', { verificationToken: ofOther, publicKey: k2.publicKey, clientSignature: usageSignature(k2, ofOther, 'USAGE_TYPE_LOGIN') })],
-      ["another organization's token at signup", () => s.browser.post('signup_v2', { userEmail: both.toUpperCase(), verificationToken: ofOther, clientSignature: usageSignature(k2, ofOther, 'USAGE_TYPE_SIGNUP') })],
+      [
+        "another organization's token at login",
+        () =>
+          s.browser.post('otp_login_v2', {
+            verificationToken: ofOther,
+            publicKey: k2.publicKey,
+            clientSignature: usageSignature(k2, ofOther, 'USAGE_TYPE_LOGIN'),
+          }),
+      ],
+      [
+        "another organization's token at signup",
+        () =>
+          s.browser.post('signup_v2', {
+            userEmail: both.toUpperCase(),
+            verificationToken: ofOther,
+            clientSignature: usageSignature(k2, ofOther, 'USAGE_TYPE_SIGNUP'),
+          }),
+      ],
       ["another organization's token at lookup", () => lookup(s2.browser, decodeJwt<{ contact: string }>(ofThis).contact, ofThis)],
     ];
     for (const [what, send] of crossings) tally.refused('otp', what, await send(), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
     // Refused uses consumed nothing: the token still logs its owner in where it belongs.
-    const honest = await s2.browser.post('otp_login_v2', { verificationToken: ofOther, publicKey: k2.publicKey, clientSignature: usageSignature(k2, ofOther, 'USAGE_TYPE_LOGIN') });
+    const honest = await s2.browser.post('otp_login_v2', {
+      verificationToken: ofOther,
+      publicKey: k2.publicKey,
+      clientSignature: usageSignature(k2, ofOther, 'USAGE_TYPE_LOGIN'),
+    });
     expect(honest.status, JSON.stringify(honest.body)).toBe(200);
     expect(verifyJwt<{ organization_id: string }>(honest.body.session, s.enclave.signingPublicKey).organization_id).not.toBe(
       (await s.browser.post('account', { filterType: 'EMAIL', filterValue: both })).body.organizationId,
@@ -256,15 +345,30 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     const someone = await signupByCode(s, freshEmail('someone'));
     const victimEmail = freshEmail('victim');
     const confusions: Array<[string, () => Promise<Seen>]> = [
-      ['SMS token at an email signup', () => s.browser.post('signup_v2', { userEmail: victimEmail, verificationToken: sms, clientSignature: usageSignature(kp, sms, 'USAGE_TYPE_SIGNUP') })],
-      ['SMS token at update_user_email', () => submitOver(s.url, someone.key, someone.organizationId, 'update_user_email', { userId: someone.userId, userEmail: victimEmail, verificationToken: sms })],
+      [
+        'SMS token at an email signup',
+        () => s.browser.post('signup_v2', { userEmail: victimEmail, verificationToken: sms, clientSignature: usageSignature(kp, sms, 'USAGE_TYPE_SIGNUP') }),
+      ],
+      [
+        'SMS token at update_user_email',
+        () =>
+          submitOver(s.url, someone.key, someone.organizationId, 'update_user_email', {
+            userId: someone.userId,
+            userEmail: victimEmail,
+            verificationToken: sms,
+          }),
+      ],
       ['SMS token at an email lookup', () => lookup(s2.browser, victimEmail, smsOther)],
       ['SMS token at an email lookup of its own number', () => lookup(s2.browser, phone, smsOther)],
     ];
     for (const [what, send] of confusions) tally.refused('otp', what, await send(), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
     expect((await s.browser.post('account', { filterType: 'EMAIL', filterValue: victimEmail })).body).toEqual({ organizationId: null });
     // ...and the refusals left the SMS token usable for the phone it proves.
-    const phoneSignup = await s.browser.post('signup_v2', { userPhoneNumber: phone, verificationToken: sms, clientSignature: usageSignature(kp, sms, 'USAGE_TYPE_SIGNUP') });
+    const phoneSignup = await s.browser.post('signup_v2', {
+      userPhoneNumber: phone,
+      verificationToken: sms,
+      clientSignature: usageSignature(kp, sms, 'USAGE_TYPE_SIGNUP'),
+    });
     expect(phoneSignup.status, JSON.stringify(phoneSignup.body)).toBe(200);
     expect((await lookup(s2.browser, phone, smsOther, 'PHONE_NUMBER')).status).toBe(200);
   });
@@ -272,7 +376,9 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
   it('given 30 concurrent otp_init_v2 for one contact (differently cased, across instances), when they race, then exactly the per-window limit succeed, the rest are 429 ERR_RATE_LIMITED, and exactly that many messages reach the outbox', async () => {
     const { maxPerContactPerWindow } = s.config.otp;
     const contact = freshEmail('flood');
-    const replies = await Promise.all(Array.from({ length: 30 }, (_, i) => browserFor(i).post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: spelling(contact, i) })));
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => browserFor(i).post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: spelling(contact, i) })),
+    );
     const ok = replies.filter((r) => r.status === 200);
     expect(ok.length).toBe(maxPerContactPerWindow);
     expect(new Set(ok.map((r) => r.body.otpId)).size).toBe(maxPerContactPerWindow);
@@ -294,7 +400,9 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     it('given a window too wide to bind, when 24 codes for one contact race and one more follows, then exactly the daily cap succeed and everything after it is 429 ERR_RATE_LIMITED', async () => {
       const cap = d.config.otp.maxPerContactPerDay!;
       const contact = freshEmail('daily');
-      const replies = await Promise.all(Array.from({ length: cap + 4 }, (_, i) => d.browser.post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: spelling(contact, i) })));
+      const replies = await Promise.all(
+        Array.from({ length: cap + 4 }, (_, i) => d.browser.post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: spelling(contact, i) })),
+      );
       expect(replies.filter((r) => r.status === 200).length).toBe(cap);
       for (const r of replies.filter((x) => x.status !== 200)) tally.refused('otp', 'code beyond the daily cap', r, 429, 'ERR_RATE_LIMITED');
       // The window (100 per second) cannot bind here: only the daily cap refuses.
@@ -320,7 +428,10 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
       const racer = freshEmail(`race${round}`);
       const older = await requestCode(s, racer);
       const bundle = await encryptOtpAttempt(older.targetPublic, older.code, key.publicKey);
-      const [verified, newer] = await Promise.all([verifyOn(browserFor(round), older, bundle), browserFor(round + 1).post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: racer })]);
+      const [verified, newer] = await Promise.all([
+        verifyOn(browserFor(round), older, bundle),
+        browserFor(round + 1).post('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: racer }),
+      ]);
       expect(newer.status).toBe(200);
       if (verified.status !== 200) tally.refused('otp', 'older code racing a newer issuance', verified, 401, 'ERR_OTP_INVALID');
       // A code that verified was never retired: its verification happened before the newer code existed.
@@ -342,7 +453,19 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
       const reply = await verifyOn(s.browser, older, await encryptOtpAttempt(older.targetPublic, older.code, key.publicKey));
       tally.refused('otp', 'older code on an instance whose clock is behind', reply, 401, 'ERR_OTP_INVALID');
       expect(reply.body).toEqual(wrongReply.body);
-      expect((await verifyOn(s.browser, { otpId: newer.body.otpId }, await encryptOtpAttempt(otpTargetOf(newer.body.otpEncryptionTargetBundle, s.enclave.signingPublicKey).targetPublic, await outboxCode(s.url, contact), key.publicKey))).status).toBe(200);
+      expect(
+        (
+          await verifyOn(
+            s.browser,
+            { otpId: newer.body.otpId },
+            await encryptOtpAttempt(
+              otpTargetOf(newer.body.otpEncryptionTargetBundle, s.enclave.signingPublicKey).targetPublic,
+              await outboxCode(s.url, contact),
+              key.publicKey,
+            ),
+          )
+        ).status,
+      ).toBe(200);
     });
   }
 
@@ -360,18 +483,32 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
         tally.refused('otp', 'code beyond the window', init, 429, 'ERR_RATE_LIMITED');
         break;
       }
-      const newest = { otpId: init.body.otpId as string, targetPublic: otpTargetOf(init.body.otpEncryptionTargetBundle, s.enclave.signingPublicKey).targetPublic, code: await outboxCode(s.url, contact) };
+      const newest = {
+        otpId: init.body.otpId as string,
+        targetPublic: otpTargetOf(init.body.otpEncryptionTargetBundle, s.enclave.signingPublicKey).targetPublic,
+        code: await outboxCode(s.url, contact),
+      };
       // Every older code (retired, its tries spent) is tried too, with its right code: it gives nothing.
       for (const older of issued) {
         const reply = await verifyOn(s.browser, older, await encryptOtpAttempt(older.targetPublic, older.code, key.publicKey));
-        tally.refused('otp', 'right code of a retired code', reply, reply.status === 401 ? 401 : 429, reply.status === 401 ? 'ERR_OTP_INVALID' : 'ERR_OTP_ATTEMPTS_EXCEEDED');
+        tally.refused(
+          'otp',
+          'right code of a retired code',
+          reply,
+          reply.status === 401 ? 401 : 429,
+          reply.status === 401 ? 'ERR_OTP_INVALID' : 'ERR_OTP_ATTEMPTS_EXCEEDED',
+        );
       }
       issued.push(newest);
       const last = issued.length === maxPerContactPerWindow;
       for (let g = 0; ; g += 1) {
         // The very last try of the very last code is the right code: those tries were real.
         const right = last && g === maxAttempts - 1;
-        const reply = await verifyOn(browserFor(g), newest, await encryptOtpAttempt(newest.targetPublic, right ? newest.code : wrongCode(newest.code, g), key.publicKey));
+        const reply = await verifyOn(
+          browserFor(g),
+          newest,
+          await encryptOtpAttempt(newest.targetPublic, right ? newest.code : wrongCode(newest.code, g), key.publicKey),
+        );
         if (right) {
           expect(reply.status).toBe(200);
           live += 1;
@@ -396,9 +533,18 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     const phone = freshPhone();
     const attacker = generateP256KeyPair();
     const squats: string[] = [];
-    for (const [i, fields] of [{ userEmail: email }, { userEmail: email.toUpperCase() }, { userPhoneNumber: phone }, { userEmail: email, userPhoneNumber: phone }].entries()) {
+    for (const [i, fields] of [
+      { userEmail: email },
+      { userEmail: email.toUpperCase() },
+      { userPhoneNumber: phone },
+      { userEmail: email, userPhoneNumber: phone },
+    ].entries()) {
       const publicKey = i === 0 ? attacker.publicKey : generateP256KeyPair().publicKey;
-      const reply = await s.browser.post('signup_v2', { ...fields, apiKeys: [{ apiKeyName: 'attacker', publicKey, curveType: 'API_KEY_CURVE_P256' }], wallet: ETH_WALLET });
+      const reply = await s.browser.post('signup_v2', {
+        ...fields,
+        apiKeys: [{ apiKeyName: 'attacker', publicKey, curveType: 'API_KEY_CURVE_P256' }],
+        wallet: ETH_WALLET,
+      });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
       squats.push(reply.body.organizationId);
     }
@@ -412,7 +558,11 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
       (await s.browser.post('account', { filterType: 'EMAIL', filterValue: email })).body.organizationId,
       (await s.browser.post('account', { filterType: 'PHONE_NUMBER', filterValue: phone })).body.organizationId,
     ];
-    tally.violations('otp', 'a squatted contact found by lookup', (await found()).filter((o) => o !== null));
+    tally.violations(
+      'otp',
+      'a squatted contact found by lookup',
+      (await found()).filter((o) => o !== null),
+    );
     for (const contact of [email, phone]) {
       const { reply } = await loginByCode(s, contact);
       tally.refused('otp', 'login routed by an unverified contact', reply, 404, 'ERR_USER_NOT_FOUND');
@@ -424,9 +574,22 @@ describe.each(storeKinds)('one-time codes under attack on %s', (kind) => {
     const again = await loginByCode(s, email);
     expect(verifyJwt<{ organization_id: string }>(again.reply.body.session, s.enclave.signingPublicKey).organization_id).toBe(ownerByEmail.organizationId);
     // The squatters still hold the text they typed, as unverified profile data only.
-    const holders = await s.store.db.select({ organizationId: users.organizationId, verified: users.emailVerified }).from(users).where(sql`lower(${users.userEmail}) = ${email}`);
-    tally.violations('otp', 'a squatter holding the email as verified', holders.filter((h) => h.verified && h.organizationId !== ownerByEmail.organizationId).map((h) => h.organizationId));
+    const holders = await s.store.db
+      .select({ organizationId: users.organizationId, verified: users.emailVerified })
+      .from(users)
+      .where(sql`lower(${users.userEmail}) = ${email}`);
+    tally.violations(
+      'otp',
+      'a squatter holding the email as verified',
+      holders.filter((h) => h.verified && h.organizationId !== ownerByEmail.organizationId).map((h) => h.organizationId),
+    );
     // And the attacker's key reaches nothing of the owner's.
-    tally.refused('otp', "the attacker's key on the owner's account", await submitOver(s.url, attacker, ownerByEmail.organizationId, 'create_wallet', { walletName: 'x', accounts: [] }), 401, 'ERR_STAMP_KEY_UNKNOWN');
+    tally.refused(
+      'otp',
+      "the attacker's key on the owner's account",
+      await submitOver(s.url, attacker, ownerByEmail.organizationId, 'create_wallet', { walletName: 'x', accounts: [] }),
+      401,
+      'ERR_STAMP_KEY_UNKNOWN',
+    );
   });
 });

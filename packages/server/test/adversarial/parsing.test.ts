@@ -55,17 +55,40 @@ const proxyAccepts = (name: ProxyEndpointName) => (value: unknown) => Value.Chec
 /** Every surface, built once the server is up. */
 function surfaces(): Surface[] {
   const org = s.org.organizationId;
-  const proxy = (name: ProxyEndpointName, valid: () => Record<string, unknown>): Surface => ({ name, path: `/v1/${name}`, stamped: false, valid, accepts: proxyAccepts(name) });
+  const proxy = (name: ProxyEndpointName, valid: () => Record<string, unknown>): Surface => ({
+    name,
+    path: `/v1/${name}`,
+    stamped: false,
+    valid,
+    accepts: proxyAccepts(name),
+  });
   return [
     {
       name: 'submit create_user_tag',
       path: operations.create_user_tag.path,
       stamped: true,
-      valid: () => ({ type: operations.create_user_tag.type, timestampMs: String(Date.now()), organizationId: org, parameters: { userTagName: uniq('tag'), userIds: [s.org.userId] } }),
+      valid: () => ({
+        type: operations.create_user_tag.type,
+        timestampMs: String(Date.now()),
+        organizationId: org,
+        parameters: { userTagName: uniq('tag'), userIds: [s.org.userId] },
+      }),
       accepts: submitAccepts,
     },
-    { name: 'query whoami', path: queries.whoami.path, stamped: true, valid: () => ({ organizationId: org }), accepts: (v) => Value.Check(queries.whoami.request, v) },
-    { name: 'query get_user', path: queries.get_user.path, stamped: true, valid: () => ({ organizationId: org, userId: s.org.userId }), accepts: (v) => Value.Check(queries.get_user.request, v) },
+    {
+      name: 'query whoami',
+      path: queries.whoami.path,
+      stamped: true,
+      valid: () => ({ organizationId: org }),
+      accepts: (v) => Value.Check(queries.whoami.request, v),
+    },
+    {
+      name: 'query get_user',
+      path: queries.get_user.path,
+      stamped: true,
+      valid: () => ({ organizationId: org, userId: s.org.userId }),
+      accepts: (v) => Value.Check(queries.get_user.request, v),
+    },
     proxy('account', () => ({ filterType: 'EMAIL', filterValue: freshEmail('lookup') })),
     proxy('otp_init_v2', () => ({ otpType: 'OTP_TYPE_EMAIL', contact: freshEmail('init') })),
     proxy('otp_verify_v2', () => ({ otpId: randomUUID(), encryptedOtpBundle: '{"encappedPublic":"04aa","ciphertext":"00"}' })),
@@ -183,8 +206,18 @@ const REACHABLE: Record<string, { values: Array<Array<string | number>>; keys: A
   otp_init_v2: { values: [['otpType'], ['contact']], keys: [['contact']] },
   otp_verify_v2: { values: [['otpId'], ['encryptedOtpBundle']], keys: [['otpId']] },
   signup_v2: {
-    values: [['userName'], ['userEmail'], ['apiKeys', 0, 'apiKeyName'], ['apiKeys', 0, 'publicKey'], ['wallet', 'walletName'], ['wallet', 'accounts', 0, 'path']],
-    keys: [['wallet', 'accounts', 0, 'curve'], ['apiKeys', 0, 'publicKey']],
+    values: [
+      ['userName'],
+      ['userEmail'],
+      ['apiKeys', 0, 'apiKeyName'],
+      ['apiKeys', 0, 'publicKey'],
+      ['wallet', 'walletName'],
+      ['wallet', 'accounts', 0, 'path'],
+    ],
+    keys: [
+      ['wallet', 'accounts', 0, 'curve'],
+      ['apiKeys', 0, 'publicKey'],
+    ],
   },
   wallet_kit_config: { values: [['note']], keys: [] },
 };
@@ -204,12 +237,21 @@ const UNSTORABLE: Array<[string, string]> = [
 const nest = (depth: number, open = '[', close = ']', inner = '') => open.repeat(depth) + inner + close.repeat(depth);
 
 describe('parsing: the same defect, the same answer on /public/v1 and /v1', () => {
-  it('given each surface\'s honest body, when sent, then it is served (the refusals below are about the defect, not the route)', async () => {
+  it("given each surface's honest body, when sent, then it is served (the refusals below are about the defect, not the route)", async () => {
     const all = surfaces();
     const replies = await Promise.all(all.map((sf) => send(sf, JSON.stringify(sf.valid()))));
     const got = Object.fromEntries(all.map((sf, i) => [sf.name, replies[i]!.status]));
     // otp_verify_v2 of an unknown otpId is the only honest body refused, for a reason past parsing.
-    expect(got).toEqual({ 'submit create_user_tag': 200, 'query whoami': 200, 'query get_user': 200, account: 200, otp_init_v2: 200, otp_verify_v2: 401, signup_v2: 200, wallet_kit_config: 200 });
+    expect(got).toEqual({
+      'submit create_user_tag': 200,
+      'query whoami': 200,
+      'query get_user': 200,
+      account: 200,
+      otp_init_v2: 200,
+      otp_verify_v2: 401,
+      signup_v2: 200,
+      wallet_kit_config: 200,
+    });
     expect(errorCodeOf(replies[all.findIndex((sf) => sf.name === 'otp_verify_v2')]!)).toBe('ERR_OTP_INVALID');
   });
 
@@ -284,7 +326,7 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
     await everywhere('a real field twice', (v) => (v === '{}' ? '{"x":1,"x":2}' : v.replace(/^\{("[^"]+"):/, '{$1:"first",$1:')), 400, 'ERR_DUPLICATE_KEY');
   });
 
-  it('given envelopes stamped by the organization\'s own key with two organizationId, two type, two parameters or two timestampMs, when submitted, then each is 400 ERR_DUPLICATE_KEY and nothing is created', async () => {
+  it("given envelopes stamped by the organization's own key with two organizationId, two type, two parameters or two timestampMs, when submitted, then each is 400 ERR_DUPLICATE_KEY and nothing is created", async () => {
     const other = await addOrganization(s, 'Duplicate target');
     const own = s.org.organizationId;
     const ts = String(Date.now());
@@ -296,13 +338,37 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
     };
     const T = operations.create_user_tag.type;
     const bodies: Array<[string, string, string]> = [
-      ['two organizationId (foreign first)', `{"type":"${T}","timestampMs":"${ts}","organizationId":"${other.organizationId}","organizationId":"${own}","parameters":${tag(name())}}`, 'organizationId'],
-      ['two organizationId (foreign last)', `{"type":"${T}","timestampMs":"${ts}","organizationId":"${own}","organizationId":"${other.organizationId}","parameters":${tag(name())}}`, 'organizationId'],
-      ['two organizationId, one escaped', `{"type":"${T}","timestampMs":"${ts}","organiz\\u0061tionId":"${other.organizationId}","organizationId":"${own}","parameters":${tag(name())}}`, 'organizationId'],
-      ['two type', `{"type":"ACTIVITY_TYPE_DELETE_USER_TAGS","type":"${T}","timestampMs":"${ts}","organizationId":"${own}","parameters":${tag(name())}}`, 'type'],
-      ['two parameters', `{"type":"${T}","timestampMs":"${ts}","organizationId":"${own}","parameters":{"userTagIds":[]},"parameters":${tag(name())}}`, 'parameters'],
+      [
+        'two organizationId (foreign first)',
+        `{"type":"${T}","timestampMs":"${ts}","organizationId":"${other.organizationId}","organizationId":"${own}","parameters":${tag(name())}}`,
+        'organizationId',
+      ],
+      [
+        'two organizationId (foreign last)',
+        `{"type":"${T}","timestampMs":"${ts}","organizationId":"${own}","organizationId":"${other.organizationId}","parameters":${tag(name())}}`,
+        'organizationId',
+      ],
+      [
+        'two organizationId, one escaped',
+        `{"type":"${T}","timestampMs":"${ts}","organiz\\u0061tionId":"${other.organizationId}","organizationId":"${own}","parameters":${tag(name())}}`,
+        'organizationId',
+      ],
+      [
+        'two type',
+        `{"type":"ACTIVITY_TYPE_DELETE_USER_TAGS","type":"${T}","timestampMs":"${ts}","organizationId":"${own}","parameters":${tag(name())}}`,
+        'type',
+      ],
+      [
+        'two parameters',
+        `{"type":"${T}","timestampMs":"${ts}","organizationId":"${own}","parameters":{"userTagIds":[]},"parameters":${tag(name())}}`,
+        'parameters',
+      ],
       ['two timestampMs', `{"type":"${T}","timestampMs":"1","timestampMs":"${ts}","organizationId":"${own}","parameters":${tag(name())}}`, 'timestampMs'],
-      ['two userTagName', `{"type":"${T}","timestampMs":"${ts}","organizationId":"${own}","parameters":{"userTagName":"${name()}","userTagName":"${name()}","userIds":[]}}`, 'parameters.userTagName'],
+      [
+        'two userTagName',
+        `{"type":"${T}","timestampMs":"${ts}","organizationId":"${own}","parameters":{"userTagName":"${name()}","userTagName":"${name()}","userIds":[]}}`,
+        'parameters.userTagName',
+      ],
     ];
     for (const [what, body, field] of bodies) {
       const reply = await sendStamped(s.url, operations.create_user_tag.path, body, s.org.apiKey);
@@ -355,13 +421,19 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
     for (const [name, at, field] of inside) {
       const sf = surfaces().find((x) => x.name === name)!;
       // Assigning __proto__ to a value would set its prototype, not a key: rename a marker key in the text.
-      const body = inject(sf.valid(), [...at, 'XXKEYXX'], MARK).replace('"XXKEYXX"', '"__proto__"').replace(`"${MARK}"`, '{"isAdmin":true,"userTagName":"pwned"}');
+      const body = inject(sf.valid(), [...at, 'XXKEYXX'], MARK)
+        .replace('"XXKEYXX"', '"__proto__"')
+        .replace(`"${MARK}"`, '{"isAdmin":true,"userTagName":"pwned"}');
       const reply = await send(sf, body);
       tally.refused('parsing', `__proto__ inside ${field} on ${name}`, reply, 400, 'ERR_INVALID_REQUEST');
       expect(fieldOf(reply)).toBe(field);
     }
     const polluted = Object.getOwnPropertyNames(Object.prototype).sort();
-    tally.violations('parsing', 'Object.prototype changed by a request', polluted.filter((k) => !before.includes(k)));
+    tally.violations(
+      'parsing',
+      'Object.prototype changed by a request',
+      polluted.filter((k) => !before.includes(k)),
+    );
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
   });
 
@@ -382,7 +454,11 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
     for (const sf of surfaces()) {
       // 17 chunks of 64 KiB, no Content-Length: the limit holds while streaming.
       const v = JSON.stringify(sf.valid());
-      const chunks = [Buffer.from('{"pad":"'), ...Array.from({ length: 17 }, () => Buffer.alloc(64 * 1024, 0x61)), Buffer.from(v === '{}' ? '"}' : `",${v.slice(1)}`)];
+      const chunks = [
+        Buffer.from('{"pad":"'),
+        ...Array.from({ length: 17 }, () => Buffer.alloc(64 * 1024, 0x61)),
+        Buffer.from(v === '{}' ? '"}' : `",${v.slice(1)}`),
+      ];
       const reply = await postExact(sf.path, chunks, { 'content-type': 'application/json', ...authOf(sf, chunks) });
       tally.refused('parsing', `a chunked 1 MiB body on ${sf.name}`, reply, 413, 'ERR_PAYLOAD_TOO_LARGE');
     }
@@ -416,7 +492,9 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
           tally.refused('parsing', `${what} in ${path.join('.')} on ${sf.name}`, replies[i]!, 400, 'ERR_INVALID_STRING');
           expect(fieldOf(replies[i]!)).toBe(path.join('.'));
         });
-        reach.keys.forEach((path, i) => tally.refused('parsing', `${what} in the key ${path.join('.')} on ${sf.name}`, replies[reach.values.length + i]!, 400, 'ERR_INVALID_STRING'));
+        reach.keys.forEach((path, i) =>
+          tally.refused('parsing', `${what} in the key ${path.join('.')} on ${sf.name}`, replies[reach.values.length + i]!, 400, 'ERR_INVALID_STRING'),
+        );
       }
     }
   });
@@ -434,7 +512,12 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
 
     const key = generateP256KeyPair();
     const userName = `🦄 \\ud83d\\ude00 ${uniq('user')}`;
-    const signup = await sendRaw(s.url, '/v1/signup_v2', `{"userName":"${userName}","userEmail":"${freshEmail('astral')}","apiKeys":[{"apiKeyName":"🔑","publicKey":"${key.publicKey}","curveType":"API_KEY_CURVE_P256"}]}`, proxyHeaders(s.proxy.id, APP));
+    const signup = await sendRaw(
+      s.url,
+      '/v1/signup_v2',
+      `{"userName":"${userName}","userEmail":"${freshEmail('astral')}","apiKeys":[{"apiKeyName":"🔑","publicKey":"${key.publicKey}","curveType":"API_KEY_CURVE_P256"}]}`,
+      proxyHeaders(s.proxy.id, APP),
+    );
     expect(signup.status, JSON.stringify(signup.body)).toBe(200);
     const { organizationId, userId } = signup.body as { organizationId: string; userId: string };
     const user = await sendStamped(s.url, queries.get_user.path, JSON.stringify({ organizationId, userId }), key);
@@ -461,7 +544,8 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
       ['a truncated 3-byte sequence', [0xe2, 0x82]],
       ['a truncated 4-byte sequence', [0xf0, 0x9f, 0x98]],
     ];
-    for (const [what, bytes] of inString) await everywhere(`${what} in a string`, (v) => withBytes(withMember(v, '"a":"x@@y"'), bytes), 400, 'ERR_MALFORMED_JSON');
+    for (const [what, bytes] of inString)
+      await everywhere(`${what} in a string`, (v) => withBytes(withMember(v, '"a":"x@@y"'), bytes), 400, 'ERR_MALFORMED_JSON');
     await everywhere('0xff in a key', (v) => withBytes(withMember(v, '"a@@":1'), [0xff]), 400, 'ERR_MALFORMED_JSON');
     const atEnd: Array<[string, number[]]> = [
       ['a truncated 2-byte sequence at the end', [0xc3]],
@@ -477,7 +561,10 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
       ['UTF-16LE without a BOM', (v) => Buffer.from(v, 'utf16le')],
       ['UTF-16BE with a BOM', (v) => Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(v, 'utf16le').swap16()])],
       ['UTF-16BE without a BOM', (v) => Buffer.from(v, 'utf16le').swap16()],
-      ['UTF-32LE with a BOM', (v) => Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.concat([...v].map((c) => Buffer.from([c.charCodeAt(0), 0, 0, 0])))])],
+      [
+        'UTF-32LE with a BOM',
+        (v) => Buffer.concat([Buffer.from([0xff, 0xfe, 0, 0]), Buffer.concat([...v].map((c) => Buffer.from([c.charCodeAt(0), 0, 0, 0])))]),
+      ],
     ];
     for (const [what, make] of encoded) await everywhere(what, make, 400, 'ERR_MALFORMED_JSON');
   });
@@ -485,9 +572,30 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
   it('given a non-canonical timestampMs (leading zeros, sign, decimal point, exponent, spaces, hex, a number, 17 digits), when submitted stamped, then each is 400 ERR_INVALID_REQUEST naming timestampMs', async () => {
     const ts = String(Date.now());
     const spellings = [
-      `"0${ts}"`, `"00${ts}"`, `"+${ts}"`, `"-${ts}"`, `"${ts}.0"`, `"${ts}."`, `"${(Number(ts) / 1e12).toFixed(12)}e12"`, `"${ts}e0"`,
-      `" ${ts}"`, `"${ts} "`, `"${ts}\\n"`, `"\\t${ts}"`, `"0x${Number(ts).toString(16)}"`, `"${ts}0000"`, '""', '"１７０００００００００００"', `"${ts.slice(0, 5)}_${ts.slice(5)}"`,
-      ts, `${ts}.0`, `${Number(ts) / 1e12}e12`, 'null', 'true', `["${ts}"]`, `{"ms":"${ts}"}`,
+      `"0${ts}"`,
+      `"00${ts}"`,
+      `"+${ts}"`,
+      `"-${ts}"`,
+      `"${ts}.0"`,
+      `"${ts}."`,
+      `"${(Number(ts) / 1e12).toFixed(12)}e12"`,
+      `"${ts}e0"`,
+      `" ${ts}"`,
+      `"${ts} "`,
+      `"${ts}\\n"`,
+      `"\\t${ts}"`,
+      `"0x${Number(ts).toString(16)}"`,
+      `"${ts}0000"`,
+      '""',
+      '"１７０００００００００００"',
+      `"${ts.slice(0, 5)}_${ts.slice(5)}"`,
+      ts,
+      `${ts}.0`,
+      `${Number(ts) / 1e12}e12`,
+      'null',
+      'true',
+      `["${ts}"]`,
+      `{"ms":"${ts}"}`,
     ];
     for (const spelled of spellings) {
       const body = `{"type":"${operations.create_user_tag.type}","timestampMs":${spelled},"organizationId":"${s.org.organizationId}","parameters":{"userTagName":"${uniq('ts')}","userIds":[]}}`;
@@ -497,7 +605,13 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
     }
     // Canonical but stale: the pattern is not the only gate.
     const stale = `{"type":"${operations.create_user_tag.type}","timestampMs":"${Number(ts) - 2 * 3600_000}","organizationId":"${s.org.organizationId}","parameters":{"userTagName":"${uniq('ts')}","userIds":[]}}`;
-    tally.refused('parsing', 'timestampMs two hours old', await sendStamped(s.url, operations.create_user_tag.path, stale, s.org.apiKey), 400, 'ERR_TIMESTAMP_OUT_OF_WINDOW');
+    tally.refused(
+      'parsing',
+      'timestampMs two hours old',
+      await sendStamped(s.url, operations.create_user_tag.path, stale, s.org.apiKey),
+      400,
+      'ERR_TIMESTAMP_OUT_OF_WINDOW',
+    );
   });
 
   it('given other media types or none, when a body is sent to every surface, then each is 415 ERR_UNSUPPORTED_MEDIA_TYPE everywhere; a UTF-16 body labelled as such is 400 ERR_MALFORMED_JSON', async () => {
@@ -520,9 +634,15 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
       const reply = await postExact(sf.path, chunks, { 'content-length': String(chunks[0]!.length), ...authOf(sf, chunks) });
       tally.refused('parsing', `no content type on ${sf.name}`, reply, 415, 'ERR_UNSUPPORTED_MEDIA_TYPE');
     }
-    await everywhere('a UTF-16 body labelled charset=utf-16', (v) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(v, 'utf16le')]), 415, 'ERR_UNSUPPORTED_MEDIA_TYPE', {
-      headers: { 'content-type': 'application/json; charset=utf-16' },
-    });
+    await everywhere(
+      'a UTF-16 body labelled charset=utf-16',
+      (v) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(v, 'utf16le')]),
+      415,
+      'ERR_UNSUPPORTED_MEDIA_TYPE',
+      {
+        headers: { 'content-type': 'application/json; charset=utf-16' },
+      },
+    );
     // Controls: the JSON media type is case-insensitive and may say utf-8.
     for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/json;charset="UTF-8"']) {
       const sf = surfaces()[0]!;
@@ -535,7 +655,9 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
   // thing to a filter in front that honours the label and another to the server: refused.
   it('given a UTF-8 body labelled with another charset, when sent to every surface, then it is 415 ERR_UNSUPPORTED_MEDIA_TYPE everywhere', async () => {
     for (const charset of ['utf-16', 'utf-16le', 'iso-8859-1', 'utf-32']) {
-      await everywhere(`a UTF-8 body labelled charset=${charset}`, (v) => v, 415, 'ERR_UNSUPPORTED_MEDIA_TYPE', { headers: { 'content-type': `application/json; charset=${charset}` } });
+      await everywhere(`a UTF-8 body labelled charset=${charset}`, (v) => v, 415, 'ERR_UNSUPPORTED_MEDIA_TYPE', {
+        headers: { 'content-type': `application/json; charset=${charset}` },
+      });
     }
   });
 
@@ -587,7 +709,11 @@ describe('parsing: the same defect, the same answer on /public/v1 and /v1', () =
 
 describe('parsing fuzz: byte mutations of honest bodies', () => {
   /** One byte-level mutation. */
-  type Mutation = { kind: 'insert'; at: number; byte: number } | { kind: 'delete'; at: number } | { kind: 'flip'; at: number; bit: number } | { kind: 'dupKey'; pick: number };
+  type Mutation =
+    | { kind: 'insert'; at: number; byte: number }
+    | { kind: 'delete'; at: number }
+    | { kind: 'flip'; at: number; bit: number }
+    | { kind: 'dupKey'; pick: number };
   const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
     fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),

@@ -51,7 +51,15 @@ const u32 = (n: number) => {
 
 /** COSE_Key of an EC2 key (RFC 9053): kty 2, alg, crv, x, y. */
 const coseEc2 = (x: Uint8Array, y: Uint8Array, opts: { alg?: number; crv?: number } = {}) =>
-  isoCBOR.encode(new Map<number, number | Uint8Array>([[1, 2], [3, opts.alg ?? -7], [-1, opts.crv ?? 1], [-2, x], [-3, y]]));
+  isoCBOR.encode(
+    new Map<number, number | Uint8Array>([
+      [1, 2],
+      [3, opts.alg ?? -7],
+      [-1, opts.crv ?? 1],
+      [-2, x],
+      [-3, y],
+    ]),
+  );
 
 /** What an assertion may be bent into. */
 interface AssertionKnobs {
@@ -111,7 +119,12 @@ class HostilePasskey {
 
   /** The same key and credential id with the same counter: a cloned authenticator. */
   clone(): HostilePasskey {
-    return new HostilePasskey(this.rpId, this.origin, { counting: this.counting, privateKey: this.privateKey, credentialId: this.credentialId, counter: this.counter });
+    return new HostilePasskey(this.rpId, this.origin, {
+      counting: this.counting,
+      privateKey: this.privateKey,
+      credentialId: this.credentialId,
+      counter: this.counter,
+    });
   }
 
   /** A 'none' registration for `challenge` (base64url), bent by `k`. */
@@ -119,10 +132,29 @@ class HostilePasskey {
     const credId = Buffer.from(k.attestedCredentialId ?? this.credentialId, 'base64url');
     const length = Buffer.alloc(2);
     length.writeUInt16BE(credId.length);
-    const authData = Buffer.concat([sha256(k.rpId ?? this.rpId), Buffer.from([k.flags ?? UP | UV | AT]), u32(0), randomBytes(16), length, credId, k.cose ?? this.cose]);
+    const authData = Buffer.concat([
+      sha256(k.rpId ?? this.rpId),
+      Buffer.from([k.flags ?? UP | UV | AT]),
+      u32(0),
+      randomBytes(16),
+      length,
+      credId,
+      k.cose ?? this.cose,
+    ]);
     const clientData = JSON.stringify({ type: k.type ?? 'webauthn.create', challenge, origin: k.origin ?? this.origin, crossOrigin: false });
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', k.fmt ?? 'none'], ['attStmt', k.attStmt ?? new Map()], ['authData', authData]]) as never);
-    return { credentialId: this.credentialId, clientDataJson: b64url(clientData), attestationObject: b64url(attestationObject), transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'] };
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', k.fmt ?? 'none'],
+        ['attStmt', k.attStmt ?? new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
+    return {
+      credentialId: this.credentialId,
+      clientDataJson: b64url(clientData),
+      attestationObject: b64url(attestationObject),
+      transports: ['AUTHENTICATOR_TRANSPORT_INTERNAL'],
+    };
   }
 
   /** create_authenticators / signup_v2 parameters; `challenge` is what the caller claims it asked for. */
@@ -136,7 +168,9 @@ class HostilePasskey {
     const counter = k.counter ?? (this.counting ? ++this.counter : 0);
     const authData = Buffer.concat([sha256(k.rpId ?? this.rpId), Buffer.from([k.flags ?? UP | UV]), u32(counter)]);
     const challenge = k.challenge ?? b64url(sha256(body).toString('hex'));
-    const clientDataJson = Buffer.from(JSON.stringify({ type: k.type ?? 'webauthn.get', challenge, origin: k.origin ?? this.origin, crossOrigin: false, ...k.clientData }));
+    const clientDataJson = Buffer.from(
+      JSON.stringify({ type: k.type ?? 'webauthn.get', challenge, origin: k.origin ?? this.origin, crossOrigin: false, ...k.clientData }),
+    );
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJson)]), k.signWith ?? this.privateKey);
     return { authenticatorData: b64url(authData), clientDataJson: b64url(clientDataJson), credentialId: this.credentialId, signature: b64url(signature) };
   }
@@ -154,7 +188,11 @@ async function startPasskeyServer(kind: StoreKind): Promise<ProxyTestServer> {
 }
 
 /** One end user signed up through the proxy with `passkey`. */
-async function signupWith(s: ProxyTestServer, passkey: HostilePasskey, name = `u-${randomUUID().slice(0, 8)}`): Promise<{ organizationId: string; userId: string }> {
+async function signupWith(
+  s: ProxyTestServer,
+  passkey: HostilePasskey,
+  name = `u-${randomUUID().slice(0, 8)}`,
+): Promise<{ organizationId: string; userId: string }> {
   const reply = await s.browser.post('signup_v2', { userName: name, authenticators: [passkey.params('laptop')] });
   expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   return { organizationId: reply.body.organizationId, userId: reply.body.userId };
@@ -168,9 +206,15 @@ function walletSubmit(s: ProxyTestServer, organizationId: string, walletName = `
   return { body, send };
 }
 
-const walletsOf = async (s: ProxyTestServer, organizationId: string) => (await s.store.db.select({ n: count() }).from(wallets).where(eq(wallets.organizationId, organizationId)))[0]!.n;
+const walletsOf = async (s: ProxyTestServer, organizationId: string) =>
+  (await s.store.db.select({ n: count() }).from(wallets).where(eq(wallets.organizationId, organizationId)))[0]!.n;
 const counterOf = async (s: ProxyTestServer, credentialId: string, organizationId: string) =>
-  (await s.store.db.select({ counter: authenticators.counter, org: authenticators.organizationId }).from(authenticators).where(eq(authenticators.credentialId, credentialId))).find((r) => r.org === organizationId)?.counter;
+  (
+    await s.store.db
+      .select({ counter: authenticators.counter, org: authenticators.organizationId })
+      .from(authenticators)
+      .where(eq(authenticators.credentialId, credentialId))
+  ).find((r) => r.org === organizationId)?.counter;
 
 describe('passkey stamps and registrations (PGlite)', () => {
   let s: ProxyTestServer;
@@ -288,7 +332,13 @@ describe('passkey stamps and registrations (PGlite)', () => {
     const impostor = new HostilePasskey(RP_ID, APP, { credentialId: pkA.credentialId });
     tally.refused('passkeys', "A's credential id signed by another key", await w.send(impostor.assert(w.body)), 401, 'ERR_STAMP_INVALID');
     w = onA();
-    tally.refused('passkeys', "A's credential id signed by the sibling's key", await w.send(pkA.assert(w.body, { signWith: pkB.privateKey })), 401, 'ERR_STAMP_INVALID');
+    tally.refused(
+      'passkeys',
+      "A's credential id signed by the sibling's key",
+      await w.send(pkA.assert(w.body, { signWith: pkB.privateKey })),
+      401,
+      'ERR_STAMP_INVALID',
+    );
     w = onA();
     tally.refused('passkeys', 'an unregistered passkey', await w.send(new HostilePasskey().assert(w.body)), 401, 'ERR_STAMP_KEY_UNKNOWN');
     expect(await walletsOf(s, a.organizationId)).toBe(before);
@@ -331,12 +381,28 @@ describe('passkey stamps and registrations (PGlite)', () => {
       ['an empty credential id', (st) => ({ ...st, credentialId: '' }), 'ERR_STAMP_MALFORMED'],
       ['a numeric signature', (st) => JSON.stringify({ ...st, signature: 42 }), 'ERR_STAMP_MALFORMED'],
       ['standard base64 everywhere', (st) => toStandardBase64(st), 'ERR_STAMP_MALFORMED'],
-      ['authenticator data of 10 bytes', (st) => ({ ...st, authenticatorData: b64url(Buffer.from(st.authenticatorData, 'base64url').subarray(0, 10)) }), 'ERR_STAMP_INVALID'],
-      ['authenticator data of 36 bytes', (st) => ({ ...st, authenticatorData: b64url(Buffer.from(st.authenticatorData, 'base64url').subarray(0, 36)) }), 'ERR_STAMP_INVALID'],
-      ['authenticator data with trailing bytes', (st) => ({ ...st, authenticatorData: b64url(Buffer.concat([Buffer.from(st.authenticatorData, 'base64url'), randomBytes(8)])) }), 'ERR_STAMP_INVALID'],
+      [
+        'authenticator data of 10 bytes',
+        (st) => ({ ...st, authenticatorData: b64url(Buffer.from(st.authenticatorData, 'base64url').subarray(0, 10)) }),
+        'ERR_STAMP_INVALID',
+      ],
+      [
+        'authenticator data of 36 bytes',
+        (st) => ({ ...st, authenticatorData: b64url(Buffer.from(st.authenticatorData, 'base64url').subarray(0, 36)) }),
+        'ERR_STAMP_INVALID',
+      ],
+      [
+        'authenticator data with trailing bytes',
+        (st) => ({ ...st, authenticatorData: b64url(Buffer.concat([Buffer.from(st.authenticatorData, 'base64url'), randomBytes(8)])) }),
+        'ERR_STAMP_INVALID',
+      ],
       ['clientDataJSON not JSON', (st) => ({ ...st, clientDataJson: b64url('{type: webauthn.get') }), 'ERR_STAMP_INVALID'],
       ['clientDataJSON the JSON null', (st) => ({ ...st, clientDataJson: b64url('null') }), 'ERR_STAMP_INVALID'],
-      ['clientDataJSON with a BOM', (st) => ({ ...st, clientDataJson: b64url(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(st.clientDataJson, 'base64url')])) }), 'ERR_STAMP_INVALID'],
+      [
+        'clientDataJSON with a BOM',
+        (st) => ({ ...st, clientDataJson: b64url(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(st.clientDataJson, 'base64url')])) }),
+        'ERR_STAMP_INVALID',
+      ],
       ['a raw r||s signature', (st) => ({ ...st, signature: b64url(derToRaw(Buffer.from(st.signature, 'base64url'))) }), 'ERR_STAMP_INVALID'],
       ['a truncated signature', (st) => ({ ...st, signature: b64url(Buffer.from(st.signature, 'base64url').subarray(0, 20)) }), 'ERR_STAMP_INVALID'],
       ['a signature of zeros', (st) => ({ ...st, signature: b64url(Buffer.alloc(72)) }), 'ERR_STAMP_INVALID'],
@@ -351,7 +417,13 @@ describe('passkey stamps and registrations (PGlite)', () => {
     const { body, send } = walletSubmit(s, a.organizationId);
     const stamp = pkA.assert(body);
     expect((await send(stamp)).status).toBe(200);
-    tally.refused('passkeys', 'encoding: the high-S twin of an accepted signature', await send({ ...stamp, signature: b64url(highS(Buffer.from(stamp.signature, 'base64url'))) }), 401, 'ERR_STAMP_INVALID');
+    tally.refused(
+      'passkeys',
+      'encoding: the high-S twin of an accepted signature',
+      await send({ ...stamp, signature: b64url(highS(Buffer.from(stamp.signature, 'base64url'))) }),
+      401,
+      'ERR_STAMP_INVALID',
+    );
     expect(await walletsOf(s, a.organizationId)).toBe(before + 1);
   });
 
@@ -369,22 +441,32 @@ describe('passkey stamps and registrations (PGlite)', () => {
       ['UP cleared', (p) => p.params('a', { flags: UV | AT })],
       ['AT cleared (no credential)', (p) => p.params('a', { flags: UP | UV })],
       ['a credential id other than the attested one', (p) => ({ ...p.params('a', { attestedCredentialId: b64url(randomBytes(32)) }) })],
-      ["fmt packed without a statement", (p) => p.params('a', { fmt: 'packed' })],
+      ['fmt packed without a statement', (p) => p.params('a', { fmt: 'packed' })],
       ['fmt fido-u2f without a statement', (p) => p.params('a', { fmt: 'fido-u2f' })],
       ['a point off the curve', (p) => p.params('a', { cose: coseEc2(x, offCurve) })],
       ['the point at the origin (0, 0)', (p) => p.params('a', { cose: coseEc2(Buffer.alloc(32), Buffer.alloc(32)) })],
       ['a 31-byte x coordinate', (p) => p.params('a', { cose: coseEc2(x.subarray(1), y) })],
-      ['ES256 on P-384 coordinates', (p) => p.params('a', { cose: coseEc2(Buffer.concat([x, x.subarray(0, 16)]), Buffer.concat([y, y.subarray(0, 16)]), { crv: 2 }) })],
+      [
+        'ES256 on P-384 coordinates',
+        (p) => p.params('a', { cose: coseEc2(Buffer.concat([x, x.subarray(0, 16)]), Buffer.concat([y, y.subarray(0, 16)]), { crv: 2 }) }),
+      ],
       ['ES256 declared on curve secp256k1', (p) => p.params('a', { cose: coseEc2(x, y, { crv: 8 }) })],
       ['a COSE key that is not CBOR', (p) => p.params('a', { cose: Buffer.from('not cbor') })],
       ['an attestation object that is not CBOR', (p) => ({ ...p.params('a'), attestation: { ...p.attest('c'), attestationObject: b64url('garbage') } })],
     ];
     const stored = async () => (await s.store.db.select({ n: count() }).from(authenticators))[0]!.n;
-    const subOrgs = async () => (await s.store.db.select({ n: count() }).from(organizations).where(eq(organizations.parentOrganizationId, s.org.organizationId)))[0]!.n;
+    const subOrgs = async () =>
+      (await s.store.db.select({ n: count() }).from(organizations).where(eq(organizations.parentOrganizationId, s.org.organizationId)))[0]!.n;
     const before = { stored: await stored(), subOrgs: await subOrgs() };
     for (const [what, build] of attacks) {
       const add = envelopeText('create_authenticators', a.organizationId, { userId: a.userId, authenticators: [build(new HostilePasskey())] });
-      tally.refused('passkeys', `create_authenticators: ${what}`, await sendRaw(s.url, '/public/v1/submit/create_authenticators', add, { 'x-stamp-webauthn': JSON.stringify(pkA.assert(add)) }), 400, 'ERR_INVALID_ATTESTATION');
+      tally.refused(
+        'passkeys',
+        `create_authenticators: ${what}`,
+        await sendRaw(s.url, '/public/v1/submit/create_authenticators', add, { 'x-stamp-webauthn': JSON.stringify(pkA.assert(add)) }),
+        400,
+        'ERR_INVALID_ATTESTATION',
+      );
       const signup = await s.browser.post('signup_v2', { userName: 'mallory', authenticators: [build(new HostilePasskey())] });
       tally.refused('passkeys', `signup_v2: ${what}`, signup, 400, 'ERR_INVALID_ATTESTATION');
     }
@@ -395,17 +477,49 @@ describe('passkey stamps and registrations (PGlite)', () => {
     const stored = async () => (await s.store.db.select({ n: count() }).from(authenticators))[0]!.n;
     const before = await stored();
     const again = envelopeText('create_authenticators', a.organizationId, { userId: a.userId, authenticators: [pkA.params('again')] });
-    tally.refused('passkeys', 'the same passkey again', await sendRaw(s.url, '/public/v1/submit/create_authenticators', again, { 'x-stamp-webauthn': JSON.stringify(pkA.assert(again)) }), 409, 'ERR_ALREADY_EXISTS');
+    tally.refused(
+      'passkeys',
+      'the same passkey again',
+      await sendRaw(s.url, '/public/v1/submit/create_authenticators', again, { 'x-stamp-webauthn': JSON.stringify(pkA.assert(again)) }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
     const fresh = new HostilePasskey();
     const twice = envelopeText('create_authenticators', a.organizationId, { userId: a.userId, authenticators: [fresh.params('one'), fresh.params('two')] });
-    tally.refused('passkeys', 'one passkey twice in a request', await sendRaw(s.url, '/public/v1/submit/create_authenticators', twice, { 'x-stamp-webauthn': JSON.stringify(pkA.assert(twice)) }), 409, 'ERR_ALREADY_EXISTS');
-    tally.refused('passkeys', 'one passkey twice in a signup', await s.browser.post('signup_v2', { userName: 'twice', authenticators: [fresh.params('one'), fresh.params('two')] }), 409, 'ERR_ALREADY_EXISTS');
+    tally.refused(
+      'passkeys',
+      'one passkey twice in a request',
+      await sendRaw(s.url, '/public/v1/submit/create_authenticators', twice, { 'x-stamp-webauthn': JSON.stringify(pkA.assert(twice)) }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
+    tally.refused(
+      'passkeys',
+      'one passkey twice in a signup',
+      await s.browser.post('signup_v2', { userName: 'twice', authenticators: [fresh.params('one'), fresh.params('two')] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
     // The attacker attests A's credential id with the attacker's own key: the id is A's identity.
     const squatter = new HostilePasskey(RP_ID, APP, { credentialId: pkA.credentialId });
-    tally.refused('passkeys', "an attacker's signup with the victim's credential id", await s.browser.post('signup_v2', { userName: 'squatter', authenticators: [squatter.params('stolen id')] }), 409, 'ERR_ALREADY_EXISTS');
-    tally.refused('passkeys', "the victim's own passkey in a second signup", await s.browser.post('signup_v2', { userName: 'second', authenticators: [pkA.params('second account')] }), 409, 'ERR_ALREADY_EXISTS');
+    tally.refused(
+      'passkeys',
+      "an attacker's signup with the victim's credential id",
+      await s.browser.post('signup_v2', { userName: 'squatter', authenticators: [squatter.params('stolen id')] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
+    tally.refused(
+      'passkeys',
+      "the victim's own passkey in a second signup",
+      await s.browser.post('signup_v2', { userName: 'second', authenticators: [pkA.params('second account')] }),
+      409,
+      'ERR_ALREADY_EXISTS',
+    );
     expect(await stored()).toBe(before);
-    expect((await s.browser.post('account', { filterType: 'CREDENTIAL_ID', filterValue: pkA.credentialId })).body).toEqual({ organizationId: a.organizationId });
+    expect((await s.browser.post('account', { filterType: 'CREDENTIAL_ID', filterValue: pkA.credentialId })).body).toEqual({
+      organizationId: a.organizationId,
+    });
     const { body, send } = walletSubmit(s, a.organizationId);
     expect((await send(pkA.assert(body))).status).toBe(200);
   });
@@ -465,7 +579,12 @@ describe.each(storeKinds)('passkey replays and counter races on %s', (kind) => {
 /** The stamp with every member in standard base64 (with '+', '/' and padding), as a careless client would send it. */
 function toStandardBase64(st: WebAuthnStamp): string {
   const std = (v: string) => Buffer.from(v, 'base64url').toString('base64');
-  const out = { authenticatorData: std(st.authenticatorData), clientDataJson: std(st.clientDataJson), credentialId: std(st.credentialId), signature: std(st.signature) };
+  const out = {
+    authenticatorData: std(st.authenticatorData),
+    clientDataJson: std(st.clientDataJson),
+    credentialId: std(st.credentialId),
+    signature: std(st.signature),
+  };
   // Only a spelling that differs from base64url tests anything: force a '+' or '/' into view.
   if (!/[+/]/.test(Object.values(out).join(''))) out.credentialId = `${out.credentialId.slice(0, -1)}+`;
   return JSON.stringify(out);
@@ -478,7 +597,9 @@ function derToRaw(der: Buffer): Buffer {
     const length = der[offset + 1]!;
     const value = der.subarray(offset + 2, offset + 2 + length);
     offset += 2 + length;
-    return Buffer.from(value.subarray(value.length - 32 < 0 ? 0 : value.length - 32)).toString('hex').padStart(64, '0');
+    return Buffer.from(value.subarray(value.length - 32 < 0 ? 0 : value.length - 32))
+      .toString('hex')
+      .padStart(64, '0');
   };
   const r = read();
   const s = read();

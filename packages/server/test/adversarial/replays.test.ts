@@ -11,7 +11,18 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJwt, generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
 import { operations, type OperationName } from '@walletkit/protocol';
-import { activities, apiKeys, organizations, otps, usedExportTargets, usedVerificationTokens, userTags, users, walletAccounts, wallets } from '../../src/store/schema';
+import {
+  activities,
+  apiKeys,
+  organizations,
+  otps,
+  usedExportTargets,
+  usedVerificationTokens,
+  userTags,
+  users,
+  walletAccounts,
+  wallets,
+} from '../../src/store/schema';
 import { encryptOtpAttempt, loginSignature } from '../support/otp';
 import { outcomes, startProxyServer, startSecondInstance, type ProxyReply, type ProxyTestServer } from '../support/proxy';
 import { storeKinds } from '../support/stores';
@@ -47,7 +58,8 @@ describe.each(storeKinds)('replays on %s', (kind) => {
     const [row] = await db().select({ n: count() }).from(table).where(where);
     return Number(row?.n ?? 0);
   };
-  const activityRows = (body: string) => rows(activities, and(eq(activities.organizationId, JSON.parse(body).organizationId), eq(activities.fingerprint, fingerprintOf(body))));
+  const activityRows = (body: string) =>
+    rows(activities, and(eq(activities.organizationId, JSON.parse(body).organizationId), eq(activities.fingerprint, fingerprintOf(body))));
 
   /** `n` copies of one stamped body at once, spread over the instances. */
   function copies(op: OperationName, body: string, n = COPIES): Promise<RawReply[]> {
@@ -79,15 +91,31 @@ describe.each(storeKinds)('replays on %s', (kind) => {
     const walletBody = envelopeText('create_wallet', org(), { walletName, accounts: ETH_WALLET.accounts });
     const walletReplies = await copies('create_wallet', walletBody);
     expectOneActivity('create_wallet', walletReplies);
-    const made = await db().select({ id: wallets.id }).from(wallets).where(and(eq(wallets.organizationId, org()), eq(wallets.name, walletName)));
-    const accounts = made.length ? await rows(walletAccounts, inArray(walletAccounts.walletId, made.map((w) => w.id))) : 0;
+    const made = await db()
+      .select({ id: wallets.id })
+      .from(wallets)
+      .where(and(eq(wallets.organizationId, org()), eq(wallets.name, walletName)));
+    const accounts = made.length
+      ? await rows(
+          walletAccounts,
+          inArray(
+            walletAccounts.walletId,
+            made.map((w) => w.id),
+          ),
+        )
+      : 0;
     tally.duplicates('replays', 'create_wallet copies: wallets', made.length - 1);
     tally.duplicates('replays', 'create_wallet copies: accounts', accounts - 1);
     tally.duplicates('replays', 'create_wallet copies: activity rows', (await activityRows(walletBody)) - 1);
 
     // sign_raw_payloads: one activity, one signature answered to all.
     const signWith = walletReplies[0]!.body.activity.result.createWalletResult.addresses[0] as string;
-    const signBody = envelopeText('sign_raw_payloads', org(), { signWith, payloads: [`0x${fingerprintOf(tag)}`], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const signBody = envelopeText('sign_raw_payloads', org(), {
+      signWith,
+      payloads: [`0x${fingerprintOf(tag)}`],
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     const signReplies = await copies('sign_raw_payloads', signBody);
     expectOneActivity('sign_raw_payloads', signReplies);
     expect(new Set(signReplies.map((r) => JSON.stringify(r.body.activity.result))).size).toBe(1);
@@ -98,21 +126,38 @@ describe.each(storeKinds)('replays on %s', (kind) => {
     const subKey = generateP256KeyPair();
     const subBody = envelopeText('create_sub_organization', org(), {
       subOrganizationName: subName,
-      rootUsers: [{ userName: 'racer', apiKeys: [{ apiKeyName: 'device', publicKey: subKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootUsers: [
+        {
+          userName: 'racer',
+          apiKeys: [{ apiKeyName: 'device', publicKey: subKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
       rootQuorumThreshold: 1,
       wallet: ETH_WALLET,
     });
     expectOneActivity('create_sub_organization', await copies('create_sub_organization', subBody));
-    const subs = await db().select({ id: organizations.id }).from(organizations).where(and(eq(organizations.parentOrganizationId, org()), eq(organizations.name, subName)));
+    const subs = await db()
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(and(eq(organizations.parentOrganizationId, org()), eq(organizations.name, subName)));
     const subIds = subs.map((o) => o.id);
     tally.duplicates('replays', 'create_sub_organization copies: sub-organizations', subs.length - 1);
     tally.duplicates('replays', 'create_sub_organization copies: users', (subIds.length ? await rows(users, inArray(users.organizationId, subIds)) : 0) - 1);
-    tally.duplicates('replays', 'create_sub_organization copies: wallets', (subIds.length ? await rows(wallets, inArray(wallets.organizationId, subIds)) : 0) - 1);
+    tally.duplicates(
+      'replays',
+      'create_sub_organization copies: wallets',
+      (subIds.length ? await rows(wallets, inArray(wallets.organizationId, subIds)) : 0) - 1,
+    );
     tally.duplicates('replays', 'create_sub_organization copies: API keys', (await rows(apiKeys, eq(apiKeys.publicKey, subKey.publicKey))) - 1);
 
     // create_api_keys: one key row.
     const extra = generateP256KeyPair();
-    const keyBody = envelopeText('create_api_keys', org(), { userId: s.org.userId, apiKeys: [{ apiKeyName: `race ${tag}`, publicKey: extra.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+    const keyBody = envelopeText('create_api_keys', org(), {
+      userId: s.org.userId,
+      apiKeys: [{ apiKeyName: `race ${tag}`, publicKey: extra.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+    });
     expectOneActivity('create_api_keys', await copies('create_api_keys', keyBody));
     tally.duplicates('replays', 'create_api_keys copies: key rows', (await rows(apiKeys, eq(apiKeys.publicKey, extra.publicKey))) - 1);
 
@@ -123,7 +168,14 @@ describe.each(storeKinds)('replays on %s', (kind) => {
     const exportReplies = await copies('export_wallet', exportBody);
     expectOneActivity('export_wallet', exportReplies);
     expect(new Set(exportReplies.map((r) => r.body.activity.result.exportWalletResult.exportBundle)).size).toBe(1);
-    tally.duplicates('replays', 'export_wallet copies: claimed targets', (await rows(usedExportTargets, and(eq(usedExportTargets.organizationId, org()), inArray(usedExportTargets.targetPublicKey, [target.publicKeyUncompressed, target.publicKey])))) - 1);
+    tally.duplicates(
+      'replays',
+      'export_wallet copies: claimed targets',
+      (await rows(
+        usedExportTargets,
+        and(eq(usedExportTargets.organizationId, org()), inArray(usedExportTargets.targetPublicKey, [target.publicKeyUncompressed, target.publicKey])),
+      )) - 1,
+    );
     tally.duplicates('replays', 'export_wallet copies: activity rows', (await activityRows(exportBody)) - 1);
   });
 
@@ -146,11 +198,16 @@ describe.each(storeKinds)('replays on %s', (kind) => {
       const otp = await requestCode(s, contact);
       // The very same request 20 times (one encrypted attempt), as a replaying attacker sends it.
       const bundle = await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey);
-      const replies = await Promise.all(Array.from({ length: COPIES }, (_, i) => browserFor(i).post('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: bundle })));
+      const replies = await Promise.all(
+        Array.from({ length: COPIES }, (_, i) => browserFor(i).post('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: bundle })),
+      );
       const tokens = new Set(replies.filter((r) => r.status === 200).map((r) => decodeJwt<{ id: string }>(r.body.verificationToken).id));
       tally.duplicates('replays', 'otp_verify_v2 of one code: tokens', tokens.size - 1);
       expect(tokens.size).toBe(1);
-      refusedAmong('otp_verify_v2 of a spent code', replies, [[401, 'ERR_OTP_INVALID'], [429, 'ERR_OTP_ATTEMPTS_EXCEEDED']]);
+      refusedAmong('otp_verify_v2 of a spent code', replies, [
+        [401, 'ERR_OTP_INVALID'],
+        [429, 'ERR_OTP_ATTEMPTS_EXCEEDED'],
+      ]);
       const [row] = await db().select().from(otps).where(eq(otps.id, otp.otpId));
       expect(row!.usedAt).not.toBeNull();
       expect(row!.attempts).toBeLessThanOrEqual(row!.maxAttempts);
@@ -160,7 +217,11 @@ describe.each(storeKinds)('replays on %s', (kind) => {
       const contact = freshEmail('login-race');
       const device = generateP256KeyPair();
       const signupToken = await verifiedToken(s, contact, device);
-      const signup = await s.browser.post('signup_v2', { userEmail: contact, verificationToken: signupToken, clientSignature: loginSignature(device.privateKey, signupToken, 'USAGE_TYPE_SIGNUP') });
+      const signup = await s.browser.post('signup_v2', {
+        userEmail: contact,
+        verificationToken: signupToken,
+        clientSignature: loginSignature(device.privateKey, signupToken, 'USAGE_TYPE_SIGNUP'),
+      });
       expect(signup.status).toBe(200);
 
       const sessionKey = generateP256KeyPair();
@@ -170,8 +231,16 @@ describe.each(storeKinds)('replays on %s', (kind) => {
       const sessions = new Set(replies.filter((r) => r.status === 200).map((r) => r.body.session));
       expect(sessions.size).toBe(1);
       refusedAmong('otp_login_v2 with a used token', replies, [[401, 'ERR_VERIFICATION_TOKEN_INVALID']]);
-      tally.duplicates('replays', 'otp_login_v2 with one token: session key rows', (await rows(apiKeys, and(eq(apiKeys.publicKey, sessionKey.publicKey), eq(apiKeys.organizationId, signup.body.organizationId)))) - 1);
-      tally.duplicates('replays', 'otp_login_v2 with one token: spent token rows', (await rows(usedVerificationTokens, eq(usedVerificationTokens.tokenId, decodeJwt<{ id: string }>(token).id))) - 1);
+      tally.duplicates(
+        'replays',
+        'otp_login_v2 with one token: session key rows',
+        (await rows(apiKeys, and(eq(apiKeys.publicKey, sessionKey.publicKey), eq(apiKeys.organizationId, signup.body.organizationId)))) - 1,
+      );
+      tally.duplicates(
+        'replays',
+        'otp_login_v2 with one token: spent token rows',
+        (await rows(usedVerificationTokens, eq(usedVerificationTokens.tokenId, decodeJwt<{ id: string }>(token).id))) - 1,
+      );
     });
 
     it('given one verification token, when signup_v2 with it runs 20 times at once, then one sub-organization is created and the rest are refused', async () => {
@@ -188,7 +257,10 @@ describe.each(storeKinds)('replays on %s', (kind) => {
       const replies = await Promise.all(Array.from({ length: COPIES }, (_, i) => browserFor(i).post('signup_v2', body)));
       const created = new Set(replies.filter((r) => r.status === 200).map((r) => r.body.organizationId));
       expect(created.size).toBe(1);
-      refusedAmong('signup_v2 with a used token', replies, [[401, 'ERR_VERIFICATION_TOKEN_INVALID'], [409, 'ERR_ALREADY_EXISTS']]);
+      refusedAmong('signup_v2 with a used token', replies, [
+        [401, 'ERR_VERIFICATION_TOKEN_INVALID'],
+        [409, 'ERR_ALREADY_EXISTS'],
+      ]);
       const holders = await db().select({ organizationId: users.organizationId }).from(users).where(eq(users.userEmail, contact));
       tally.duplicates('replays', 'signup_v2 with one token: sub-organizations', new Set(holders.map((h) => h.organizationId)).size - 1);
       tally.duplicates('replays', 'signup_v2 with one token: device keys', (await rows(apiKeys, eq(apiKeys.publicKey, device.publicKey))) - 1);
@@ -210,13 +282,20 @@ describe.each(storeKinds)('replays on %s', (kind) => {
         expect(again.status, `replay ${i}`).toBe(200);
         expect(again.body.activity).toEqual(first.body.activity);
       }
-      tally.duplicates('replays', 'completed activity replayed later: tags', (await rows(userTags, and(eq(userTags.organizationId, org()), eq(userTags.name, name)))) - 1);
+      tally.duplicates(
+        'replays',
+        'completed activity replayed later: tags',
+        (await rows(userTags, and(eq(userTags.organizationId, org()), eq(userTags.name, name)))) - 1,
+      );
       tally.duplicates('replays', 'completed activity replayed later: activity rows', (await activityRows(body)) - 1);
     });
 
     it('given a refused create_api_keys (the key already existed), when the key is revoked and the refused body replayed, then the replay answers the same refusal and the revoked key does not come back', async () => {
       const key = generateP256KeyPair();
-      const params = (name: string) => ({ userId: s.org.userId, apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }] });
+      const params = (name: string) => ({
+        userId: s.org.userId,
+        apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+      });
       const { apiKeyIds } = await run('create_api_keys', params('first'));
       const refusedBody = envelopeText('create_api_keys', org(), params('second'));
       const stamp = stampApiKey(refusedBody, s.org.apiKey);
@@ -239,23 +318,42 @@ describe.each(storeKinds)('replays on %s', (kind) => {
       const { userTagId } = await run('create_user_tag', { userTagName: name, userIds: [] });
       const refusedBody = envelopeText('create_user_tag', org(), { userTagName: name, userIds: [] }, String(Date.now() + 1));
       const stamp = stampApiKey(refusedBody, s.org.apiKey);
-      tally.refused('replays', 'create_user_tag of a taken name', await sendRaw(s.url, operations.create_user_tag.path, refusedBody, { 'x-stamp': stamp }), 409, 'ERR_ALREADY_EXISTS');
+      tally.refused(
+        'replays',
+        'create_user_tag of a taken name',
+        await sendRaw(s.url, operations.create_user_tag.path, refusedBody, { 'x-stamp': stamp }),
+        409,
+        'ERR_ALREADY_EXISTS',
+      );
       await run('delete_user_tags', { userTagIds: [userTagId] });
       const replay = await sendRaw(urlFor(1), operations.create_user_tag.path, refusedBody, { 'x-stamp': stamp });
       tally.refused('replays', 'refused create_user_tag replayed after the name was freed', replay, 409, 'ERR_ALREADY_EXISTS');
-      tally.duplicates('replays', 'tag created by the replay of a refused body', await rows(userTags, and(eq(userTags.organizationId, org()), eq(userTags.name, name))));
+      tally.duplicates(
+        'replays',
+        'tag created by the replay of a refused body',
+        await rows(userTags, and(eq(userTags.organizationId, org()), eq(userTags.name, name))),
+      );
     });
 
     it('given a wrong code verified through the activity API (a committed failure), when the same body is replayed, then it answers the same 401 and the attempt is not counted again', async () => {
       const otp = await requestCode(s, freshEmail('committed'));
       const wrong = otp.code === '000000' ? '000001' : '000000';
-      const body = envelopeText('verify_otp', org(), { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, wrong, generateP256KeyPair().publicKey) });
+      const body = envelopeText('verify_otp', org(), {
+        otpId: otp.otpId,
+        encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, wrong, generateP256KeyPair().publicKey),
+      });
       const stamp = stampApiKey(body, s.org.apiKey);
       tally.refused('replays', 'wrong code', await sendRaw(s.url, operations.verify_otp.path, body, { 'x-stamp': stamp }), 401, 'ERR_OTP_INVALID');
       const attempts = async () => (await db().select().from(otps).where(eq(otps.id, otp.otpId)))[0]!.attempts;
       const before = await attempts();
       for (const url of [s.url, urlFor(1), s.url]) {
-        tally.refused('replays', 'committed failure replayed', await sendRaw(url, operations.verify_otp.path, body, { 'x-stamp': stamp }), 401, 'ERR_OTP_INVALID');
+        tally.refused(
+          'replays',
+          'committed failure replayed',
+          await sendRaw(url, operations.verify_otp.path, body, { 'x-stamp': stamp }),
+          401,
+          'ERR_OTP_INVALID',
+        );
       }
       expect(await attempts()).toBe(before);
       expect(await activityRows(body)).toBe(1);

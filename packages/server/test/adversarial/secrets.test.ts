@@ -213,7 +213,16 @@ describe('secrets hygiene on one server (pglite)', () => {
   async function verifiedToken(contact: string, key: EcKeyPair): Promise<string> {
     const otp = await requestCode(contact);
     const wrong = otp.code === '000000' ? '000001' : '000000';
-    refused(`wrong code for ${contact}`, await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, wrong, key.publicKey) }, 'otp_verify_v2 wrong'), 401, 'ERR_OTP_INVALID');
+    refused(
+      `wrong code for ${contact}`,
+      await browser(
+        'otp_verify_v2',
+        { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, wrong, key.publicKey) },
+        'otp_verify_v2 wrong',
+      ),
+      401,
+      'ERR_OTP_INVALID',
+    );
     const ok = await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey) });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     learn('token', `verification token of ${contact}`, ok.body.verificationToken, last());
@@ -233,7 +242,13 @@ describe('secrets hygiene on one server (pglite)', () => {
     });
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     accounts.push({ organizationId: reply.body.organizationId, key });
-    return { organizationId: reply.body.organizationId as string, userId: reply.body.userId as string, key, address: reply.body.wallet.addresses[0] as string, token };
+    return {
+      organizationId: reply.body.organizationId as string,
+      userId: reply.body.userId as string,
+      key,
+      address: reply.body.wallet.addresses[0] as string,
+      token,
+    };
   }
 
   /** Log in by code; the session is learned as a token of this reply. */
@@ -255,7 +270,12 @@ describe('secrets hygiene on one server (pglite)', () => {
   /** A hash signed by `signWith`, stamped with `key`; the recovered address. */
   async function signedBy(organizationId: string, key: StampKey, signWith: string): Promise<string> {
     const hash = hashMessage(`secrets ${signWith}`);
-    const reply = await submit('sign_raw_payloads', organizationId, { signWith, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' }, key);
+    const reply = await submit(
+      'sign_raw_payloads',
+      organizationId,
+      { signWith, payloads: [hash], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' },
+      key,
+    );
     const [sig] = resultOf(reply, 'sign_raw_payloads').signatures as Array<{ r: string; s: string; v: string }>;
     return recoverAddress({ hash, signature: { r: `0x${sig!.r}` as Hex, s: `0x${sig!.s}` as Hex, yParity: Number.parseInt(sig!.v, 16) } });
   }
@@ -301,12 +321,23 @@ describe('secrets hygiene on one server (pglite)', () => {
     logs = captureLogs(s.app);
     learn('master key', 'WALLETKIT_MASTER_KEY', s.config.masterKey!);
     learn('private key', "the proxy's API key", await s.enclave.revealSecret(s.proxy.proxyApiPrivateKeyEncrypted));
-    for (const row of await s.store.db.select().from(enclaveKeys)) learn('private key', `enclave key ${row.name}`, unsealEnclaveKey(s.config.masterKey!, row.name, row.sealed));
+    for (const row of await s.store.db.select().from(enclaveKeys))
+      learn('private key', `enclave key ${row.name}`, unsealEnclaveKey(s.config.masterKey!, row.name, row.sealed));
     learn('private key', "the organization's root API key", s.org.apiKey.privateKey);
     learn('client secret', 'Discord client secret', CLIENT_SECRET);
     const encryptedClientSecret = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(CLIENT_SECRET), receiverPublicKey: s.enclave.encryptionPublicKey }));
-    credentialId = resultOf(await submit('create_oauth2_credential', s.org.organizationId, { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret }, s.org.apiKey), 'create_oauth2_credential').oauth2CredentialId;
-    await updateProxySettings(s.store, s.org.organizationId, { social: { discord: { enabled: true, clientIds: [CLIENT_ID], oauth2CredentialId: credentialId } } });
+    credentialId = resultOf(
+      await submit(
+        'create_oauth2_credential',
+        s.org.organizationId,
+        { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret },
+        s.org.apiKey,
+      ),
+      'create_oauth2_credential',
+    ).oauth2CredentialId;
+    await updateProxySettings(s.store, s.org.organizationId, {
+      social: { discord: { enabled: true, clientIds: [CLIENT_ID], oauth2CredentialId: credentialId } },
+    });
   });
   afterAll(async () => {
     await s?.dispose();
@@ -326,22 +357,75 @@ describe('secrets hygiene on one server (pglite)', () => {
 
     // Used tokens, forged ones, signatures by the wrong key or for the wrong use.
     const stranger = generateP256KeyPair();
-    refused('used token replayed at login', await browser('otp_login_v2', { verificationToken: aliceSession.token, publicKey: aliceSession.key.publicKey, clientSignature: loginSignature(aliceSession.key.privateKey, aliceSession.token) }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
+    refused(
+      'used token replayed at login',
+      await browser('otp_login_v2', {
+        verificationToken: aliceSession.token,
+        publicKey: aliceSession.key.publicKey,
+        clientSignature: loginSignature(aliceSession.key.privateKey, aliceSession.token),
+      }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+    );
     const fresh = await verifiedToken(email, aliceSession.key);
-    refused('token signed for by another key', await browser('otp_login_v2', { verificationToken: fresh, publicKey: stranger.publicKey, clientSignature: loginSignature(stranger.privateKey, fresh) }), 401, 'ERR_CLIENT_SIGNATURE_INVALID');
-    refused('login signature used for signup', await browser('signup_v2', { userEmail: freshEmail('other'), verificationToken: fresh, clientSignature: loginSignature(aliceSession.key.privateKey, fresh), apiKeys: [] }), 401, ['ERR_CLIENT_SIGNATURE_INVALID', 'ERR_VERIFICATION_TOKEN_INVALID']);
+    refused(
+      'token signed for by another key',
+      await browser('otp_login_v2', { verificationToken: fresh, publicKey: stranger.publicKey, clientSignature: loginSignature(stranger.privateKey, fresh) }),
+      401,
+      'ERR_CLIENT_SIGNATURE_INVALID',
+    );
+    refused(
+      'login signature used for signup',
+      await browser('signup_v2', {
+        userEmail: freshEmail('other'),
+        verificationToken: fresh,
+        clientSignature: loginSignature(aliceSession.key.privateKey, fresh),
+        apiKeys: [],
+      }),
+      401,
+      ['ERR_CLIENT_SIGNATURE_INVALID', 'ERR_VERIFICATION_TOKEN_INVALID'],
+    );
     const forged = `${fresh.slice(0, -8)}AAAAAAAA`;
-    refused('forged token', await browser('otp_login_v2', { verificationToken: forged, publicKey: aliceSession.key.publicKey, clientSignature: loginSignature(aliceSession.key.privateKey, forged) }), 401, 'ERR_VERIFICATION_TOKEN_INVALID');
+    refused(
+      'forged token',
+      await browser('otp_login_v2', {
+        verificationToken: forged,
+        publicKey: aliceSession.key.publicKey,
+        clientSignature: loginSignature(aliceSession.key.privateKey, forged),
+      }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+    );
 
     // Codes: garbage bundles, a bundle to another target, the code of another OTP id.
     const otp = await requestCode(phone);
     const other = await requestCode(freshPhone());
     // The code in clear where its ciphertext belongs is no attempt; an undecryptable one is a wrong one.
     refused('OTP code in clear', await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: otp.code }), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE');
-    refused('garbage OTP bundle', await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: '{"encappedPublic":"04","ciphertext":"00"}' }), 401, 'ERR_OTP_INVALID');
-    refused('OTP bundle sealed to another target', await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(other.targetPublic, otp.code, stranger.publicKey) }), 401, 'ERR_OTP_INVALID');
-    refused("another contact's code", await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, other.code, stranger.publicKey) }), 401, 'ERR_OTP_INVALID');
-    refused('a fourth try', await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, stranger.publicKey) }), 429, 'ERR_OTP_ATTEMPTS_EXCEEDED');
+    refused(
+      'garbage OTP bundle',
+      await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: '{"encappedPublic":"04","ciphertext":"00"}' }),
+      401,
+      'ERR_OTP_INVALID',
+    );
+    refused(
+      'OTP bundle sealed to another target',
+      await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(other.targetPublic, otp.code, stranger.publicKey) }),
+      401,
+      'ERR_OTP_INVALID',
+    );
+    refused(
+      "another contact's code",
+      await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, other.code, stranger.publicKey) }),
+      401,
+      'ERR_OTP_INVALID',
+    );
+    refused(
+      'a fourth try',
+      await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, stranger.publicKey) }),
+      429,
+      'ERR_OTP_ATTEMPTS_EXCEEDED',
+    );
   });
 
   it('given wallets created, exported and imported, keys created and imported, signatures and stamp_login, when driven with their bad bundles and bad stamps, then the exported secrets control the addresses and every bad input is refused', async () => {
@@ -357,35 +441,82 @@ describe('secrets hygiene on one server (pglite)', () => {
     wallets[0]!.walletId = listed.find((w) => w.walletName === ETH_WALLET.walletName)!.walletId;
     for (const w of wallets) {
       const target = generateP256KeyPair();
-      const mnemonic = bytesToUtf8(await openExport(resultOf(await submit('export_wallet', org, { walletId: w.walletId, targetPublicKey: target.publicKeyUncompressed }, key), 'export_wallet').exportBundle, target));
+      const mnemonic = bytesToUtf8(
+        await openExport(
+          resultOf(await submit('export_wallet', org, { walletId: w.walletId, targetPublicKey: target.publicKeyUncompressed }, key), 'export_wallet')
+            .exportBundle,
+          target,
+        ),
+      );
       learn('mnemonic', `mnemonic of ${w.address}`, mnemonic);
       const accountTarget = generateP256KeyPair();
-      const exported = resultOf(await submit('export_wallet_account', org, { address: w.address, targetPublicKey: accountTarget.publicKeyUncompressed }, key), 'export_wallet_account');
+      const exported = resultOf(
+        await submit('export_wallet_account', org, { address: w.address, targetPublicKey: accountTarget.publicKeyUncompressed }, key),
+        'export_wallet_account',
+      );
       const accountKey = bytesToHex(await openExport(exported.exportBundle, accountTarget));
       expect(privateKeyToAccount(`0x${accountKey}`).address).toBe(w.address);
       learn('private key', `account key of ${w.address}`, accountKey);
-      refused('export target reused', await submit('export_wallet', org, { walletId: w.walletId, targetPublicKey: target.publicKeyUncompressed }, key), 409, 'ERR_TARGET_KEY_REUSED');
+      refused(
+        'export target reused',
+        await submit('export_wallet', org, { walletId: w.walletId, targetPublicKey: target.publicKeyUncompressed }, key),
+        409,
+        'ERR_TARGET_KEY_REUSED',
+      );
       expect(await signedBy(org, key, w.address)).toBe(w.address);
     }
-    refused('export to an off-curve target', await submit('export_wallet', org, { walletId: created.walletId, targetPublicKey: `04${'11'.repeat(64)}` }, key), 400, 'ERR_INVALID_PUBLIC_KEY');
+    refused(
+      'export to an off-curve target',
+      await submit('export_wallet', org, { walletId: created.walletId, targetPublicKey: `04${'11'.repeat(64)}` }, key),
+      400,
+      'ERR_INVALID_PUBLIC_KEY',
+    );
 
     // A private key created, exported, signing.
-    const pk = resultOf(await submit('create_private_keys', org, { privateKeys: [{ privateKeyName: 'pk', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }] }, key), 'create_private_keys');
+    const pk = resultOf(
+      await submit(
+        'create_private_keys',
+        org,
+        { privateKeys: [{ privateKeyName: 'pk', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }] },
+        key,
+      ),
+      'create_private_keys',
+    );
     const pkId: string = pk.privateKeys[0].privateKeyId;
     const pkAddress: string = pk.privateKeys[0].addresses[0].address;
     const pkTarget = generateP256KeyPair();
-    const pkHex = bytesToHex(await openExport(resultOf(await submit('export_private_key', org, { privateKeyId: pkId, targetPublicKey: pkTarget.publicKeyUncompressed }, key), 'export_private_key').exportBundle, pkTarget));
+    const pkHex = bytesToHex(
+      await openExport(
+        resultOf(await submit('export_private_key', org, { privateKeyId: pkId, targetPublicKey: pkTarget.publicKeyUncompressed }, key), 'export_private_key')
+          .exportBundle,
+        pkTarget,
+      ),
+    );
     expect(privateKeyToAccount(`0x${pkHex}`).address).toBe(pkAddress);
     learn('private key', 'created private key', pkHex);
     expect(await signedBy(org, key, pkAddress)).toBe(pkAddress);
 
     // Imports of secrets we know, and the bundles a confused or hostile client sends.
     const importTarget = async (op: 'init_import_wallet' | 'init_import_private_key') =>
-      verifyBundle<{ targetPublic: string }>(resultOf(await submit(op, org, { userId: user.userId }, key), op).importBundle, s.enclave.signingPublicKey).targetPublic;
+      verifyBundle<{ targetPublic: string }>(resultOf(await submit(op, org, { userId: user.userId }, key), op).importBundle, s.enclave.signingPublicKey)
+        .targetPublic;
     const sealTo = async (target: string, plaintext: Uint8Array) => JSON.stringify(await hpkeSeal({ plaintext, receiverPublicKey: target }));
     const mnemonic = generateMnemonic(24);
     learn('mnemonic', 'imported mnemonic', mnemonic);
-    const imported = resultOf(await submit('import_wallet', org, { userId: user.userId, walletName: 'imported', encryptedBundle: await sealTo(await importTarget('init_import_wallet'), utf8ToBytes(mnemonic)), accounts: [ETH0] }, key), 'import_wallet');
+    const imported = resultOf(
+      await submit(
+        'import_wallet',
+        org,
+        {
+          userId: user.userId,
+          walletName: 'imported',
+          encryptedBundle: await sealTo(await importTarget('init_import_wallet'), utf8ToBytes(mnemonic)),
+          accounts: [ETH0],
+        },
+        key,
+      ),
+      'import_wallet',
+    );
     expect(await signedBy(org, key, imported.addresses[0])).toBe(imported.addresses[0]);
     // A typo in the last word (checksum fails): the other words are still the user's secret.
     const words = generateMnemonic(12).split(' ');
@@ -398,16 +529,46 @@ describe('secrets hygiene on one server (pglite)', () => {
       ['import sealed to another key', await sealTo(generateP256KeyPair().publicKeyUncompressed, utf8ToBytes(mnemonic)), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE'],
       ['import of a mnemonic with a bad checksum', await sealTo(walletTarget, utf8ToBytes(typo)), 400, 'ERR_INVALID_PARAMETER'],
       ['import of a mnemonic in clear', plainMnemonic, 400, 'ERR_INVALID_ENCRYPTED_BUNDLE'],
-      ['import of a mnemonic in clear as JSON', JSON.stringify({ encappedPublic: plainMnemonic, ciphertext: plainMnemonic }), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE'],
+      [
+        'import of a mnemonic in clear as JSON',
+        JSON.stringify({ encappedPublic: plainMnemonic, ciphertext: plainMnemonic }),
+        400,
+        'ERR_INVALID_ENCRYPTED_BUNDLE',
+      ],
     ];
     for (const [what, encryptedBundle, status, code] of badWallets) {
-      refused(what, await submit('import_wallet', org, { userId: user.userId, walletName: `bad-${randomBytes(3).toString('hex')}`, encryptedBundle, accounts: [ETH0] }, key, what), status, code);
+      refused(
+        what,
+        await submit(
+          'import_wallet',
+          org,
+          { userId: user.userId, walletName: `bad-${randomBytes(3).toString('hex')}`, encryptedBundle, accounts: [ETH0] },
+          key,
+          what,
+        ),
+        status,
+        code,
+      );
     }
 
     const secp = generateSecp256k1KeyPair();
     learn('private key', 'imported private key', secp.privateKey);
     const keyTarget = await importTarget('init_import_private_key');
-    const importedKey = resultOf(await submit('import_private_key', org, { userId: user.userId, privateKeyName: 'imported', encryptedBundle: await sealTo(keyTarget, hexToBytes(secp.privateKey)), curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }, key), 'import_private_key');
+    const importedKey = resultOf(
+      await submit(
+        'import_private_key',
+        org,
+        {
+          userId: user.userId,
+          privateKeyName: 'imported',
+          encryptedBundle: await sealTo(keyTarget, hexToBytes(secp.privateKey)),
+          curve: 'CURVE_SECP256K1',
+          addressFormats: ['ADDRESS_FORMAT_ETHEREUM'],
+        },
+        key,
+      ),
+      'import_private_key',
+    );
     const importedAddress: string = importedKey.addresses[0].address;
     expect(importedAddress).toBe(privateKeyToAccount(`0x${secp.privateKey}`).address);
     expect(await signedBy(org, key, importedAddress)).toBe(importedAddress);
@@ -420,7 +581,24 @@ describe('secrets hygiene on one server (pglite)', () => {
       ['key import in clear', short, 400, 'ERR_INVALID_ENCRYPTED_BUNDLE'],
     ];
     for (const [what, encryptedBundle, status, code] of badKeys) {
-      refused(what, await submit('import_private_key', org, { userId: user.userId, privateKeyName: `bad-${randomBytes(3).toString('hex')}`, encryptedBundle, curve: 'CURVE_SECP256K1', addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }, key, what), status, code);
+      refused(
+        what,
+        await submit(
+          'import_private_key',
+          org,
+          {
+            userId: user.userId,
+            privateKeyName: `bad-${randomBytes(3).toString('hex')}`,
+            encryptedBundle,
+            curve: 'CURVE_SECP256K1',
+            addressFormats: ['ADDRESS_FORMAT_ETHEREUM'],
+          },
+          key,
+          what,
+        ),
+        status,
+        code,
+      );
     }
 
     // stamp_login: a session for a new key; then stamps that must not pass.
@@ -429,12 +607,34 @@ describe('secrets hygiene on one server (pglite)', () => {
     learn('token', 'stamp_login session', resultOf(stamped, 'stamp_login').session, last(), key.publicKey);
     expect(await signedBy(org, sessionKey, user.address)).toBe(user.address);
     refused('stamp_login with an off-curve key', await submit('stamp_login', org, { publicKey: `02${'ff'.repeat(32)}` }, key), 400, 'ERR_INVALID_PUBLIC_KEY');
-    const body = envelopeText('sign_raw_payloads', org, { signWith: user.address, payloads: [hashMessage('x')], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' });
+    const body = envelopeText('sign_raw_payloads', org, {
+      signWith: user.address,
+      payloads: [hashMessage('x')],
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
     const path = operations.sign_raw_payloads.path;
-    refused('body changed after stamping', keep('tampered', await sendRaw(s.url, path, body.replace('"x', '"y').replace(hashMessage('x'), hashMessage('y')), { 'x-stamp': stampApiKey(body, key) })), 401, 'ERR_STAMP_INVALID');
+    refused(
+      'body changed after stamping',
+      keep('tampered', await sendRaw(s.url, path, body.replace('"x', '"y').replace(hashMessage('x'), hashMessage('y')), { 'x-stamp': stampApiKey(body, key) })),
+      401,
+      'ERR_STAMP_INVALID',
+    );
     refused('stamp by a stranger', keep('stranger', await sendStamped(s.url, path, body, generateP256KeyPair())), 401, 'ERR_STAMP_KEY_UNKNOWN');
     refused('malformed stamp', keep('malformed', await sendRaw(s.url, path, body, { 'x-stamp': 'not-a-stamp' })), 401, 'ERR_STAMP_MALFORMED');
-    refused('stamp carrying a private key', keep('stamp with private key', await sendRaw(s.url, path, body, { 'x-stamp': Buffer.from(JSON.stringify({ publicKey: key.publicKey, privateKey: key.privateKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: '00' })).toString('base64url') })), 401, ['ERR_STAMP_MALFORMED', 'ERR_STAMP_INVALID']);
+    refused(
+      'stamp carrying a private key',
+      keep(
+        'stamp with private key',
+        await sendRaw(s.url, path, body, {
+          'x-stamp': Buffer.from(
+            JSON.stringify({ publicKey: key.publicKey, privateKey: key.privateKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: '00' }),
+          ).toString('base64url'),
+        }),
+      ),
+      401,
+      ['ERR_STAMP_MALFORMED', 'ERR_STAMP_INVALID'],
+    );
     learn('private key', 'device key sent in a stamp', key.privateKey);
   });
 
@@ -455,13 +655,42 @@ describe('secrets hygiene on one server (pglite)', () => {
     const session = await browser('oauth_login', { oidcToken: auth.body.oidcToken, publicKey: key.publicKey });
     expect(session.status, JSON.stringify(session.body)).toBe(200);
     learn('token', 'Discord session', session.body.session, last());
-    refused('oauth_login for another key than the nonce', await browser('oauth_login', { oidcToken: auth.body.oidcToken, publicKey: generateP256KeyPair().publicKey }), 401, 'ERR_OIDC_TOKEN_INVALID');
-    refused('forged id token', await browser('oauth_login', { oidcToken: `${auth.body.oidcToken.slice(0, -8)}AAAAAAAA`, publicKey: key.publicKey }), 401, 'ERR_OIDC_TOKEN_INVALID');
+    refused(
+      'oauth_login for another key than the nonce',
+      await browser('oauth_login', { oidcToken: auth.body.oidcToken, publicKey: generateP256KeyPair().publicKey }),
+      401,
+      'ERR_OIDC_TOKEN_INVALID',
+    );
+    refused(
+      'forged id token',
+      await browser('oauth_login', { oidcToken: `${auth.body.oidcToken.slice(0, -8)}AAAAAAAA`, publicKey: key.publicKey }),
+      401,
+      'ERR_OIDC_TOKEN_INVALID',
+    );
     // The client secret in clear where its ciphertext belongs: refused, and not kept anywhere.
-    refused('client secret in clear', await submit('create_oauth2_credential', s.org.organizationId, { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret: CLIENT_SECRET }, s.org.apiKey, 'client secret in clear'), 400, 'ERR_INVALID_ENCRYPTED_BUNDLE');
+    refused(
+      'client secret in clear',
+      await submit(
+        'create_oauth2_credential',
+        s.org.organizationId,
+        { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret: CLIENT_SECRET },
+        s.org.apiKey,
+        'client secret in clear',
+      ),
+      400,
+      'ERR_INVALID_ENCRYPTED_BUNDLE',
+    );
     // The provider refuses the secret: the server's 502 must carry no credential.
     const wrong = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(`wrong-${CLIENT_SECRET}`), receiverPublicKey: s.enclave.encryptionPublicKey }));
-    const wrongId = resultOf(await submit('create_oauth2_credential', s.org.organizationId, { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret: wrong }, s.org.apiKey), 'create_oauth2_credential').oauth2CredentialId;
+    const wrongId = resultOf(
+      await submit(
+        'create_oauth2_credential',
+        s.org.organizationId,
+        { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret: wrong },
+        s.org.apiKey,
+      ),
+      'create_oauth2_credential',
+    ).oauth2CredentialId;
     learn('client secret', 'refused client secret', `wrong-${CLIENT_SECRET}`);
     const { provider: _p, clientId: _c, ...params } = grant('7002');
     const refusedExchange = await submit('oauth2_authenticate', s.org.organizationId, { oauth2CredentialId: wrongId, ...params, nonce: 'n' }, s.org.apiKey);
@@ -472,7 +701,8 @@ describe('secrets hygiene on one server (pglite)', () => {
     // Delivery: email and SMS transports that throw with the whole message, code included.
     const email = await browser('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: freshEmail('poisoned') });
     const sms = await browser('otp_init_v2', { otpType: 'OTP_TYPE_SMS', contact: `+1666${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` });
-    for (const reply of [email, sms]) expect({ status: reply.status, body: reply.body }).toMatchObject({ status: 502, body: { details: [{ errorCode: 'ERR_DELIVERY_FAILED' }] } });
+    for (const reply of [email, sms])
+      expect({ status: reply.status, body: reply.body }).toMatchObject({ status: 502, body: { details: [{ errorCode: 'ERR_DELIVERY_FAILED' }] } });
     expect(refusedMessages).toHaveLength(2);
     for (const text of refusedMessages) learn('otp code', 'code of a refused delivery', codeIn(text));
 
@@ -481,7 +711,14 @@ describe('secrets hygiene on one server (pglite)', () => {
     try {
       const codeVerifier = newCodeVerifier();
       const authCode = discord.authorize({ user: { id: '7003', username: 'down' }, redirectUri: REDIRECT_URI, codeChallenge: codeChallengeOf(codeVerifier) });
-      const down = await browser('oauth2_authenticate', { provider: 'OAUTH2_PROVIDER_DISCORD', authCode, codeVerifier, redirectUri: REDIRECT_URI, clientId: CLIENT_ID, nonce: 'n' });
+      const down = await browser('oauth2_authenticate', {
+        provider: 'OAUTH2_PROVIDER_DISCORD',
+        authCode,
+        codeVerifier,
+        redirectUri: REDIRECT_URI,
+        clientId: CLIENT_ID,
+        nonce: 'n',
+      });
       expect({ status: down.status, code: down.body?.details?.[0]?.errorCode }).toEqual({ status: 502, code: 'ERR_OAUTH_EXCHANGE_FAILED' });
     } finally {
       providerDown = false;
@@ -493,17 +730,32 @@ describe('secrets hygiene on one server (pglite)', () => {
     const key = generateP256KeyPair();
     const otp = await requestCode(contact);
     clock.arm('ActivityRunner.complete');
-    const failedVerify = await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey) }, 'otp_verify_v2 failing write');
+    const failedVerify = await browser(
+      'otp_verify_v2',
+      { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey) },
+      'otp_verify_v2 failing write',
+    );
     expect({ status: failedVerify.status, code: failedVerify.body?.details?.[0]?.errorCode }).toEqual({ status: 500, code: 'ERR_INTERNAL' });
     // The failed write took nothing with it: the same code still verifies.
-    const verified = await browser('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey) });
+    const verified = await browser('otp_verify_v2', {
+      otpId: otp.otpId,
+      encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey),
+    });
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     const token: string = verified.body.verificationToken;
     learn('token', `verification token of ${contact}`, token, last());
     clock.arm('ActivityRunner.complete');
-    const failedLogin = await browser('otp_login_v2', { verificationToken: token, publicKey: key.publicKey, clientSignature: loginSignature(key.privateKey, token) }, 'otp_login_v2 failing write');
+    const failedLogin = await browser(
+      'otp_login_v2',
+      { verificationToken: token, publicKey: key.publicKey, clientSignature: loginSignature(key.privateKey, token) },
+      'otp_login_v2 failing write',
+    );
     expect({ status: failedLogin.status, code: failedLogin.body?.details?.[0]?.errorCode }).toEqual({ status: 500, code: 'ERR_INTERNAL' });
-    const loggedIn = await browser('otp_login_v2', { verificationToken: token, publicKey: key.publicKey, clientSignature: loginSignature(key.privateKey, token) });
+    const loggedIn = await browser('otp_login_v2', {
+      verificationToken: token,
+      publicKey: key.publicKey,
+      clientSignature: loginSignature(key.privateKey, token),
+    });
     expect(loggedIn.status, JSON.stringify(loggedIn.body)).toBe(200);
     learn('token', `session of ${contact}`, loggedIn.body.session, last());
     clock.arm('ActivityRunner.complete');
@@ -512,15 +764,35 @@ describe('secrets hygiene on one server (pglite)', () => {
     const target = generateP256KeyPair();
     const wallets = (await query('list_wallets', user.organizationId, {}, user.key)).body.wallets as Array<{ walletId: string }>;
     clock.arm('ActivityRunner.complete');
-    expect((await submit('export_wallet', user.organizationId, { walletId: wallets[0]!.walletId, targetPublicKey: target.publicKeyUncompressed }, user.key, 'export_wallet failing write')).status).toBe(500);
-    const exported = await submit('export_wallet', user.organizationId, { walletId: wallets[0]!.walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }, user.key);
+    expect(
+      (
+        await submit(
+          'export_wallet',
+          user.organizationId,
+          { walletId: wallets[0]!.walletId, targetPublicKey: target.publicKeyUncompressed },
+          user.key,
+          'export_wallet failing write',
+        )
+      ).status,
+    ).toBe(500);
+    const exported = await submit(
+      'export_wallet',
+      user.organizationId,
+      { walletId: wallets[0]!.walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed },
+      user.key,
+    );
     expect(exported.status, 'a failed export does not spend its target key: a fresh one works').toBe(200);
   });
 
   it('given the activity logs read by the integrator and by the users, when every secret learned is searched for, then no reply, log line or database row holds one outside the reply that issued it to its owner', async () => {
     // What an integrator's dashboard and a user's wallet read back.
     for (const type of [undefined, ['ACTIVITY_TYPE_VERIFY_OTP', 'ACTIVITY_TYPE_OTP_LOGIN', 'ACTIVITY_TYPE_OAUTH_LOGIN', 'ACTIVITY_TYPE_OAUTH2_AUTHENTICATE']]) {
-      const list = await query('list_activities', s.org.organizationId, { paginationOptions: { limit: '100' }, ...(type ? { filterByType: type } : {}) }, s.org.apiKey);
+      const list = await query(
+        'list_activities',
+        s.org.organizationId,
+        { paginationOptions: { limit: '100' }, ...(type ? { filterByType: type } : {}) },
+        s.org.apiKey,
+      );
       expect(list.status, JSON.stringify(list.body)).toBe(200);
     }
     expect(accounts.length).toBeGreaterThan(3);
@@ -552,10 +824,15 @@ describe('secrets hygiene on one server (pglite)', () => {
     }
 
     // Every row of every table; the dev outbox is the stand-in mailbox (dev mode only), so codes in it are its purpose.
-    const tables = ((await s.store.db.execute(sql.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`))) as unknown as { rows: Array<{ table_name: string }> }).rows.map((r) => r.table_name);
+    const tables = (
+      (await s.store.db.execute(
+        sql.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`),
+      )) as unknown as { rows: Array<{ table_name: string }> }
+    ).rows.map((r) => r.table_name);
     expect(tables).toEqual(expect.arrayContaining(['activities', 'otps', 'wallets', 'private_keys', 'proxy_configs', 'oauth2_credentials', 'enclave_keys']));
     for (const table of tables) {
-      const rows = ((await s.store.db.execute(sql.raw(`SELECT row_to_json(t)::text AS row FROM "${table}" t`))) as unknown as { rows: Array<{ row: string }> }).rows;
+      const rows = ((await s.store.db.execute(sql.raw(`SELECT row_to_json(t)::text AS row FROM "${table}" t`))) as unknown as { rows: Array<{ row: string }> })
+        .rows;
       for (const { row } of rows) {
         const words = wordsOf(row).join(' ');
         for (const secret of secrets) {
@@ -572,7 +849,8 @@ describe('secrets hygiene on one server (pglite)', () => {
     }
     for (const reply of seen) {
       for (const jwt of reply.text.match(JWT) ?? []) {
-        if (!secrets.some((x) => x.kind === 'token' && x.value === jwt && mayShow(x, reply))) found.push(`reply "${reply.what}" holds a JWT it did not issue: ${jwt.slice(0, 40)}...`);
+        if (!secrets.some((x) => x.kind === 'token' && x.value === jwt && mayShow(x, reply)))
+          found.push(`reply "${reply.what}" holds a JWT it did not issue: ${jwt.slice(0, 40)}...`);
       }
     }
     tally.violations('secrets', 'secrets found outside their place', found);

@@ -85,15 +85,25 @@ describe('sessions and JWTs under attack (pglite)', () => {
       deps: { now: () => new Date(serverNow()) },
     });
     const other = await createOrganization(s.store, { name: 'Other integrator' });
-    const proxy2 = await enableProxy(s.store, s.enclave, { organizationId: other.organizationId, origins: [APP], settings: { requireVerificationTokenForAccountLookup: true } });
+    const proxy2 = await enableProxy(s.store, s.enclave, {
+      organizationId: other.organizationId,
+      origins: [APP],
+      settings: { requireVerificationTokenForAccountLookup: true },
+    });
     s2 = { ...s, org: other, proxy: proxy2, browser: new ProxyClient(s.url, proxy2.id, APP) };
     const signup = async (label: string): Promise<Account> => {
       const contact = freshEmail(label);
       return { ...(await signupByCode(s, contact)), contact };
     };
     [victim, attacker] = [await signup('victim'), await signup('attacker')];
-    for (const [who, sub] of [[victim, victimSub], [attacker, attackerSub]] as const) {
-      const link = await submitOver(s.url, who.key, who.organizationId, 'create_oauth_providers', { userId: who.userId, oauthProviders: [{ providerName: 'x', oidcToken: xToken(sub, 'link') }] });
+    for (const [who, sub] of [
+      [victim, victimSub],
+      [attacker, attackerSub],
+    ] as const) {
+      const link = await submitOver(s.url, who.key, who.organizationId, 'create_oauth_providers', {
+        userId: who.userId,
+        oauthProviders: [{ providerName: 'x', oidcToken: xToken(sub, 'link') }],
+      });
       expect(link.status, JSON.stringify(link.body)).toBe(200);
     }
     await signupByCode(s2, victim.contact);
@@ -105,7 +115,12 @@ describe('sessions and JWTs under attack (pglite)', () => {
    * `wanted`: the claims the attacker would like accepted. `edits` are single-claim changes of
    * the real token kept under its original signature; `confusions` are real tokens of another kind.
    */
-  async function forgeries(real: string, wanted: Record<string, unknown>, edits: Record<string, Record<string, unknown>>, confusions: Record<string, string>): Promise<Array<[string, string]>> {
+  async function forgeries(
+    real: string,
+    wanted: Record<string, unknown>,
+    edits: Record<string, Record<string, unknown>>,
+    confusions: Record<string, string>,
+  ): Promise<Array<[string, string]>> {
     const [head, , signature] = real.split('.') as [string, string, string];
     const claims = decodeJwt<Record<string, unknown>>(real);
     const enclaveKey = s.enclave.signingPublicKey;
@@ -123,10 +138,16 @@ describe('sessions and JWTs under attack (pglite)', () => {
       ['HS256 keyed with the enclave public key (raw bytes)', hs256(wanted, Buffer.from(enclaveKey, 'hex'))],
       ['HS256 keyed with the enclave public key (PEM)', hs256(wanted, pem)],
       ['HS256 keyed with the enclave JWK', hs256(wanted, JSON.stringify(s.enclave.signingJwk()))],
-      ...Object.entries(edits).map(([name, patch]): [string, string] => [`edited ${name} under the original signature`, `${head}.${segment({ ...claims, ...patch })}.${signature}`]),
+      ...Object.entries(edits).map(([name, patch]): [string, string] => [
+        `edited ${name} under the original signature`,
+        `${head}.${segment({ ...claims, ...patch })}.${signature}`,
+      ]),
       ['the wanted claims under the original signature', `${head}.${segment(wanted)}.${signature}`],
       ['signed by another P-256 key under the enclave kid', signJwt(wanted, stranger.privateKey, { kid: s.enclave.keyId })],
-      ['signed by a key embedded in its own header (jwk)', await new SignJWT(wanted).setProtectedHeader({ alg: 'ES256', typ: 'JWT', jwk: await exportJWK(embedded.publicKey) }).sign(embedded.privateKey)],
+      [
+        'signed by a key embedded in its own header (jwk)',
+        await new SignJWT(wanted).setProtectedHeader({ alg: 'ES256', typ: 'JWT', jwk: await exportJWK(embedded.publicKey) }).sign(embedded.privateKey),
+      ],
       ['expired (signed by the enclave)', s.enclave.signJwt({ ...wanted, exp: serverSeconds() - 60 })],
       ['exp as a string (signed by the enclave)', s.enclave.signJwt({ ...wanted, exp: String(serverSeconds() + 600) })],
       ['exp missing (signed by the enclave)', s.enclave.signJwt(withoutExp)],
@@ -135,7 +156,7 @@ describe('sessions and JWTs under attack (pglite)', () => {
     ];
   }
 
-  it('given forged, edited, expired and wrong-kind verification tokens claiming the victim\'s contacts, when they reach otp_login_v2, signup_v2, the token-guarded lookup and update_user_email / update_user_phone_number, then every one is a 401 ERR_VERIFICATION_TOKEN_INVALID and the victim\'s contacts stay theirs alone', async () => {
+  it("given forged, edited, expired and wrong-kind verification tokens claiming the victim's contacts, when they reach otp_login_v2, signup_v2, the token-guarded lookup and update_user_email / update_user_phone_number, then every one is a 401 ERR_VERIFICATION_TOKEN_INVALID and the victim's contacts stay theirs alone", async () => {
     const key = generateP256KeyPair();
     const other = generateP256KeyPair();
     const victimPhone = freshPhone();
@@ -162,11 +183,20 @@ describe('sessions and JWTs under attack (pglite)', () => {
         // not decodable: sign the real token's id
       }
       const signer = claims.public_key === other.publicKey ? other : key;
-      return { signer, clientSignature: createClientSignature({ privateKey: signer.privateKey, message: JSON.stringify({ type: usage, tokenId: claims.id ?? fallbackId }) }) };
+      return {
+        signer,
+        clientSignature: createClientSignature({ privateKey: signer.privateKey, message: JSON.stringify({ type: usage, tokenId: claims.id ?? fallbackId }) }),
+      };
     };
     const wantedOf = (token: string, patch: Record<string, unknown>) => ({ ...decodeJwt<Record<string, unknown>>(token), ...patch });
 
-    const consumers: Array<{ name: string; real: string; wanted: Record<string, unknown>; edits: Record<string, Record<string, unknown>>; send: (token: string) => Promise<SeenReply> }> = [
+    const consumers: Array<{
+      name: string;
+      real: string;
+      wanted: Record<string, unknown>;
+      edits: Record<string, Record<string, unknown>>;
+      send: (token: string) => Promise<SeenReply>;
+    }> = [
       {
         name: 'otp_login_v2',
         real,
@@ -196,7 +226,12 @@ describe('sessions and JWTs under attack (pglite)', () => {
         edits: edits(unclaimed),
         send: (token) => {
           const { signer, clientSignature } = signedBy(token, decodeJwt<{ id: string }>(real).id, 'USAGE_TYPE_SIGNUP');
-          return s.browser.post('signup_v2', { userEmail: unclaimed, verificationToken: token, clientSignature, apiKeys: [{ apiKeyName: 'k', publicKey: signer.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+          return s.browser.post('signup_v2', {
+            userEmail: unclaimed,
+            verificationToken: token,
+            clientSignature,
+            apiKeys: [{ apiKeyName: 'k', publicKey: signer.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          });
         },
       },
       {
@@ -211,14 +246,24 @@ describe('sessions and JWTs under attack (pglite)', () => {
         real,
         wanted: wantedOf(real, { contact: unclaimed }),
         edits: edits(unclaimed),
-        send: (token) => submitOver(s.url, attacker.key, attacker.organizationId, 'update_user_email', { userId: attacker.userId, userEmail: unclaimed, verificationToken: token }),
+        send: (token) =>
+          submitOver(s.url, attacker.key, attacker.organizationId, 'update_user_email', {
+            userId: attacker.userId,
+            userEmail: unclaimed,
+            verificationToken: token,
+          }),
       },
       {
         name: 'update_user_phone_number',
         real: realSms,
         wanted: wantedOf(realSms, { contact: victimPhone }),
         edits: { ...edits(victimPhone), verification_type: { verification_type: 'OTP_TYPE_EMAIL' } },
-        send: (token) => submitOver(s.url, attacker.key, attacker.organizationId, 'update_user_phone_number', { userId: attacker.userId, userPhoneNumber: victimPhone, verificationToken: token }),
+        send: (token) =>
+          submitOver(s.url, attacker.key, attacker.organizationId, 'update_user_phone_number', {
+            userId: attacker.userId,
+            userPhoneNumber: victimPhone,
+            verificationToken: token,
+          }),
       },
     ];
     const victimKeysBefore = await s.store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, victim.userId));
@@ -232,10 +277,20 @@ describe('sessions and JWTs under attack (pglite)', () => {
     const holders = await s.store.db
       .select({ id: users.id })
       .from(users)
-      .where(sql`(lower(${users.userEmail}) = ${unclaimed} and ${users.emailVerified}) or (${users.userPhoneNumber} = ${victimPhone} and ${users.phoneVerified})`);
-    tally.violations('sessions', 'a forged token verified a contact', holders.map((h) => h.id));
+      .where(
+        sql`(lower(${users.userEmail}) = ${unclaimed} and ${users.emailVerified}) or (${users.userPhoneNumber} = ${victimPhone} and ${users.phoneVerified})`,
+      );
+    tally.violations(
+      'sessions',
+      'a forged token verified a contact',
+      holders.map((h) => h.id),
+    );
     // The real tokens were never spent by the forgeries: each still does what it proves.
-    const login = await s.browser.post('otp_login_v2', { verificationToken: real, publicKey: key.publicKey, clientSignature: signedBy(real, '', 'USAGE_TYPE_LOGIN').clientSignature });
+    const login = await s.browser.post('otp_login_v2', {
+      verificationToken: real,
+      publicKey: key.publicKey,
+      clientSignature: signedBy(real, '', 'USAGE_TYPE_LOGIN').clientSignature,
+    });
     expect(verifyJwt<{ organization_id: string }>(login.body.session, s.enclave.signingPublicKey).organization_id).toBe(attacker.organizationId);
   });
 
@@ -250,7 +305,11 @@ describe('sessions and JWTs under attack (pglite)', () => {
       ['another signer', signJwt({ ...claims, contact }, generateP256KeyPair().privateKey, { kid: s.enclave.keyId })],
     ];
     const probe = (token: string) =>
-      s2.browser.post('otp_login_v2', { verificationToken: token, publicKey: key.publicKey, clientSignature: createClientSignature({ privateKey: key.privateKey, message: JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: claims.id }) }) });
+      s2.browser.post('otp_login_v2', {
+        verificationToken: token,
+        publicKey: key.publicKey,
+        clientSignature: createClientSignature({ privateKey: key.privateKey, message: JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: claims.id }) }),
+      });
     const nobody = freshEmail('nobody');
     const withAccount = forge(victim.contact);
     for (const [i, [what, token]] of forge(nobody).entries()) {
@@ -263,7 +322,7 @@ describe('sessions and JWTs under attack (pglite)', () => {
     expect((await s2.browser.post('account', { filterType: 'EMAIL', filterValue: nobody })).status).toBe(401);
   });
 
-  it('given forged, edited, expired and wrong-kind OIDC tokens claiming the victim\'s linked identity, when they reach oauth_login, the OIDC lookup and signup_v2, then every one is a 401 ERR_OIDC_TOKEN_INVALID; the attacker\'s own real token still logs the attacker in', async () => {
+  it("given forged, edited, expired and wrong-kind OIDC tokens claiming the victim's linked identity, when they reach oauth_login, the OIDC lookup and signup_v2, then every one is a 401 ERR_OIDC_TOKEN_INVALID; the attacker's own real token still logs the attacker in", async () => {
     const key = generateP256KeyPair();
     const other = generateP256KeyPair();
     const real = xToken(attackerSub, sha256Hex(key.publicKey), attacker.contact);
@@ -290,7 +349,14 @@ describe('sessions and JWTs under attack (pglite)', () => {
     const consumers: Array<[string, (token: string) => Promise<SeenReply>]> = [
       ['oauth_login', (token) => s.browser.post('oauth_login', { oidcToken: token, publicKey: keyFor(token).publicKey })],
       ['account lookup by OIDC token', (token) => s.browser.post('account', { filterType: 'OIDC_TOKEN', filterValue: token })],
-      ['signup_v2 with an OAuth provider', (token) => s.browser.post('signup_v2', { oauthProviders: [{ providerName: 'x', oidcToken: token }], apiKeys: [{ apiKeyName: 'k', publicKey: keyFor(token).publicKey, curveType: 'API_KEY_CURVE_P256' }] })],
+      [
+        'signup_v2 with an OAuth provider',
+        (token) =>
+          s.browser.post('signup_v2', {
+            oauthProviders: [{ providerName: 'x', oidcToken: token }],
+            apiKeys: [{ apiKeyName: 'k', publicKey: keyFor(token).publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          }),
+      ],
     ];
     const victimKeysBefore = await s.store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, victim.userId));
     const tokens = await forgeries(real, wanted, edits, confusions);
@@ -313,14 +379,30 @@ describe('sessions and JWTs under attack (pglite)', () => {
       ['the session JWT as X-Stamp', { 'x-stamp': session }, 401, 'ERR_STAMP_MALFORMED'],
       ['the session JWT as a bearer token', { authorization: `Bearer ${session}` }, 401, 'ERR_STAMP_MISSING'],
       ['the session JWT as X-Stamp-WebAuthn', { 'x-stamp-webauthn': session }, 401, 'ERR_STAMP_MALFORMED'],
-      ['the JWT signature as a stamp of the session key', { 'x-stamp': stampOf({ publicKey: key.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: jwtSignature }) }, 401, 'ERR_STAMP_INVALID'],
-      ['the JWT signature as a stamp of the enclave key', { 'x-stamp': stampOf({ publicKey: compressPublicKey('p256', s.enclave.signingPublicKey), scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: jwtSignature }) }, 401, 'ERR_STAMP_INVALID'],
+      [
+        'the JWT signature as a stamp of the session key',
+        { 'x-stamp': stampOf({ publicKey: key.publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: jwtSignature }) },
+        401,
+        'ERR_STAMP_INVALID',
+      ],
+      [
+        'the JWT signature as a stamp of the enclave key',
+        {
+          'x-stamp': stampOf({
+            publicKey: compressPublicKey('p256', s.enclave.signingPublicKey),
+            scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+            signature: jwtSignature,
+          }),
+        },
+        401,
+        'ERR_STAMP_INVALID',
+      ],
     ];
     for (const [what, headers, status, code] of attempts) tally.refused('sessions', what, await sendRaw(s.url, path, body, headers), status, code);
     expect((await sendStamped(s.url, path, body, key)).status).toBe(200);
   });
 
-  it('given session keys with a one-second lifetime (stamp_login) and the proxy\'s 60-second one, when the server clock passes their expiry, then each stamped before and is refused with ERR_API_KEY_EXPIRED after, renewing itself included', async () => {
+  it("given session keys with a one-second lifetime (stamp_login) and the proxy's 60-second one, when the server clock passes their expiry, then each stamped before and is refused with ERR_API_KEY_EXPIRED after, renewing itself included", async () => {
     const short = await stampLogin(victim, { expirationSeconds: '1' });
     expect(decodeJwt<{ exp: number }>(short.session).exp - serverSeconds()).toBeOneOf([0, 1]);
     expect((await whoami(short.key, victim.organizationId)).status).toBe(200);
@@ -333,12 +415,20 @@ describe('sessions and JWTs under attack (pglite)', () => {
     expect((await whoami(proxyKey, victim.organizationId)).status).toBe(200);
 
     skewMs += 1_500;
-    const uses = (k: EcKeyPair) => [
-      ['whoami', () => whoami(k, victim.organizationId)],
-      ['stamp_login renewing itself', () => submitOver(s.url, k, victim.organizationId, 'stamp_login', { publicKey: k.publicKey })],
-      ['stamp_login for a new key', () => submitOver(s.url, k, victim.organizationId, 'stamp_login', { publicKey: generateP256KeyPair().publicKey })],
-      ['create_api_keys', () => submitOver(s.url, k, victim.organizationId, 'create_api_keys', { userId: victim.userId, apiKeys: [{ apiKeyName: 'late', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256' }] })],
-    ] as const;
+    const uses = (k: EcKeyPair) =>
+      [
+        ['whoami', () => whoami(k, victim.organizationId)],
+        ['stamp_login renewing itself', () => submitOver(s.url, k, victim.organizationId, 'stamp_login', { publicKey: k.publicKey })],
+        ['stamp_login for a new key', () => submitOver(s.url, k, victim.organizationId, 'stamp_login', { publicKey: generateP256KeyPair().publicKey })],
+        [
+          'create_api_keys',
+          () =>
+            submitOver(s.url, k, victim.organizationId, 'create_api_keys', {
+              userId: victim.userId,
+              apiKeys: [{ apiKeyName: 'late', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            }),
+        ],
+      ] as const;
     for (const [what, send] of uses(short.key)) tally.refused('sessions', `1-second session: ${what}`, await send(), 401, 'ERR_API_KEY_EXPIRED');
     expect((await whoami(proxyKey, victim.organizationId)).status).toBe(200);
     skewMs += 60_000;
@@ -360,16 +450,28 @@ describe('sessions and JWTs under attack (pglite)', () => {
       w = { ...(await signupByCode(s, wContact)), contact: wContact };
       const vKey = generateP256KeyPair();
       const created = await submitOver(s.url, u.key, u.organizationId, 'create_users', {
-        users: [{ userName: 'v', apiKeys: [{ apiKeyName: 'v', publicKey: vKey.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags: [] }],
+        users: [
+          {
+            userName: 'v',
+            apiKeys: [{ apiKeyName: 'v', publicKey: vKey.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+            authenticators: [],
+            oauthProviders: [],
+            userTags: [],
+          },
+        ],
       });
       expect(created.status, JSON.stringify(created.body)).toBe(200);
       v = { userId: created.body.activity.result.createUsersResult.userIds[0], key: vKey };
       // V may log itself in, nothing more.
-      const policy = await submitOver(s.url, u.key, u.organizationId, 'create_policy', { policyName: 'members log in', effect: 'EFFECT_ALLOW', condition: `activity.type == '${operations.stamp_login.type}'` });
+      const policy = await submitOver(s.url, u.key, u.organizationId, 'create_policy', {
+        policyName: 'members log in',
+        effect: 'EFFECT_ALLOW',
+        condition: `activity.type == '${operations.stamp_login.type}'`,
+      });
       expect(policy.status, JSON.stringify(policy.body)).toBe(200);
     });
 
-    it('given three sessions of one user and sessions of two other users, when a fourth login says invalidateExisting, then the three older keys are refused with ERR_STAMP_KEY_UNKNOWN and the other users\' sessions are untouched', async () => {
+    it("given three sessions of one user and sessions of two other users, when a fourth login says invalidateExisting, then the three older keys are refused with ERR_STAMP_KEY_UNKNOWN and the other users' sessions are untouched", async () => {
       const older = [await stampLogin(u), await stampLogin(u), await stampLogin(u)];
       const ofW = await stampLogin(w);
       const ofV = await stampLogin({ key: v.key, organizationId: u.organizationId });
@@ -378,30 +480,59 @@ describe('sessions and JWTs under attack (pglite)', () => {
 
       const key = generateP256KeyPair();
       const token = await verifiedToken(s, u.contact, key);
-      const fourth = await s.browser.post('otp_login_v2', { verificationToken: token, publicKey: key.publicKey, clientSignature: createClientSignature({ privateKey: key.privateKey, message: JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: decodeJwt<{ id: string }>(token).id }) }), invalidateExisting: true });
+      const fourth = await s.browser.post('otp_login_v2', {
+        verificationToken: token,
+        publicKey: key.publicKey,
+        clientSignature: createClientSignature({
+          privateKey: key.privateKey,
+          message: JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: decodeJwt<{ id: string }>(token).id }),
+        }),
+        invalidateExisting: true,
+      });
       expect(fourth.status, JSON.stringify(fourth.body)).toBe(200);
       for (const [i, o] of older.entries()) {
         tally.refused('sessions', `invalidated session ${i + 1}: whoami`, await whoami(o.key, u.organizationId), 401, 'ERR_STAMP_KEY_UNKNOWN');
-        tally.refused('sessions', `invalidated session ${i + 1}: logging itself back in`, await submitOver(s.url, o.key, u.organizationId, 'stamp_login', { publicKey: o.key.publicKey }), 401, 'ERR_STAMP_KEY_UNKNOWN');
+        tally.refused(
+          'sessions',
+          `invalidated session ${i + 1}: logging itself back in`,
+          await submitOver(s.url, o.key, u.organizationId, 'stamp_login', { publicKey: o.key.publicKey }),
+          401,
+          'ERR_STAMP_KEY_UNKNOWN',
+        );
       }
-      for (const [what, k, org] of [['the new session', key, u.organizationId], ["U's own API key (no session)", u.key, u.organizationId], ["V's session", ofV.key, u.organizationId], ["W's session", ofW.key, w.organizationId]] as const) {
+      for (const [what, k, org] of [
+        ['the new session', key, u.organizationId],
+        ["U's own API key (no session)", u.key, u.organizationId],
+        ["V's session", ofV.key, u.organizationId],
+        ["W's session", ofW.key, w.organizationId],
+      ] as const) {
         expect((await whoami(k, org)).status, what).toBe(200);
       }
-      const sessions = await s.store.db.select({ publicKey: apiKeys.publicKey }).from(apiKeys).where(and(eq(apiKeys.userId, u.userId), eq(apiKeys.isSession, true)));
+      const sessions = await s.store.db
+        .select({ publicKey: apiKeys.publicKey })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.userId, u.userId), eq(apiKeys.isSession, true)));
       expect(sessions.map((r) => r.publicKey)).toEqual([key.publicKey]);
     });
 
-    it("given a session key of one user, when it acts as another user of its sub-organization or on another sub-organization, the parent or another integrator, then it is refused (403 within its sub-organization, 401 elsewhere) and nothing changes", async () => {
+    it('given a session key of one user, when it acts as another user of its sub-organization or on another sub-organization, the parent or another integrator, then it is refused (403 within its sub-organization, 401 elsewhere) and nothing changes', async () => {
       const ofU = await stampLogin(u);
       const ofV = await stampLogin({ key: v.key, organizationId: u.organizationId });
       const newKey = () => [{ apiKeyName: 'backdoor', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256' as const }];
       const uKeyId = (await s.store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.publicKey, ofU.key.publicKey)))[0]!.id;
-      const keysOf = async (userId: string) => (await s.store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, userId))).map((r) => r.id).sort();
+      const keysOf = async (userId: string) =>
+        (await s.store.db.select({ id: apiKeys.id }).from(apiKeys).where(eq(apiKeys.userId, userId))).map((r) => r.id).sort();
       const before = [await keysOf(u.userId), await keysOf(v.userId), await keysOf(w.userId)];
       const asV: Array<[string, () => Promise<SeenReply>]> = [
         ["V's session adding a key to U", () => submitOver(s.url, ofV.key, u.organizationId, 'create_api_keys', { userId: u.userId, apiKeys: newKey() })],
-        ["V's session deleting U's session key", () => submitOver(s.url, ofV.key, u.organizationId, 'delete_api_keys', { userId: u.userId, apiKeyIds: [uKeyId] })],
-        ["V's session changing U's email", () => submitOver(s.url, ofV.key, u.organizationId, 'update_user_email', { userId: u.userId, userEmail: freshEmail('takeover') })],
+        [
+          "V's session deleting U's session key",
+          () => submitOver(s.url, ofV.key, u.organizationId, 'delete_api_keys', { userId: u.userId, apiKeyIds: [uKeyId] }),
+        ],
+        [
+          "V's session changing U's email",
+          () => submitOver(s.url, ofV.key, u.organizationId, 'update_user_email', { userId: u.userId, userEmail: freshEmail('takeover') }),
+        ],
         ["V's session adding a key to itself", () => submitOver(s.url, ofV.key, u.organizationId, 'create_api_keys', { userId: v.userId, apiKeys: newKey() })],
         ["V's session creating a wallet", () => submitOver(s.url, ofV.key, u.organizationId, 'create_wallet', { walletName: 'v', accounts: [] })],
       ];
@@ -411,13 +542,30 @@ describe('sessions and JWTs under attack (pglite)', () => {
 
       const elsewhere: Array<[string, () => Promise<SeenReply>]> = [
         ["U's session on W's sub-organization", () => submitOver(s.url, ofU.key, w.organizationId, 'create_api_keys', { userId: w.userId, apiKeys: newKey() })],
-        ["U's session logging in on W's sub-organization", () => submitOver(s.url, ofU.key, w.organizationId, 'stamp_login', { publicKey: generateP256KeyPair().publicKey })],
+        [
+          "U's session logging in on W's sub-organization",
+          () => submitOver(s.url, ofU.key, w.organizationId, 'stamp_login', { publicKey: generateP256KeyPair().publicKey }),
+        ],
         ["U's session reading W's sub-organization", () => whoami(ofU.key, w.organizationId)],
-        ["U's session on the integrator's organization", () => submitOver(s.url, ofU.key, s.org.organizationId, 'create_sub_organization', { subOrganizationName: 'x', rootUsers: [{ userName: 'x', apiKeys: newKey(), authenticators: [], oauthProviders: [] }], rootQuorumThreshold: 1 })],
+        [
+          "U's session on the integrator's organization",
+          () =>
+            submitOver(s.url, ofU.key, s.org.organizationId, 'create_sub_organization', {
+              subOrganizationName: 'x',
+              rootUsers: [{ userName: 'x', apiKeys: newKey(), authenticators: [], oauthProviders: [] }],
+              rootQuorumThreshold: 1,
+            }),
+        ],
         ["U's session on another integrator", () => whoami(ofU.key, s2.org.organizationId)],
       ];
       for (const [what, send] of elsewhere) tally.refused('sessions', what, await send(), 401, 'ERR_STAMP_KEY_UNKNOWN');
-      tally.refused('sessions', "U's session naming W's user in U's sub-organization", await submitOver(s.url, ofU.key, u.organizationId, 'create_api_keys', { userId: w.userId, apiKeys: newKey() }), 404, 'ERR_USER_NOT_FOUND');
+      tally.refused(
+        'sessions',
+        "U's session naming W's user in U's sub-organization",
+        await submitOver(s.url, ofU.key, u.organizationId, 'create_api_keys', { userId: w.userId, apiKeys: newKey() }),
+        404,
+        'ERR_USER_NOT_FOUND',
+      );
 
       // V's own stamp_login above added V's session key; nothing else changed.
       const after = [await keysOf(u.userId), await keysOf(v.userId), await keysOf(w.userId)];
@@ -432,7 +580,8 @@ describe('sessions and JWTs under attack (pglite)', () => {
       const other = generateP256KeyPair();
       const token = await verifiedToken(s, w.contact, key);
       const id = decodeJwt<{ id: string }>(token).id;
-      const sign = (signer: EcKeyPair, message: Record<string, unknown>) => createClientSignature({ privateKey: signer.privateKey, message: JSON.stringify(message) });
+      const sign = (signer: EcKeyPair, message: Record<string, unknown>) =>
+        createClientSignature({ privateKey: signer.privateKey, message: JSON.stringify(message) });
       const login = { type: 'USAGE_TYPE_LOGIN', tokenId: id };
       const honest = sign(key, login);
       const cases: Array<[string, string, ReturnType<typeof sign>]> = [
@@ -447,14 +596,23 @@ describe('sessions and JWTs under attack (pglite)', () => {
         ['the honest signature over an edited message', key.publicKey, { ...honest, message: JSON.stringify({ ...login, tokenId: `${id} ` }) }],
       ];
       for (const [what, publicKey, clientSignature] of cases) {
-        tally.refused('sessions', `client signature ${what}`, await s.browser.post('otp_login_v2', { verificationToken: token, publicKey, clientSignature }), 401, 'ERR_CLIENT_SIGNATURE_INVALID');
+        tally.refused(
+          'sessions',
+          `client signature ${what}`,
+          await s.browser.post('otp_login_v2', { verificationToken: token, publicKey, clientSignature }),
+          401,
+          'ERR_CLIENT_SIGNATURE_INVALID',
+        );
       }
       const reply = await s.browser.post('otp_login_v2', { verificationToken: token, publicKey: key.publicKey, clientSignature: honest });
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-      expect(verifyJwt<{ organization_id: string; public_key: string }>(reply.body.session, s.enclave.signingPublicKey, { now: serverNow })).toMatchObject({ organization_id: w.organizationId, public_key: key.publicKey });
+      expect(verifyJwt<{ organization_id: string; public_key: string }>(reply.body.session, s.enclave.signingPublicKey, { now: serverNow })).toMatchObject({
+        organization_id: w.organizationId,
+        public_key: key.publicKey,
+      });
     });
 
-    it('given a verification token bound to a key that someone else saw, when they sign up with it without that key\'s signature or with their own, then each is a 401 ERR_CLIENT_SIGNATURE_INVALID, nothing is created, and the owner still signs up', async () => {
+    it("given a verification token bound to a key that someone else saw, when they sign up with it without that key's signature or with their own, then each is a 401 ERR_CLIENT_SIGNATURE_INVALID, nothing is created, and the owner still signs up", async () => {
       const owner = generateP256KeyPair();
       const thief = generateP256KeyPair();
       const contact = freshEmail('observed');
@@ -463,10 +621,24 @@ describe('sessions and JWTs under attack (pglite)', () => {
       const thiefKey = [{ apiKeyName: 'thief', publicKey: thief.publicKey, curveType: 'API_KEY_CURVE_P256' as const }];
       const attempts: Array<[string, Record<string, unknown>]> = [
         ['no client signature', { userEmail: contact, verificationToken: token, apiKeys: thiefKey }],
-        ['the thief\'s own signature', { userEmail: contact, verificationToken: token, apiKeys: thiefKey, clientSignature: createClientSignature({ privateKey: thief.privateKey, message: JSON.stringify({ type: 'USAGE_TYPE_SIGNUP', tokenId: id }) }) }],
+        [
+          "the thief's own signature",
+          {
+            userEmail: contact,
+            verificationToken: token,
+            apiKeys: thiefKey,
+            clientSignature: createClientSignature({ privateKey: thief.privateKey, message: JSON.stringify({ type: 'USAGE_TYPE_SIGNUP', tokenId: id }) }),
+          },
+        ],
       ];
       for (const [what, body] of attempts) {
-        tally.refused('sessions', `signup with an observed token: ${what}`, await s.browser.post('signup_v2', body as never), 401, 'ERR_CLIENT_SIGNATURE_INVALID');
+        tally.refused(
+          'sessions',
+          `signup with an observed token: ${what}`,
+          await s.browser.post('signup_v2', body as never),
+          401,
+          'ERR_CLIENT_SIGNATURE_INVALID',
+        );
       }
       expect((await s.browser.post('account', { filterType: 'PUBLIC_KEY', filterValue: thief.publicKey })).body).toEqual({ organizationId: null });
       const honest = await s.browser.post('signup_v2', {

@@ -130,7 +130,11 @@ function elementMutations(tag: number, content: Buffer): Array<[string, string, 
     ['using composition with indefinite length', 'InvalidEncoding', b(constructed, 0x80, element, 0, 0)],
     ['using composition with wrong tag', 'InvalidEncoding', b(constructed, 0x80, tlv(tag + 1, content), 0, 0)],
     ['replaced with NULL', 'ModifiedSignature', b(0x05, 0x00)],
-    ...[tag - 2, tag - 1, tag + 1, tag + 2, 0xff].map((t): [string, string, Buffer] => [`changing tag value to 0x${t.toString(16)}`, 'InvalidEncoding', tlv(t, content)]),
+    ...[tag - 2, tag - 1, tag + 1, tag + 2, 0xff].map((t): [string, string, Buffer] => [
+      `changing tag value to 0x${t.toString(16)}`,
+      'InvalidEncoding',
+      tlv(t, content),
+    ]),
     ['non-minimal tag (high tag number form)', 'InvalidEncoding', b(tag | 0x1f, tag === 0x30 ? 0x10 : 0x02, L, content)],
     ['dropping value', 'ModifiedSignature', b(tag, 0x00)],
     ['using composition (split in two)', 'InvalidEncoding', tlv(constructed, b(tlv(tag, content.subarray(0, 1)), tlv(tag, content.subarray(1))))],
@@ -218,11 +222,26 @@ function mutationsOf(r: bigint, s: bigint, other: { r: bigint; s: bigint }): Mut
   add('repeating element in sequence', 'ModifiedSignature', seq(R, S, S));
 
   // Special values: r, s in {0, 1, -1, n, n - 1, n + 1, p, p + 1}.
-  const special: Array<[string, bigint]> = [['0', 0n], ['1', 1n], ['-1', -1n], ['n', N], ['n - 1', N - 1n], ['n + 1', N + 1n], ['p', P], ['p + 1', P + 1n]];
+  const special: Array<[string, bigint]> = [
+    ['0', 0n],
+    ['1', 1n],
+    ['-1', -1n],
+    ['n', N],
+    ['n - 1', N - 1n],
+    ['n + 1', N + 1n],
+    ['p', P],
+    ['p + 1', P + 1n],
+  ];
   for (const [rn, rv] of special) for (const [sn, sv] of special) add(`special case values r=${rn} and s=${sn}`, 'InvalidSignature', sigOf(rv, sv));
 
   // Values of the wrong ASN.1 type.
-  const typedR: Array<[string, bigint]> = [['0', 0n], ['1', 1n], ['-1', -1n], ['n', N], ['p', P]];
+  const typedR: Array<[string, bigint]> = [
+    ['0', 0n],
+    ['1', 1n],
+    ['-1', -1n],
+    ['n', N],
+    ['p', P],
+  ];
   for (const [rn, rv] of typedR) for (const [tn, t] of WRONG_TYPES) add(`incorrect types: r=${rn}, s=${tn}`, 'InvalidTypesInSignature', seq(int(rv), t));
   for (const [tn, t] of WRONG_TYPES) add(`incorrect types: r=${tn}, s=${tn}`, 'InvalidTypesInSignature', seq(t, t));
   for (const [tn, t] of WRONG_TYPES) add(`incorrect types: r=${tn}, s=0`, 'InvalidTypesInSignature', seq(t, int(0n)));
@@ -307,7 +326,10 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
 
   it('given every Wycheproof ecdsa_secp256r1_sha256 vector, when checked by the server verifier (verifyP256Node) and by verifyApiKeyStamp (noble and node:crypto), then every invalid one is false and every valid one true', () => {
     const file = JSON.parse(readFileSync(`${VECTORS}/ecdsa_secp256r1_sha256_test.json`, 'utf8')) as {
-      testGroups: Array<{ publicKey: { uncompressed: string }; tests: Array<{ tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' }> }>;
+      testGroups: Array<{
+        publicKey: { uncompressed: string };
+        tests: Array<{ tcId: number; comment: string; msg: string; sig: string; result: 'valid' | 'invalid' }>;
+      }>;
     };
     const wrong: string[] = [];
     let invalid = 0;
@@ -342,7 +364,11 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
     const wrong: string[] = [];
     for (const group of file.testGroups) {
       for (const t of group.tests) {
-        const verdict = verifyApiKeyStamp(new Uint8Array(Buffer.from(t.msg, 'hex')), { publicKey: group.publicKey.pk, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: t.sig });
+        const verdict = verifyApiKeyStamp(new Uint8Array(Buffer.from(t.msg, 'hex')), {
+          publicKey: group.publicKey.pk,
+          scheme: 'SIGNATURE_SCHEME_TK_API_ED25519',
+          signature: t.sig,
+        });
         if (verdict !== (t.result === 'valid')) wrong.push(`tc ${t.tcId} (${t.comment})`);
         if (t.result === 'invalid') tally.record('stamps', { status: verdict ? 200 : 401 });
       }
@@ -365,7 +391,9 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
 
     // Every flag of Wycheproof's invalid vectors that a mutation of a real signature can carry
     // (ArithmeticError and PointDuplication need crafted keys: the vector run above has them).
-    const file = JSON.parse(readFileSync(`${VECTORS}/ecdsa_secp256r1_sha256_test.json`, 'utf8')) as { testGroups: Array<{ tests: Array<{ result: string; flags: string[] }> }> };
+    const file = JSON.parse(readFileSync(`${VECTORS}/ecdsa_secp256r1_sha256_test.json`, 'utf8')) as {
+      testGroups: Array<{ tests: Array<{ result: string; flags: string[] }> }>;
+    };
     const wycheproofFlags = new Set(file.testGroups.flatMap((g) => g.tests.filter((t) => t.result === 'invalid').flatMap((t) => t.flags)));
     const covered = new Set(mutations.map((m) => m.flag));
     expect([...wycheproofFlags].filter((f) => !covered.has(f) && f !== 'ArithmeticError' && f !== 'PointDuplication')).toEqual([]);
@@ -421,7 +449,12 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       ['one byte changed', flipped, 401, 'ERR_STAMP_INVALID'],
       ['whitespace added', body.replace('{', '{ '), 401, 'ERR_STAMP_INVALID'],
       ['trailing newline', `${body}\n`, 401, 'ERR_STAMP_INVALID'],
-      ['key order changed', JSON.stringify({ organizationId: orgA, type: 'ACTIVITY_TYPE_CREATE_USER_TAG', timestampMs: ts, parameters: params }), 401, 'ERR_STAMP_INVALID'],
+      [
+        'key order changed',
+        JSON.stringify({ organizationId: orgA, type: 'ACTIVITY_TYPE_CREATE_USER_TAG', timestampMs: ts, parameters: params }),
+        401,
+        'ERR_STAMP_INVALID',
+      ],
       ['an escape spelling of the same text', body.replace('"type"', '"typ\\u0065"'), 401, 'ERR_STAMP_INVALID'],
       ['an allowed field added', body.replace(/}$/, ',"generateAppProofs":false}'), 401, 'ERR_STAMP_INVALID'],
       ['an unknown field added', body.replace(/}$/, ',"extra":1}'), 400, 'ERR_INVALID_REQUEST'],
@@ -429,13 +462,20 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       ['timestampMs changed by 1 ms', body.replace(ts, String(Number(ts) - 1)), 401, 'ERR_STAMP_INVALID'],
       ['type changed (same path)', body.replace('ACTIVITY_TYPE_CREATE_USER_TAG', 'ACTIVITY_TYPE_CREATE_PRIVATE_KEY_TAG'), 400, 'ERR_ACTIVITY_TYPE_MISMATCH'],
     ];
-    for (const [what, changed, status, code] of cases) tally.refused('stamps', `body changed after signing: ${what}`, await submit('create_user_tag', changed, stamp), status, code);
+    for (const [what, changed, status, code] of cases)
+      tally.refused('stamps', `body changed after signing: ${what}`, await submit('create_user_tag', changed, stamp), status, code);
 
     // Two operations with the same parameters: the type swapped and posted on its own path.
     const importBody = envelopeText('init_import_wallet', orgA, { userId: s.org.userId }, ts);
     const importStamp = stampApiKey(importBody, s.org.apiKey);
     const swapped = importBody.replace('ACTIVITY_TYPE_INIT_IMPORT_WALLET', 'ACTIVITY_TYPE_INIT_IMPORT_PRIVATE_KEY');
-    tally.refused('stamps', 'type changed to a twin operation on its path', await submit('init_import_private_key', swapped, importStamp), 401, 'ERR_STAMP_INVALID');
+    tally.refused(
+      'stamps',
+      'type changed to a twin operation on its path',
+      await submit('init_import_private_key', swapped, importStamp),
+      401,
+      'ERR_STAMP_INVALID',
+    );
 
     expect(await tagsNamed(name)).toBe(0);
     expect((await submit('create_user_tag', body, stamp)).status).toBe(200);
@@ -473,12 +513,46 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       ['missing scheme', [['x-stamp', encodeStamp({ publicKey: json.publicKey, signature: json.signature })]], 'ERR_STAMP_MALFORMED'],
       ['missing signature', [['x-stamp', encodeStamp({ publicKey: json.publicKey, scheme: json.scheme })]], 'ERR_STAMP_MALFORMED'],
       ['an extra field', [['x-stamp', encodeStamp({ ...json, organizationId: orgA })]], 'ERR_STAMP_MALFORMED'],
-      ['a __proto__ field', [['x-stamp', base64urlEncode(utf8ToBytes(JSON.stringify(json).replace('{', '{"__proto__":{"scheme":"x"},')))]], 'ERR_STAMP_MALFORMED'],
+      [
+        'a __proto__ field',
+        [['x-stamp', base64urlEncode(utf8ToBytes(JSON.stringify(json).replace('{', '{"__proto__":{"scheme":"x"},')))]],
+        'ERR_STAMP_MALFORMED',
+      ],
       // The header is JSON too: a key given twice means one signer to a reader keeping the first and another to one keeping the last.
-      ['publicKey given twice (a stranger first)', [['x-stamp', rawJson(`{"publicKey":"${generateP256KeyPair().publicKey}","publicKey":"${json.publicKey}","scheme":"${json.scheme}","signature":"${json.signature}"}`)]], 'ERR_STAMP_MALFORMED'],
-      ['signature given twice', [['x-stamp', rawJson(`{"publicKey":"${json.publicKey}","scheme":"${json.scheme}","signature":"00","signature":"${json.signature}"}`)]], 'ERR_STAMP_MALFORMED'],
-      ['publicKey given twice, once escaped', [['x-stamp', rawJson(`{"publicK\\u0065y":"${generateP256KeyPair().publicKey}","publicKey":"${json.publicKey}","scheme":"${json.scheme}","signature":"${json.signature}"}`)]], 'ERR_STAMP_MALFORMED'],
-      ['a NUL in the scheme', [['x-stamp', rawJson(`{"publicKey":"${json.publicKey}","scheme":"${json.scheme}\\u0000","signature":"${json.signature}"}`)]], 'ERR_STAMP_MALFORMED'],
+      [
+        'publicKey given twice (a stranger first)',
+        [
+          [
+            'x-stamp',
+            rawJson(
+              `{"publicKey":"${generateP256KeyPair().publicKey}","publicKey":"${json.publicKey}","scheme":"${json.scheme}","signature":"${json.signature}"}`,
+            ),
+          ],
+        ],
+        'ERR_STAMP_MALFORMED',
+      ],
+      [
+        'signature given twice',
+        [['x-stamp', rawJson(`{"publicKey":"${json.publicKey}","scheme":"${json.scheme}","signature":"00","signature":"${json.signature}"}`)]],
+        'ERR_STAMP_MALFORMED',
+      ],
+      [
+        'publicKey given twice, once escaped',
+        [
+          [
+            'x-stamp',
+            rawJson(
+              `{"publicK\\u0065y":"${generateP256KeyPair().publicKey}","publicKey":"${json.publicKey}","scheme":"${json.scheme}","signature":"${json.signature}"}`,
+            ),
+          ],
+        ],
+        'ERR_STAMP_MALFORMED',
+      ],
+      [
+        'a NUL in the scheme',
+        [['x-stamp', rawJson(`{"publicKey":"${json.publicKey}","scheme":"${json.scheme}\\u0000","signature":"${json.signature}"}`)]],
+        'ERR_STAMP_MALFORMED',
+      ],
       ['numbers instead of hex', [['x-stamp', encodeStamp({ ...json, signature: 12345 })]], 'ERR_STAMP_MALFORMED'],
       ['odd-length hex signature', [['x-stamp', encodeStamp({ ...json, signature: `${json.signature}0` })]], 'ERR_STAMP_MALFORMED'],
       ['0x-prefixed signature', [['x-stamp', encodeStamp({ ...json, signature: `0x${json.signature}` })]], 'ERR_STAMP_MALFORMED'],
@@ -486,27 +560,79 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       ['unknown scheme', [['x-stamp', underScheme('SIGNATURE_SCHEME_TK_API_RSA')]], 'ERR_STAMP_MALFORMED'],
       ['scheme in lower case', [['x-stamp', underScheme('signature_scheme_tk_api_p256')]], 'ERR_STAMP_MALFORMED'],
       ['P-256 key and signature under the secp256k1 scheme', [['x-stamp', underScheme('SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191')]], 'ERR_STAMP_INVALID'],
-      ['secp256k1 key and signature under the P-256 scheme', [['x-stamp', underScheme('SIGNATURE_SCHEME_TK_API_P256', decodeStamp(k1Stamp))]], 'ERR_STAMP_INVALID'],
+      [
+        'secp256k1 key and signature under the P-256 scheme',
+        [['x-stamp', underScheme('SIGNATURE_SCHEME_TK_API_P256', decodeStamp(k1Stamp))]],
+        'ERR_STAMP_INVALID',
+      ],
       ['P-256 key and signature under the ed25519 scheme', [['x-stamp', underScheme('SIGNATURE_SCHEME_TK_API_ED25519')]], 'ERR_STAMP_INVALID'],
-      ['ed25519 signature by a stranger under the P-256 key', [['x-stamp', encodeStamp({ ...json, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519', signature: decodeStamp(stampApiKey(body, { privateKey: ed.privateKey, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519' })).signature })]], 'ERR_STAMP_INVALID'],
+      [
+        'ed25519 signature by a stranger under the P-256 key',
+        [
+          [
+            'x-stamp',
+            encodeStamp({
+              ...json,
+              scheme: 'SIGNATURE_SCHEME_TK_API_ED25519',
+              signature: decodeStamp(stampApiKey(body, { privateKey: ed.privateKey, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519' })).signature,
+            }),
+          ],
+        ],
+        'ERR_STAMP_INVALID',
+      ],
       ['a valid signature under another key', [['x-stamp', encodeStamp({ ...json, publicKey: generateP256KeyPair().publicKey })]], 'ERR_STAMP_INVALID'],
       ['empty X-Stamp', [['x-stamp', '']], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp over 10 kB', [['x-stamp', encodeStamp({ ...json, signature: json.signature + '00'.repeat(4000) })]], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp of 15 kB', [['x-stamp', 'A'.repeat(15_000)]], 'ERR_STAMP_MALFORMED'],
-      ['two X-Stamp lines (a valid one first)', [['x-stamp', stamp], ['x-stamp', stamp]], 'ERR_STAMP_MALFORMED'],
-      ['X-Stamp and X-Stamp-WebAuthn together (both well-formed)', [['x-stamp', stamp], ['x-stamp-webauthn', new SoftwareAuthenticator().stamp(body)]], 'ERR_STAMP_MALFORMED'],
-      ['valid X-Stamp with a garbage X-Stamp-WebAuthn', [['x-stamp', stamp], ['x-stamp-webauthn', '{garbage']], 'ERR_STAMP_MALFORMED'],
+      [
+        'two X-Stamp lines (a valid one first)',
+        [
+          ['x-stamp', stamp],
+          ['x-stamp', stamp],
+        ],
+        'ERR_STAMP_MALFORMED',
+      ],
+      [
+        'X-Stamp and X-Stamp-WebAuthn together (both well-formed)',
+        [
+          ['x-stamp', stamp],
+          ['x-stamp-webauthn', new SoftwareAuthenticator().stamp(body)],
+        ],
+        'ERR_STAMP_MALFORMED',
+      ],
+      [
+        'valid X-Stamp with a garbage X-Stamp-WebAuthn',
+        [
+          ['x-stamp', stamp],
+          ['x-stamp-webauthn', '{garbage'],
+        ],
+        'ERR_STAMP_MALFORMED',
+      ],
       ['X-Stamp-WebAuthn not JSON', [['x-stamp-webauthn', 'garbage']], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp-WebAuthn empty', [['x-stamp-webauthn', '']], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp-WebAuthn array', [['x-stamp-webauthn', '[]']], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp-WebAuthn missing fields', [['x-stamp-webauthn', JSON.stringify({ credentialId: 'AAAA' })]], 'ERR_STAMP_MALFORMED'],
-      ['X-Stamp-WebAuthn fields not base64url', [['x-stamp-webauthn', JSON.stringify({ authenticatorData: '!!', clientDataJson: '!!', credentialId: '!!', signature: '!!' })]], 'ERR_STAMP_MALFORMED'],
+      [
+        'X-Stamp-WebAuthn fields not base64url',
+        [['x-stamp-webauthn', JSON.stringify({ authenticatorData: '!!', clientDataJson: '!!', credentialId: '!!', signature: '!!' })]],
+        'ERR_STAMP_MALFORMED',
+      ],
       ['X-Stamp-WebAuthn with credentialId given twice', [['x-stamp-webauthn', webauthnTwice]], 'ERR_STAMP_MALFORMED'],
-      ['X-Stamp-WebAuthn of 15 kB', [['x-stamp-webauthn', JSON.stringify({ authenticatorData: 'A'.repeat(15_000), clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' })]], 'ERR_STAMP_INVALID'],
+      [
+        'X-Stamp-WebAuthn of 15 kB',
+        [['x-stamp-webauthn', JSON.stringify({ authenticatorData: 'A'.repeat(15_000), clientDataJson: 'AA', credentialId: 'AA', signature: 'AA' })]],
+        'ERR_STAMP_INVALID',
+      ],
       ['X-Stamp-WebAuthn for another body', [['x-stamp-webauthn', new SoftwareAuthenticator().stamp(`${body} `)]], 'ERR_STAMP_INVALID'],
       ['X-Stamp-WebAuthn of an unknown passkey', [['x-stamp-webauthn', new SoftwareAuthenticator().stamp(body)]], 'ERR_STAMP_KEY_UNKNOWN'],
     ];
-    const replies = await inBatches(cases.map(([, lines]) => () => postWithHeaderLines(url, operations.create_user_tag.path, body, lines)));
+    const replies = await inBatches(
+      cases.map(
+        ([, lines]) =>
+          () =>
+            postWithHeaderLines(url, operations.create_user_tag.path, body, lines),
+      ),
+    );
     cases.forEach(([what, , code], i) => tally.refused('stamps', `stamp header: ${what}`, replies[i]!, 401, code));
     // Beyond Node's 16 kB header limit the HTTP layer answers (431) before the application can
     // give its error body: refused, though without a stable code (see the report).
@@ -515,7 +641,9 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
 
     // The secp256k1 key under its own scheme is accepted (the confusions above were the only fault).
     const k1Body = tagBody(`k1-${Date.now()}`);
-    expect((await submit('create_user_tag', k1Body, stampApiKey(k1Body, { privateKey: k1.privateKey, scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191' }))).status).toBe(200);
+    expect(
+      (await submit('create_user_tag', k1Body, stampApiKey(k1Body, { privateKey: k1.privateKey, scheme: 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191' }))).status,
+    ).toBe(200);
   });
 
   it('given the same stamp spelled differently (upper-case hex, base64url with correct padding), then it decodes to the same key and signature and answers the same activity: never a second effect', async () => {
@@ -553,9 +681,16 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
     beforeAll(async () => {
       orgB = await addOrganization(s, 'B');
       subKey = generateP256KeyPair();
-      const root = (key: EcKeyPair) => ({ userName: 'sub root', apiKeys: [{ apiKeyName: 'sub', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }], authenticators: [], oauthProviders: [] });
-      subOrg = (await run('create_sub_organization', { subOrganizationName: 'A sub', rootUsers: [root(subKey)], rootQuorumThreshold: 1 })).result.createSubOrganizationResultV8.subOrganizationId;
-      siblingOrg = (await run('create_sub_organization', { subOrganizationName: 'A sub 2', rootUsers: [root(generateP256KeyPair())], rootQuorumThreshold: 1 })).result.createSubOrganizationResultV8.subOrganizationId;
+      const root = (key: EcKeyPair) => ({
+        userName: 'sub root',
+        apiKeys: [{ apiKeyName: 'sub', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+        authenticators: [],
+        oauthProviders: [],
+      });
+      subOrg = (await run('create_sub_organization', { subOrganizationName: 'A sub', rootUsers: [root(subKey)], rootQuorumThreshold: 1 })).result
+        .createSubOrganizationResultV8.subOrganizationId;
+      siblingOrg = (await run('create_sub_organization', { subOrganizationName: 'A sub 2', rootUsers: [root(generateP256KeyPair())], rootQuorumThreshold: 1 }))
+        .result.createSubOrganizationResultV8.subOrganizationId;
     });
 
     const stampedSubmit = (key: { publicKey: string; privateKey: string }, organizationId: string) => {
@@ -578,7 +713,8 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       ];
       for (const [what, key, organizationId] of attempts) {
         tally.refused('stamps', `${what} (submit)`, await stampedSubmit(key, organizationId), 401, 'ERR_STAMP_KEY_UNKNOWN');
-        for (const q of ['whoami', 'list_users', 'list_wallets'] as const) tally.refused('stamps', `${what} (${q})`, await stampedQuery(key, q, organizationId), 401, 'ERR_STAMP_KEY_UNKNOWN');
+        for (const q of ['whoami', 'list_users', 'list_wallets'] as const)
+          tally.refused('stamps', `${what} (${q})`, await stampedQuery(key, q, organizationId), 401, 'ERR_STAMP_KEY_UNKNOWN');
       }
       // Positive controls: the parent acts on its sub-organization; the sub-organization on itself.
       expect((await stampedSubmit(s.org.apiKey, subOrg)).status).toBe(200);
@@ -598,7 +734,10 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       const issuedAt = Date.now();
       frozen = issuedAt;
       const key = generateP256KeyPair();
-      await run('create_api_keys', { userId: s.org.userId, apiKeys: [{ apiKeyName: 'short', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '1' }] });
+      await run('create_api_keys', {
+        userId: s.org.userId,
+        apiKeys: [{ apiKeyName: 'short', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: '1' }],
+      });
       const whoami = JSON.stringify({ organizationId: orgA });
       const stampedTag = () => {
         const body = tagBody(`expiring-${frozen}`);
@@ -609,14 +748,23 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       for (const later of [1_000, 1_001, 60_000, 3_600_000]) {
         frozen = issuedAt + later;
         tally.refused('stamps', `expired key (+${later} ms, submit)`, await stampedTag(), 401, 'ERR_API_KEY_EXPIRED');
-        tally.refused('stamps', `expired key (+${later} ms, query)`, await post('/public/v1/query/whoami', whoami, stampApiKey(whoami, key)), 401, 'ERR_API_KEY_EXPIRED');
+        tally.refused(
+          'stamps',
+          `expired key (+${later} ms, query)`,
+          await post('/public/v1/query/whoami', whoami, stampApiKey(whoami, key)),
+          401,
+          'ERR_API_KEY_EXPIRED',
+        );
       }
       frozen = undefined;
     });
 
     it('given a deleted API key and a session key removed by invalidateExisting, when they stamp, then each is 401 ERR_STAMP_KEY_UNKNOWN, and the surviving session key is accepted', async () => {
       const deleted = generateP256KeyPair();
-      const created = await run('create_api_keys', { userId: s.org.userId, apiKeys: [{ apiKeyName: 'to delete', publicKey: deleted.publicKey, curveType: 'API_KEY_CURVE_P256' }] });
+      const created = await run('create_api_keys', {
+        userId: s.org.userId,
+        apiKeys: [{ apiKeyName: 'to delete', publicKey: deleted.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+      });
       const apiKeyIds = created.result.createApiKeysResult.apiKeyIds as string[];
       await run('delete_api_keys', { userId: s.org.userId, apiKeyIds });
 
@@ -627,7 +775,10 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       expect((await submit('create_user_tag', beforeInvalidation, stampApiKey(beforeInvalidation, first))).status).toBe(200);
       await run('stamp_login', { publicKey: second.publicKey, invalidateExisting: true });
 
-      for (const [what, key] of [['deleted key', deleted], ['session key removed by invalidateExisting', first]] as const) {
+      for (const [what, key] of [
+        ['deleted key', deleted],
+        ['session key removed by invalidateExisting', first],
+      ] as const) {
         const body = tagBody(`${what}-${Date.now()}`);
         tally.refused('stamps', `${what} (submit)`, await submit('create_user_tag', body, stampApiKey(body, key)), 401, 'ERR_STAMP_KEY_UNKNOWN');
         const query = JSON.stringify({ organizationId: orgA });
@@ -650,7 +801,17 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
       };
       expect((await signed(String(now - HOUR), 1)).status).toBe(200);
       expect((await signed(String(now + SKEW), 2)).status).toBe(200);
-      const outOfWindow = [String(now - HOUR - 1), String(now + SKEW + 1), String(now - 10 * HOUR), '0', '1', String(now + 365 * 24 * HOUR), '9007199254740991', '9007199254740993', '9999999999999999'];
+      const outOfWindow = [
+        String(now - HOUR - 1),
+        String(now + SKEW + 1),
+        String(now - 10 * HOUR),
+        '0',
+        '1',
+        String(now + 365 * 24 * HOUR),
+        '9007199254740991',
+        '9007199254740993',
+        '9999999999999999',
+      ];
       const notCanonical = ['-1', '-0', `-${now}`, '00', `0${now}`, `${now}.0`, '1e15', '', ' 1', '99999999999999999', `${now}`.padStart(20, '9')];
       let n = 3;
       for (const ts of outOfWindow) {
@@ -664,7 +825,13 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
         expect(reply.body.details[0].field).toBe('timestampMs');
       }
       const numeric = tagBody(`liveness-${now}-number`).replace(/"timestampMs":"(\d+)"/, '"timestampMs":$1');
-      tally.refused('stamps', 'timestampMs as a JSON number', await submit('create_user_tag', numeric, stampApiKey(numeric, s.org.apiKey)), 400, 'ERR_INVALID_REQUEST');
+      tally.refused(
+        'stamps',
+        'timestampMs as a JSON number',
+        await submit('create_user_tag', numeric, stampApiKey(numeric, s.org.apiKey)),
+        400,
+        'ERR_INVALID_REQUEST',
+      );
     } finally {
       frozen = undefined;
     }
@@ -674,8 +841,17 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
     const name = `path-${Date.now()}`;
     const body = tagBody(name);
     const stamp = stampApiKey(body, s.org.apiKey);
-    tally.refused('stamps', 'create_user_tag stamp on create_private_key_tag', await submit('create_private_key_tag', body, stamp), 400, 'ERR_ACTIVITY_TYPE_MISMATCH');
-    tally.refused('stamps', 'create_user_tag stamp on update_user_tag', await submit('update_user_tag', body, stamp), 400, ['ERR_ACTIVITY_TYPE_MISMATCH', 'ERR_INVALID_REQUEST']);
+    tally.refused(
+      'stamps',
+      'create_user_tag stamp on create_private_key_tag',
+      await submit('create_private_key_tag', body, stamp),
+      400,
+      'ERR_ACTIVITY_TYPE_MISMATCH',
+    );
+    tally.refused('stamps', 'create_user_tag stamp on update_user_tag', await submit('update_user_tag', body, stamp), 400, [
+      'ERR_ACTIVITY_TYPE_MISMATCH',
+      'ERR_INVALID_REQUEST',
+    ]);
     tally.refused('stamps', 'submit stamp on query whoami', await post('/public/v1/query/whoami', body, stamp), 400, 'ERR_INVALID_REQUEST');
     tally.refused('stamps', 'submit stamp on query list_user_tags', await post('/public/v1/query/list_user_tags', body, stamp), 400, 'ERR_INVALID_REQUEST');
     tally.refused('stamps', 'submit stamp on an unknown path', await post('/public/v1/submit/create_user_tags', body, stamp), 404, 'ERR_ROUTE_NOT_FOUND');
@@ -683,7 +859,13 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
     const vote = envelopeText('approve_activity', orgA, { fingerprint: '0'.repeat(64) }, String(clock()));
     const voteStamp = stampApiKey(vote, s.org.apiKey);
     tally.refused('stamps', 'approve_activity stamp on reject_activity', await submit('reject_activity', vote, voteStamp), 400, 'ERR_ACTIVITY_TYPE_MISMATCH');
-    tally.refused('stamps', 'approve_activity retyped as reject_activity', await submit('reject_activity', vote.replace('APPROVE', 'REJECT'), voteStamp), 401, 'ERR_STAMP_INVALID');
+    tally.refused(
+      'stamps',
+      'approve_activity retyped as reject_activity',
+      await submit('reject_activity', vote.replace('APPROVE', 'REJECT'), voteStamp),
+      401,
+      'ERR_STAMP_INVALID',
+    );
 
     // A query stamp carried to a submit.
     const query = JSON.stringify({ organizationId: orgA });

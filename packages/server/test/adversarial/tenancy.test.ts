@@ -147,13 +147,23 @@ const PROBES: Probe[] = [
   // Reads.
   { what: 'get_wallet', kind: 'query', name: 'get_wallet', params: (v) => ({ walletId: v.walletId }) },
   { what: 'list_wallet_accounts', kind: 'query', name: 'list_wallet_accounts', params: (v) => ({ walletId: v.walletId }) },
-  { what: 'list_wallet_accounts with details', kind: 'query', name: 'list_wallet_accounts', params: (v) => ({ walletId: v.walletId, includeWalletDetails: true }) },
+  {
+    what: 'list_wallet_accounts with details',
+    kind: 'query',
+    name: 'list_wallet_accounts',
+    params: (v) => ({ walletId: v.walletId, includeWalletDetails: true }),
+  },
   { what: 'get_user', kind: 'query', name: 'get_user', params: (v) => ({ userId: v.userId }) },
   { what: 'get_api_keys', kind: 'query', name: 'get_api_keys', params: (v) => ({ userId: v.userId }) },
   { what: 'get_authenticators', kind: 'query', name: 'get_authenticators', params: (v) => ({ userId: v.userId }) },
   { what: 'get_activity', kind: 'query', name: 'get_activity', params: (v) => ({ activityId: v.activityId }) },
   { what: 'list_activities after a foreign activity', kind: 'query', name: 'list_activities', params: (v) => ({ paginationOptions: { after: v.activityId } }) },
-  { what: 'list_activities before a foreign activity', kind: 'query', name: 'list_activities', params: (v) => ({ paginationOptions: { before: v.activityId } }) },
+  {
+    what: 'list_activities before a foreign activity',
+    kind: 'query',
+    name: 'list_activities',
+    params: (v) => ({ paginationOptions: { before: v.activityId } }),
+  },
   { what: 'get_private_key', kind: 'query', name: 'get_private_key', params: (v) => ({ privateKeyId: v.privateKeyId }) },
   { what: 'get_policy', kind: 'query', name: 'get_policy', params: (v) => ({ policyId: v.policyId }) },
   { what: 'get_oauth2_credential', kind: 'query', name: 'get_oauth2_credential', params: (v) => ({ oauth2CredentialId: v.oauth2CredentialId }) },
@@ -161,55 +171,201 @@ const PROBES: Probe[] = [
   { what: 'export_wallet', kind: 'submit', name: 'export_wallet', params: (v) => ({ walletId: v.walletId, targetPublicKey: target() }) },
   { what: 'export_wallet_account', kind: 'submit', name: 'export_wallet_account', params: (v) => ({ address: v.address, targetPublicKey: target() }) },
   { what: 'export_private_key', kind: 'submit', name: 'export_private_key', params: (v) => ({ privateKeyId: v.privateKeyId, targetPublicKey: target() }) },
-  { what: 'create_wallet_accounts on a foreign wallet', kind: 'submit', name: 'create_wallet_accounts', params: (v) => ({ walletId: v.walletId, accounts: ETH_WALLET.accounts }) },
+  {
+    what: 'create_wallet_accounts on a foreign wallet',
+    kind: 'submit',
+    name: 'create_wallet_accounts',
+    params: (v) => ({ walletId: v.walletId, accounts: ETH_WALLET.accounts }),
+  },
   ...(['address', 'privateKeyId', 'privateKeyAddress'] as const).map(
     (field): Probe => ({
       what: `sign_raw_payloads signWith a foreign ${field}`,
       kind: 'submit',
       name: 'sign_raw_payloads',
-      params: (v) => ({ signWith: v[field], payloads: [`0x${'ab'.repeat(32)}`], encoding: 'PAYLOAD_ENCODING_HEXADECIMAL', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      params: (v) => ({
+        signWith: v[field],
+        payloads: [`0x${'ab'.repeat(32)}`],
+        encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      }),
     }),
   ),
   { what: 'init_import_wallet for a foreign user', kind: 'submit', name: 'init_import_wallet', params: (v) => ({ userId: v.userId }) },
   { what: 'init_import_private_key for a foreign user', kind: 'submit', name: 'init_import_private_key', params: (v) => ({ userId: v.userId }) },
   // Tags.
-  { what: 'create_user_tag with a foreign user', kind: 'submit', name: 'create_user_tag', params: (v) => ({ userTagName: `t-${randomUUID()}`, userIds: [v.userId] }) },
-  { what: 'update_user_tag adding a foreign user', kind: 'submit', name: 'update_user_tag', params: (v, own) => ({ userTagId: own.userTagId, newUserTagName: `t-${randomUUID()}`, addUserIds: [v.userId], removeUserIds: [] }) },
-  { what: 'update_user_tag removing a foreign user', kind: 'submit', name: 'update_user_tag', params: (v, own) => ({ userTagId: own.userTagId, newUserTagName: `t-${randomUUID()}`, addUserIds: [], removeUserIds: [v.userId] }) },
-  { what: 'update_user_tag of a foreign tag', kind: 'submit', name: 'update_user_tag', params: (v) => ({ userTagId: v.userTagId, newUserTagName: `t-${randomUUID()}`, addUserIds: [], removeUserIds: [] }) },
+  {
+    what: 'create_user_tag with a foreign user',
+    kind: 'submit',
+    name: 'create_user_tag',
+    params: (v) => ({ userTagName: `t-${randomUUID()}`, userIds: [v.userId] }),
+  },
+  {
+    what: 'update_user_tag adding a foreign user',
+    kind: 'submit',
+    name: 'update_user_tag',
+    params: (v, own) => ({ userTagId: own.userTagId, newUserTagName: `t-${randomUUID()}`, addUserIds: [v.userId], removeUserIds: [] }),
+  },
+  {
+    what: 'update_user_tag removing a foreign user',
+    kind: 'submit',
+    name: 'update_user_tag',
+    params: (v, own) => ({ userTagId: own.userTagId, newUserTagName: `t-${randomUUID()}`, addUserIds: [], removeUserIds: [v.userId] }),
+  },
+  {
+    what: 'update_user_tag of a foreign tag',
+    kind: 'submit',
+    name: 'update_user_tag',
+    params: (v) => ({ userTagId: v.userTagId, newUserTagName: `t-${randomUUID()}`, addUserIds: [], removeUserIds: [] }),
+  },
   { what: 'delete_user_tags of a foreign tag', kind: 'submit', name: 'delete_user_tags', params: (v) => ({ userTagIds: [v.userTagId] }) },
-  { what: 'create_private_key_tag with a foreign key', kind: 'submit', name: 'create_private_key_tag', params: (v) => ({ privateKeyTagName: `k-${randomUUID()}`, privateKeyIds: [v.privateKeyId] }) },
-  { what: 'update_private_key_tag adding a foreign key', kind: 'submit', name: 'update_private_key_tag', params: (v, own) => ({ privateKeyTagId: own.privateKeyTagId, newPrivateKeyTagName: `k-${randomUUID()}`, addPrivateKeyIds: [v.privateKeyId], removePrivateKeyIds: [] }) },
-  { what: 'update_private_key_tag of a foreign tag', kind: 'submit', name: 'update_private_key_tag', params: (v) => ({ privateKeyTagId: v.privateKeyTagId, newPrivateKeyTagName: `k-${randomUUID()}`, addPrivateKeyIds: [], removePrivateKeyIds: [] }) },
-  { what: 'create_users with a foreign tag', kind: 'submit', name: 'create_users', params: (v) => ({ users: [{ userName: `u-${randomUUID()}`, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [v.userTagId] }] }) },
+  {
+    what: 'create_private_key_tag with a foreign key',
+    kind: 'submit',
+    name: 'create_private_key_tag',
+    params: (v) => ({ privateKeyTagName: `k-${randomUUID()}`, privateKeyIds: [v.privateKeyId] }),
+  },
+  {
+    what: 'update_private_key_tag adding a foreign key',
+    kind: 'submit',
+    name: 'update_private_key_tag',
+    params: (v, own) => ({
+      privateKeyTagId: own.privateKeyTagId,
+      newPrivateKeyTagName: `k-${randomUUID()}`,
+      addPrivateKeyIds: [v.privateKeyId],
+      removePrivateKeyIds: [],
+    }),
+  },
+  {
+    what: 'update_private_key_tag of a foreign tag',
+    kind: 'submit',
+    name: 'update_private_key_tag',
+    params: (v) => ({ privateKeyTagId: v.privateKeyTagId, newPrivateKeyTagName: `k-${randomUUID()}`, addPrivateKeyIds: [], removePrivateKeyIds: [] }),
+  },
+  {
+    what: 'create_users with a foreign tag',
+    kind: 'submit',
+    name: 'create_users',
+    params: (v) => ({ users: [{ userName: `u-${randomUUID()}`, apiKeys: [], authenticators: [], oauthProviders: [], userTags: [v.userTagId] }] }),
+  },
   // Policies and interfaces.
-  { what: 'update_policy', kind: 'submit', name: 'update_policy', params: (v) => ({ policyId: v.policyId, policyName: `p-${randomUUID()}`, policyEffect: 'EFFECT_DENY' }) },
-  { what: 'delete_smart_contract_interface', kind: 'submit', name: 'delete_smart_contract_interface', params: (v) => ({ smartContractInterfaceId: v.smartContractInterfaceId }) },
+  {
+    what: 'update_policy',
+    kind: 'submit',
+    name: 'update_policy',
+    params: (v) => ({ policyId: v.policyId, policyName: `p-${randomUUID()}`, policyEffect: 'EFFECT_DENY' }),
+  },
+  {
+    what: 'delete_smart_contract_interface',
+    kind: 'submit',
+    name: 'delete_smart_contract_interface',
+    params: (v) => ({ smartContractInterfaceId: v.smartContractInterfaceId }),
+  },
   // Users and their credentials.
-  { what: 'create_api_keys for a foreign user', kind: 'submit', name: 'create_api_keys', params: (v) => ({ userId: v.userId, apiKeys: [{ apiKeyName: 'backdoor', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256' }] }) },
-  { what: 'delete_api_keys of a foreign key (own user)', kind: 'submit', name: 'delete_api_keys', params: (v, own) => ({ userId: own.rootUserId, apiKeyIds: [v.apiKeyId] }) },
-  { what: 'delete_api_keys of a foreign key (foreign user)', kind: 'submit', name: 'delete_api_keys', params: (v) => ({ userId: v.userId, apiKeyIds: [v.apiKeyId] }) },
-  { what: 'create_authenticators for a foreign user', kind: 'submit', name: 'create_authenticators', params: (v) => ({ userId: v.userId, authenticators: [passkeyParams()] }) },
-  { what: 'delete_authenticators of a foreign passkey (own user)', kind: 'submit', name: 'delete_authenticators', params: (v, own) => ({ userId: own.rootUserId, authenticatorIds: [v.authenticatorId] }) },
-  { what: 'delete_authenticators of a foreign passkey (foreign user)', kind: 'submit', name: 'delete_authenticators', params: (v) => ({ userId: v.userId, authenticatorIds: [v.authenticatorId] }) },
+  {
+    what: 'create_api_keys for a foreign user',
+    kind: 'submit',
+    name: 'create_api_keys',
+    params: (v) => ({ userId: v.userId, apiKeys: [{ apiKeyName: 'backdoor', publicKey: generateP256KeyPair().publicKey, curveType: 'API_KEY_CURVE_P256' }] }),
+  },
+  {
+    what: 'delete_api_keys of a foreign key (own user)',
+    kind: 'submit',
+    name: 'delete_api_keys',
+    params: (v, own) => ({ userId: own.rootUserId, apiKeyIds: [v.apiKeyId] }),
+  },
+  {
+    what: 'delete_api_keys of a foreign key (foreign user)',
+    kind: 'submit',
+    name: 'delete_api_keys',
+    params: (v) => ({ userId: v.userId, apiKeyIds: [v.apiKeyId] }),
+  },
+  {
+    what: 'create_authenticators for a foreign user',
+    kind: 'submit',
+    name: 'create_authenticators',
+    params: (v) => ({ userId: v.userId, authenticators: [passkeyParams()] }),
+  },
+  {
+    what: 'delete_authenticators of a foreign passkey (own user)',
+    kind: 'submit',
+    name: 'delete_authenticators',
+    params: (v, own) => ({ userId: own.rootUserId, authenticatorIds: [v.authenticatorId] }),
+  },
+  {
+    what: 'delete_authenticators of a foreign passkey (foreign user)',
+    kind: 'submit',
+    name: 'delete_authenticators',
+    params: (v) => ({ userId: v.userId, authenticatorIds: [v.authenticatorId] }),
+  },
   { what: 'recover_user of a foreign user', kind: 'submit', name: 'recover_user', params: (v) => ({ userId: v.userId, authenticator: passkeyParams() }) },
-  { what: 'create_oauth_providers for a foreign user', kind: 'submit', name: 'create_oauth_providers', params: (v) => ({ userId: v.userId, oauthProviders: [{ providerName: 'google', oidcClaims: { iss: 'https://issuer.example', sub: randomUUID(), aud: 'app' } }] }) },
-  { what: 'delete_oauth_providers of a foreign identity (foreign user)', kind: 'submit', name: 'delete_oauth_providers', params: (v) => ({ userId: v.userId, providerIds: [v.oauthProviderId] }) },
-  { what: 'delete_oauth_providers of a foreign identity (own user)', kind: 'submit', name: 'delete_oauth_providers', params: (v, own) => ({ userId: own.rootUserId, providerIds: [v.oauthProviderId] }) },
-  { what: 'update_user_email of a foreign user', kind: 'submit', name: 'update_user_email', params: (v) => ({ userId: v.userId, userEmail: `x-${randomUUID().slice(0, 8)}@example.com` }) },
-  { what: 'update_user_phone_number of a foreign user', kind: 'submit', name: 'update_user_phone_number', params: (v) => ({ userId: v.userId, userPhoneNumber: `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` }) },
-  { what: 'update_root_quorum with a foreign user', kind: 'submit', name: 'update_root_quorum', params: (v, own) => ({ threshold: 1, userIds: [own.rootUserId, v.userId] }) },
+  {
+    what: 'create_oauth_providers for a foreign user',
+    kind: 'submit',
+    name: 'create_oauth_providers',
+    params: (v) => ({
+      userId: v.userId,
+      oauthProviders: [{ providerName: 'google', oidcClaims: { iss: 'https://issuer.example', sub: randomUUID(), aud: 'app' } }],
+    }),
+  },
+  {
+    what: 'delete_oauth_providers of a foreign identity (foreign user)',
+    kind: 'submit',
+    name: 'delete_oauth_providers',
+    params: (v) => ({ userId: v.userId, providerIds: [v.oauthProviderId] }),
+  },
+  {
+    what: 'delete_oauth_providers of a foreign identity (own user)',
+    kind: 'submit',
+    name: 'delete_oauth_providers',
+    params: (v, own) => ({ userId: own.rootUserId, providerIds: [v.oauthProviderId] }),
+  },
+  {
+    what: 'update_user_email of a foreign user',
+    kind: 'submit',
+    name: 'update_user_email',
+    params: (v) => ({ userId: v.userId, userEmail: `x-${randomUUID().slice(0, 8)}@example.com` }),
+  },
+  {
+    what: 'update_user_phone_number of a foreign user',
+    kind: 'submit',
+    name: 'update_user_phone_number',
+    params: (v) => ({ userId: v.userId, userPhoneNumber: `+1555${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` }),
+  },
+  {
+    what: 'update_root_quorum with a foreign user',
+    kind: 'submit',
+    name: 'update_root_quorum',
+    params: (v, own) => ({ threshold: 1, userIds: [own.rootUserId, v.userId] }),
+  },
   // Consensus.
   { what: 'approve_activity of a foreign completed activity', kind: 'submit', name: 'approve_activity', params: (v) => ({ fingerprint: v.fingerprint }) },
   { what: 'reject_activity of a foreign completed activity', kind: 'submit', name: 'reject_activity', params: (v) => ({ fingerprint: v.fingerprint }) },
-  { what: 'approve_activity of a foreign pending activity', kind: 'submit', name: 'approve_activity', params: (v) => ({ fingerprint: v.pendingFingerprint }), needs: 'pendingFingerprint' },
-  { what: 'reject_activity of a foreign pending activity', kind: 'submit', name: 'reject_activity', params: (v) => ({ fingerprint: v.pendingFingerprint }), needs: 'pendingFingerprint' },
+  {
+    what: 'approve_activity of a foreign pending activity',
+    kind: 'submit',
+    name: 'approve_activity',
+    params: (v) => ({ fingerprint: v.pendingFingerprint }),
+    needs: 'pendingFingerprint',
+  },
+  {
+    what: 'reject_activity of a foreign pending activity',
+    kind: 'submit',
+    name: 'reject_activity',
+    params: (v) => ({ fingerprint: v.pendingFingerprint }),
+    needs: 'pendingFingerprint',
+  },
   // OAuth 2.0.
   {
     what: 'oauth2_authenticate with a foreign credential',
     kind: 'submit',
     name: 'oauth2_authenticate',
-    params: (v) => ({ oauth2CredentialId: v.oauth2CredentialId, authCode: 'code', redirectUri: 'https://app.example/cb', codeVerifier: 'v'.repeat(43), nonce: 'n' }),
+    params: (v) => ({
+      oauth2CredentialId: v.oauth2CredentialId,
+      authCode: 'code',
+      redirectUri: 'https://app.example/cb',
+      codeVerifier: 'v'.repeat(43),
+      nonce: 'n',
+    }),
   },
 ];
 
@@ -270,12 +426,29 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
     const { policyId } = await run(caller, 'create_policy', { policyName: `${label} policy`, effect: 'EFFECT_ALLOW', notes: label });
     const { smartContractInterfaceId } = await run(caller, 'create_smart_contract_interface', {
       smartContractAddress: randomAddress(),
-      smartContractInterface: JSON.stringify([{ type: 'function', name: 'transfer', inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }], stateMutability: 'nonpayable' }]),
+      smartContractInterface: JSON.stringify([
+        {
+          type: 'function',
+          name: 'transfer',
+          inputs: [
+            { name: 'to', type: 'address' },
+            { name: 'amount', type: 'uint256' },
+          ],
+          outputs: [{ type: 'bool' }],
+          stateMutability: 'nonpayable',
+        },
+      ]),
       type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
       label: `${label} interface`,
     });
-    const encryptedClientSecret = JSON.stringify(await hpkeSeal({ plaintext: utf8ToBytes(`${label} secret`), receiverPublicKey: s.enclave.encryptionPublicKey }));
-    const { oauth2CredentialId } = await run(caller, 'create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: `${label}-client`, encryptedClientSecret });
+    const encryptedClientSecret = JSON.stringify(
+      await hpkeSeal({ plaintext: utf8ToBytes(`${label} secret`), receiverPublicKey: s.enclave.encryptionPublicKey }),
+    );
+    const { oauth2CredentialId } = await run(caller, 'create_oauth2_credential', {
+      provider: 'OAUTH2_PROVIDER_X',
+      clientId: `${label}-client`,
+      encryptedClientSecret,
+    });
     return {
       label,
       organizationId: caller.organizationId,
@@ -304,7 +477,14 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
     const key = generateP256KeyPair();
     const created = await run(parent, 'create_sub_organization', {
       subOrganizationName: label,
-      rootUsers: [{ userName: `${label} root`, apiKeys: [{ apiKeyName: 'root', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [] }],
+      rootUsers: [
+        {
+          userName: `${label} root`,
+          apiKeys: [{ apiKeyName: 'root', publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+        },
+      ],
       rootQuorumThreshold: 1,
     });
     return populate(label, { label, key, organizationId: created.subOrganizationId }, created.rootUserIds[0]);
@@ -324,7 +504,17 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
 
     // B gets a second root member and a quorum of two: its next activity waits for consensus.
     const second = generateP256KeyPair();
-    const { userIds } = await run(B, 'create_users', { users: [{ userName: 'B second root', apiKeys: [{ apiKeyName: 'k', publicKey: second.publicKey, curveType: 'API_KEY_CURVE_P256' }], authenticators: [], oauthProviders: [], userTags: [] }] });
+    const { userIds } = await run(B, 'create_users', {
+      users: [
+        {
+          userName: 'B second root',
+          apiKeys: [{ apiKeyName: 'k', publicKey: second.publicKey, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [],
+          oauthProviders: [],
+          userTags: [],
+        },
+      ],
+    });
     await run(B, 'update_root_quorum', { threshold: 2, userIds: [B.rootUserId, userIds[0]] });
     const pending = await send(B, 'submit', 'create_user_tag', { userTagName: 'awaiting consensus', userIds: [] });
     expect(pending.body.activity.status).toBe('ACTIVITY_STATUS_CONSENSUS_NEEDED');
@@ -335,20 +525,64 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
   /** Every row that belongs to the given organizations (or links to them), in a stable order. */
   async function snapshot(organizationIds: string[]): Promise<string> {
     const db = s.store.db;
-    const byOrg = async (table: typeof wallets | typeof users | typeof apiKeys | typeof authenticators | typeof oauthProviders | typeof walletAccounts | typeof privateKeys | typeof policies | typeof userTags | typeof privateKeyTags | typeof smartContractInterfaces | typeof oauth2Credentials | typeof activities | typeof rootQuorumMembers | typeof organizationFeatures | typeof usedExportTargets) =>
-      (await db.select().from(table).where(inArray(table.organizationId, organizationIds))).map((r) => JSON.stringify(r)).sort();
+    const byOrg = async (
+      table:
+        | typeof wallets
+        | typeof users
+        | typeof apiKeys
+        | typeof authenticators
+        | typeof oauthProviders
+        | typeof walletAccounts
+        | typeof privateKeys
+        | typeof policies
+        | typeof userTags
+        | typeof privateKeyTags
+        | typeof smartContractInterfaces
+        | typeof oauth2Credentials
+        | typeof activities
+        | typeof rootQuorumMembers
+        | typeof organizationFeatures
+        | typeof usedExportTargets,
+    ) => (await db.select().from(table).where(inArray(table.organizationId, organizationIds))).map((r) => JSON.stringify(r)).sort();
     const orgRows = (await db.select().from(organizations).where(inArray(organizations.id, organizationIds))).map((r) => JSON.stringify(r)).sort();
     const tagIds = (await db.select({ id: userTags.id }).from(userTags).where(inArray(userTags.organizationId, organizationIds))).map((r) => r.id);
     const userIds = (await db.select({ id: users.id }).from(users).where(inArray(users.organizationId, organizationIds))).map((r) => r.id);
-    const keyTagIds = (await db.select({ id: privateKeyTags.id }).from(privateKeyTags).where(inArray(privateKeyTags.organizationId, organizationIds))).map((r) => r.id);
+    const keyTagIds = (await db.select({ id: privateKeyTags.id }).from(privateKeyTags).where(inArray(privateKeyTags.organizationId, organizationIds))).map(
+      (r) => r.id,
+    );
     const keyIds = (await db.select({ id: privateKeys.id }).from(privateKeys).where(inArray(privateKeys.organizationId, organizationIds))).map((r) => r.id);
     const activityIds = (await db.select({ id: activities.id }).from(activities).where(inArray(activities.organizationId, organizationIds))).map((r) => r.id);
     const links = [
-      ...(await db.select().from(userTagMembers).where(or(inArray(userTagMembers.tagId, tagIds), inArray(userTagMembers.userId, userIds)))),
-      ...(await db.select().from(privateKeyTagMembers).where(or(inArray(privateKeyTagMembers.tagId, keyTagIds), inArray(privateKeyTagMembers.privateKeyId, keyIds)))),
+      ...(await db
+        .select()
+        .from(userTagMembers)
+        .where(or(inArray(userTagMembers.tagId, tagIds), inArray(userTagMembers.userId, userIds)))),
+      ...(await db
+        .select()
+        .from(privateKeyTagMembers)
+        .where(or(inArray(privateKeyTagMembers.tagId, keyTagIds), inArray(privateKeyTagMembers.privateKeyId, keyIds)))),
       ...(await db.select().from(activityVotes).where(inArray(activityVotes.activityId, activityIds))),
-    ].map((r) => JSON.stringify(r)).sort();
-    const tables = [users, rootQuorumMembers, apiKeys, authenticators, oauthProviders, wallets, walletAccounts, privateKeys, policies, userTags, privateKeyTags, smartContractInterfaces, oauth2Credentials, organizationFeatures, activities, usedExportTargets] as const;
+    ]
+      .map((r) => JSON.stringify(r))
+      .sort();
+    const tables = [
+      users,
+      rootQuorumMembers,
+      apiKeys,
+      authenticators,
+      oauthProviders,
+      wallets,
+      walletAccounts,
+      privateKeys,
+      policies,
+      userTags,
+      privateKeyTags,
+      smartContractInterfaces,
+      oauth2Credentials,
+      organizationFeatures,
+      activities,
+      usedExportTargets,
+    ] as const;
     const perTable = [];
     for (const table of tables) perTable.push(await byOrg(table));
     return JSON.stringify([orgRows, links, perTable]);
@@ -360,7 +594,12 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
     const named = ID_FIELDS.map((f) => ids[f]).filter((v): v is string => typeof v === 'string');
     for (const value of named) message = message?.split(value).join('<id>').split(value.toLowerCase()).join('<id>');
     const field = (reply.body as { details?: Array<{ field?: string }> } | undefined)?.details?.[0]?.field;
-    return { status: reply.status, ...(errorCodeOf(reply) ? { code: errorCodeOf(reply) } : {}), ...(field !== undefined ? { field } : {}), ...(message !== undefined ? { message } : {}) };
+    return {
+      status: reply.status,
+      ...(errorCodeOf(reply) ? { code: errorCodeOf(reply) } : {}),
+      ...(field !== undefined ? { field } : {}),
+      ...(message !== undefined ? { message } : {}),
+    };
   }
 
   /**
@@ -373,7 +612,10 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
     for (const probe of PROBES) {
       if (probe.needs && victim[probe.needs] === undefined) continue;
       const made = madeUpIds();
-      const [foreign, unknown] = await Promise.all([send(caller, probe.kind, probe.name, probe.params(victim, own)), send(caller, probe.kind, probe.name, probe.params(made, own))]);
+      const [foreign, unknown] = await Promise.all([
+        send(caller, probe.kind, probe.name, probe.params(victim, own)),
+        send(caller, probe.kind, probe.name, probe.params(made, own)),
+      ]);
       const what = `${scenario}: ${probe.what}`;
       expect(unknown.status, `${what} with a made-up id: ${JSON.stringify(unknown.body)}`).toBeGreaterThanOrEqual(400);
       expect(unknown.status, `${what} with a made-up id: ${JSON.stringify(unknown.body)}`).toBeLessThan(500);
@@ -416,7 +658,16 @@ describe('tenancy under attack (PGlite, real HTTP)', () => {
   it('given the positive controls, then every probe succeeds on its own organization (the refusals above are tenancy, not broken requests)', async () => {
     // A handful of the probes with A's own ids, as A: they are accepted.
     const own = (name: string) => PROBES.find((p) => p.what === name)!;
-    for (const name of ['get_wallet', 'get_user', 'get_private_key', 'get_policy', 'get_oauth2_credential', 'get_activity', 'export_wallet_account', 'update_user_tag adding a foreign user']) {
+    for (const name of [
+      'get_wallet',
+      'get_user',
+      'get_private_key',
+      'get_policy',
+      'get_oauth2_credential',
+      'get_activity',
+      'export_wallet_account',
+      'update_user_tag adding a foreign user',
+    ]) {
       const probe = own(name);
       const reply = await send(as(A), probe.kind, probe.name, probe.params(A, A));
       expect(reply.status, `${name}: ${JSON.stringify(reply.body)}`).toBe(200);

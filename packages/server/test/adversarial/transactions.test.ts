@@ -31,10 +31,16 @@ const INVALID = 'ERR_INVALID_TRANSACTION';
 /** hex without 0x of `typeByte || rlp(fields)`. */
 const typed = (typeByte: string, fields: unknown[]) => `${typeByte}${toRlp(fields as never).slice(2)}`;
 const eip1559 = (patch: Record<number, unknown> = {}) =>
-  typed('02', ['0x7a69', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', []].map((f, i) => (i in patch ? patch[i] : f)));
+  typed(
+    '02',
+    ['0x7a69', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', []].map((f, i) => (i in patch ? patch[i] : f)),
+  );
 const AUTH = ['0x7a69', TO, '0x', '0x', `0x${'aa'.repeat(32)}`, `0x${'bb'.repeat(32)}`];
 const eip7702 = (patch: Record<number, unknown> = {}) =>
-  typed('04', ['0x7a69', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', [], [AUTH]].map((f, i) => (i in patch ? patch[i] : f)));
+  typed(
+    '04',
+    ['0x7a69', '0x', '0x01', '0x02', '0x5208', TO, '0x01', '0x', [], [AUTH]].map((f, i) => (i in patch ? patch[i] : f)),
+  );
 const legacy = (fields: unknown[]) => toRlp(fields as never).slice(2);
 
 /** A short RLP list (hex) of already-encoded items, spelled exactly as given. */
@@ -65,9 +71,15 @@ function solanaWire(payer: Uint8Array, opts: { slots?: number[]; header?: number
   const message = [
     ...(opts.version !== undefined ? [opts.version] : []),
     ...(opts.header ?? [1, 0, 1]),
-    2, ...payer, ...program,
+    2,
+    ...payer,
+    ...program,
     ...new Uint8Array(32), // blockhash
-    1, 1, 1, 0, 0, // one instruction: program index 1, one account (0), no data
+    1,
+    1,
+    1,
+    0,
+    0, // one instruction: program index 1, one account (0), no data
     ...(opts.version !== undefined ? [0] : []), // v0: no lookups
   ];
   const slots = opts.slots ?? [1];
@@ -102,7 +114,18 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
   const solana = (unsignedTransaction: unknown, signWith: unknown = solAddress) => post({ signWith, unsignedTransaction, type: 'TRANSACTION_TYPE_SOLANA' });
 
   it('given malformed Ethereum transactions of every kind, then each is 400 ERR_INVALID_TRANSACTION', async () => {
-    const signed = (await privateKeyToAccount(`0x${'42'.repeat(32)}`).signTransaction({ type: 'eip1559', chainId: 31337, nonce: 0, gas: 21000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, to: TO, value: 1n })).slice(2);
+    const signed = (
+      await privateKeyToAccount(`0x${'42'.repeat(32)}`).signTransaction({
+        type: 'eip1559',
+        chainId: 31337,
+        nonce: 0,
+        gas: 21000n,
+        maxFeePerGas: 2n,
+        maxPriorityFeePerGas: 1n,
+        to: TO,
+        value: 1n,
+      })
+    ).slice(2);
     const body = Buffer.from(eip1559(), 'hex').subarray(1);
     const cases: Array<[string, string]> = [
       ['0x alone', '0x'],
@@ -184,13 +207,19 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
     }
   });
 
-  it('given the wrong curve, a non-signer, or another organization\'s account, then 400 or the 404 an unknown address gets', async () => {
+  it("given the wrong curve, a non-signer, or another organization's account, then 400 or the 404 an unknown address gets", async () => {
     tally.refused('transactions', 'a Solana transaction for an Ethereum key', await solana(solanaWire(solKey), ethAddress), 400, INVALID);
     tally.refused('transactions', 'an Ethereum transaction for a Solana key', await ethereum(eip1559(), solAddress), 400, INVALID);
     tally.refused('transactions', 'a Solana transaction this key is not a signer of', await solana(solanaWire(new Uint8Array(32).fill(9))), 400, INVALID);
     tally.refused('transactions', "another organization's Ethereum account", await ethereum(eip1559(), theirs), 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND');
     tally.refused('transactions', 'an unknown address', await ethereum(eip1559(), TO), 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND');
-    tally.refused('transactions', 'a private key id of nothing', await ethereum(eip1559(), '00000000-0000-4000-8000-000000000000'), 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND');
+    tally.refused(
+      'transactions',
+      'a private key id of nothing',
+      await ethereum(eip1559(), '00000000-0000-4000-8000-000000000000'),
+      404,
+      'ERR_WALLET_ACCOUNT_NOT_FOUND',
+    );
   });
 
   it('given type confusion and oversized fields in the envelope, then 400 (413 for the body), never a 5xx', async () => {
@@ -208,19 +237,73 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
     schema('an extra parameter', await post({ signWith: ethAddress, unsignedTransaction: eip1559(), type: 'TRANSACTION_TYPE_ETHEREUM', chainId: 1 }));
     schema('an unsignedTransaction over 262144 characters', await ethereum('0'.repeat(262146)));
     const big = envelopeText('sign_transaction', org(), { signWith: ethAddress, unsignedTransaction: '00'.repeat(600_000), type: 'TRANSACTION_TYPE_ETHEREUM' });
-    tally.refused('transactions', 'a body over the 1 MiB limit', await sendRaw(s.url, operations.sign_transaction.path, big, { 'x-stamp': stampApiKey(big, s.org.apiKey) }), 413, 'ERR_PAYLOAD_TOO_LARGE');
+    tally.refused(
+      'transactions',
+      'a body over the 1 MiB limit',
+      await sendRaw(s.url, operations.sign_transaction.path, big, { 'x-stamp': stampApiKey(big, s.org.apiKey) }),
+      413,
+      'ERR_PAYLOAD_TOO_LARGE',
+    );
     const payload = (what: string, parameters: Record<string, unknown>) => post({ signWith: ethAddress, ...parameters }, 'sign_raw_payload');
-    tally.refused('transactions', 'an EIP-712 payload that is not JSON (NO_OP)', await payload('x', { payload: '{', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }), 400, 'ERR_INVALID_PAYLOAD');
-    tally.refused('transactions', 'a digest as an EIP-712 payload (NO_OP)', await payload('x', { payload: `0x${'ab'.repeat(32)}`, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }), 400, 'ERR_INVALID_PAYLOAD');
-    tally.refused('transactions', 'an EIP-7702 authorization with SHA256', await payload('x', { payload: JSON.stringify({ chainId: 1, address: TO, nonce: 0 }), encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', hashFunction: 'HASH_FUNCTION_SHA256' }), 400, 'ERR_INVALID_PAYLOAD');
-    tally.refused('transactions', 'an EIP-7702 authorization with a 2^64 nonce', await payload('x', { payload: JSON.stringify({ chainId: 1, address: TO, nonce: '18446744073709551616' }), encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', hashFunction: 'HASH_FUNCTION_NO_OP' }), 400, 'ERR_INVALID_PAYLOAD');
+    tally.refused(
+      'transactions',
+      'an EIP-712 payload that is not JSON (NO_OP)',
+      await payload('x', { payload: '{', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      400,
+      'ERR_INVALID_PAYLOAD',
+    );
+    tally.refused(
+      'transactions',
+      'a digest as an EIP-712 payload (NO_OP)',
+      await payload('x', { payload: `0x${'ab'.repeat(32)}`, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      400,
+      'ERR_INVALID_PAYLOAD',
+    );
+    tally.refused(
+      'transactions',
+      'an EIP-7702 authorization with SHA256',
+      await payload('x', {
+        payload: JSON.stringify({ chainId: 1, address: TO, nonce: 0 }),
+        encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+        hashFunction: 'HASH_FUNCTION_SHA256',
+      }),
+      400,
+      'ERR_INVALID_PAYLOAD',
+    );
+    tally.refused(
+      'transactions',
+      'an EIP-7702 authorization with a 2^64 nonce',
+      await payload('x', {
+        payload: JSON.stringify({ chainId: 1, address: TO, nonce: '18446744073709551616' }),
+        encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+        hashFunction: 'HASH_FUNCTION_NO_OP',
+      }),
+      400,
+      'ERR_INVALID_PAYLOAD',
+    );
     const selfReferencing = { types: { A: [{ name: 'a', type: 'A' }] }, primaryType: 'A', domain: {}, message: { a: { a: { a: {} } } } };
-    tally.refused('transactions', 'a self-referencing EIP-712 type', await payload('x', { payload: JSON.stringify(selfReferencing), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }), 400, 'ERR_INVALID_PAYLOAD');
+    tally.refused(
+      'transactions',
+      'a self-referencing EIP-712 type',
+      await payload('x', { payload: JSON.stringify(selfReferencing), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      400,
+      'ERR_INVALID_PAYLOAD',
+    );
   });
 
   it('given the largest transaction the schema allows (131 kB of data), then it is signed and recovers, without a 5xx', async () => {
     const data = `0x${'ab'.repeat(130_000)}` as Hex;
-    const unsigned = serializeTransaction({ type: 'eip1559', chainId: 31337, nonce: 1, gas: 3_000_000n, maxFeePerGas: 2n, maxPriorityFeePerGas: 1n, to: TO, value: 0n, data }).slice(2);
+    const unsigned = serializeTransaction({
+      type: 'eip1559',
+      chainId: 31337,
+      nonce: 1,
+      gas: 3_000_000n,
+      maxFeePerGas: 2n,
+      maxPriorityFeePerGas: 1n,
+      to: TO,
+      value: 0n,
+      data,
+    }).slice(2);
     const reply = await ethereum(unsigned);
     expect(reply.status).toBe(200);
     const signed = `0x${reply.body.activity.result.signTransactionResult.signedTransaction}`;
@@ -230,7 +313,10 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
   it(`given one stamped sign_transaction body sent ${COPIES} times at once, then all answer the same signed transaction from one activity; a refused body ${COPIES} times gives one stored refusal`, async () => {
     const fingerprintOf = (text: string) => createHash('sha256').update(text).digest('hex');
     const rows = async (text: string) => {
-      const [row] = await s.store.db.select({ n: count() }).from(activities).where(and(eq(activities.organizationId, org()), eq(activities.fingerprint, fingerprintOf(text))));
+      const [row] = await s.store.db
+        .select({ n: count() })
+        .from(activities)
+        .where(and(eq(activities.organizationId, org()), eq(activities.fingerprint, fingerprintOf(text))));
       return Number(row?.n ?? 0);
     };
     const send = (text: string) => {
@@ -238,14 +324,22 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
       return Promise.all(Array.from({ length: COPIES }, () => sendRaw(s.url, operations.sign_transaction.path, text, { 'x-stamp': stamp })));
     };
 
-    const body = envelopeText('sign_transaction', org(), { signWith: ethAddress, unsignedTransaction: eip1559({ 1: '0x2a' }), type: 'TRANSACTION_TYPE_ETHEREUM' });
+    const body = envelopeText('sign_transaction', org(), {
+      signWith: ethAddress,
+      unsignedTransaction: eip1559({ 1: '0x2a' }),
+      type: 'TRANSACTION_TYPE_ETHEREUM',
+    });
     const replies = await send(body);
     expect(outcomes(replies)).toEqual({ OK: COPIES });
     expect(new Set(replies.map((r) => r.body.activity.id)).size).toBe(1);
     expect(new Set(replies.map((r) => r.body.activity.result.signTransactionResult.signedTransaction)).size).toBe(1);
     tally.duplicates('transactions', `${COPIES} identical sign_transaction bodies`, (await rows(body)) - 1);
 
-    const refused = envelopeText('sign_transaction', org(), { signWith: ethAddress, unsignedTransaction: eip1559({ 0: '0x' }), type: 'TRANSACTION_TYPE_ETHEREUM' });
+    const refused = envelopeText('sign_transaction', org(), {
+      signWith: ethAddress,
+      unsignedTransaction: eip1559({ 0: '0x' }),
+      type: 'TRANSACTION_TYPE_ETHEREUM',
+    });
     const refusals = await send(refused);
     for (const reply of refusals) tally.refused('transactions', `${COPIES} identical chain-id-0 bodies`, reply, 400, INVALID);
     tally.duplicates('transactions', `${COPIES} identical refused bodies`, (await rows(refused)) - 1);

@@ -78,7 +78,13 @@ export class SoftwareAuthenticator {
       this.cosePublicKey,
     ]);
     const clientData = JSON.stringify({ type: opts.type ?? 'webauthn.create', challenge, origin: opts.origin ?? this.origin, crossOrigin: false });
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', authData]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', authData],
+      ]) as never,
+    );
     return { credentialId: this.credentialId, clientDataJson: b64url(clientData), attestationObject: b64url(attestationObject), transports: this.transports };
   }
 
@@ -94,6 +100,11 @@ export class SoftwareAuthenticator {
     const challenge = b64url(sha256(body).toString('hex'));
     const clientDataJson = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin: opts.origin ?? this.origin, crossOrigin: false }));
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJson)]), this.privateKey);
-    return JSON.stringify({ authenticatorData: b64url(authData), clientDataJson: b64url(clientDataJson), credentialId: this.credentialId, signature: b64url(signature) });
+    return JSON.stringify({
+      authenticatorData: b64url(authData),
+      clientDataJson: b64url(clientDataJson),
+      credentialId: this.credentialId,
+      signature: b64url(signature),
+    });
   }
 }

@@ -36,7 +36,11 @@ async function freePort(): Promise<number> {
 }
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
@@ -49,11 +53,15 @@ async function rpc(url: string, method: string, params: unknown[] = []): Promise
 export async function startLocalChain(): Promise<LocalChain> {
   const port = await freePort();
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [join(root, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js'), '--config', config, 'node', '--hostname', '127.0.0.1', '--port', String(port)], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(root, 'node_modules', 'hardhat', 'internal', 'cli', 'bootstrap.js'), '--config', config, 'node', '--hostname', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
+    },
+  );
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));

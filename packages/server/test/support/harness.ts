@@ -40,7 +40,11 @@ export class ActivityClient {
   }
 
   /** Build the exact body text of a submit envelope. */
-  envelope<N extends OperationName>(op: N, parameters: ParamsOf<N>, opts: { organizationId?: string; timestampMs?: string; generateAppProofs?: boolean } = {}): string {
+  envelope<N extends OperationName>(
+    op: N,
+    parameters: ParamsOf<N>,
+    opts: { organizationId?: string; timestampMs?: string; generateAppProofs?: boolean } = {},
+  ): string {
     return JSON.stringify({
       type: operations[op].type,
       timestampMs: opts.timestampMs ?? String(this.clock()),
@@ -61,7 +65,11 @@ export class ActivityClient {
     return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
   }
 
-  async submit<N extends OperationName>(op: N, parameters: ParamsOf<N>, opts: { organizationId?: string; timestampMs?: string; generateAppProofs?: boolean } = {}): Promise<Reply> {
+  async submit<N extends OperationName>(
+    op: N,
+    parameters: ParamsOf<N>,
+    opts: { organizationId?: string; timestampMs?: string; generateAppProofs?: boolean } = {},
+  ): Promise<Reply> {
     return this.post(operations[op].path, this.envelope(op, parameters, opts));
   }
 

@@ -87,10 +87,10 @@ export async function startOAuth2Provider(opts: OAuth2ProviderOptions): Promise<
     if (q.client_id !== opts.clientId || q.response_type !== 'code' || !q.redirect_uri || q.code_challenge_method !== 'S256' || !q.code_challenge) {
       return reply.code(400).type('text/plain').send('invalid_request');
     }
-    const hidden = ['redirect_uri', 'state', 'code_challenge']
-      .map((k) => `<input type="hidden" name="${k}" value="${escapeAttr(q[k] ?? '')}">`)
-      .join('');
-    return reply.type('text/html; charset=utf-8').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize - local ${opts.shape ?? 'discord'}</title></head>
+    const hidden = ['redirect_uri', 'state', 'code_challenge'].map((k) => `<input type="hidden" name="${k}" value="${escapeAttr(q[k] ?? '')}">`).join('');
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Authorize - local ${opts.shape ?? 'discord'}</title></head>
 <body><main><h1>Authorize walletkit</h1><form method="post" action="/authorize">${hidden}
 <label for="username">Username</label> <input id="username" name="username" required>
 <button type="submit">Authorize</button></form></main></body></html>`);

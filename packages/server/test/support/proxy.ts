@@ -76,7 +76,10 @@ export async function startProxyServer(
   opts: { config?: Partial<ServerConfig>; deps?: Partial<AppDeps>; proxy?: Omit<EnableProxyInput, 'organizationId'>; origin?: string } = {},
 ): Promise<ProxyTestServer> {
   // The dev outbox stands in for the user's mailbox (tests read codes from it); production tests turn it off.
-  const server = await startTestServer(kind, { config: { masterKey: randomBytes(32).toString('hex'), devOutbox: true, ...opts.config }, ...(opts.deps ? { deps: opts.deps } : {}) });
+  const server = await startTestServer(kind, {
+    config: { masterKey: randomBytes(32).toString('hex'), devOutbox: true, ...opts.config },
+    ...(opts.deps ? { deps: opts.deps } : {}),
+  });
   try {
     const url = await listen(server.app, server.config);
     const proxy = await enableProxy(server.store, server.enclave, { organizationId: server.org.organizationId, ...opts.proxy });
@@ -92,7 +95,10 @@ export async function startProxyServer(
  * A second, independent server instance on the same PostgreSQL database (own pool, own
  * enclave opened with the same master key), as behind a load balancer.
  */
-export async function startSecondInstance(first: ProxyTestServer & { store: { location: string } }, deps: Partial<AppDeps> = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSecondInstance(
+  first: ProxyTestServer & { store: { location: string } },
+  deps: Partial<AppDeps> = {},
+): Promise<{ url: string; close(): Promise<void> }> {
   const config = loadConfig({}, { ...first.config, publicUrl: undefined, port: 0 });
   const store = await openStore({ databaseUrl: first.store.location, poolSize: 5 });
   try {
@@ -164,7 +170,11 @@ export function expectProxyError(reply: ProxyReply, status: number, code: string
 /** POST a submit to an activity API over HTTP, stamped with `key` (a session or device key). */
 export async function submitOver(url: string, key: { publicKey: string; privateKey: string }, organizationId: string, op: OperationName, parameters: unknown) {
   const body = JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId, parameters });
-  const res = await fetch(`${url}${operations[op].path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, key) }, body });
+  const res = await fetch(`${url}${operations[op].path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, key) },
+    body,
+  });
   return { status: res.status, body: (await res.json()) as any };
 }
 

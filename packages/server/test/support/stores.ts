@@ -30,9 +30,7 @@ export type TestStore = Store & {
 export function postgresAdminUrl(): string {
   const url = inject('postgresUrl');
   if (!url) {
-    throw new Error(
-      `PostgreSQL is not available for this test run: ${inject('postgresError') || 'global setup did not start it'}`,
-    );
+    throw new Error(`PostgreSQL is not available for this test run: ${inject('postgresError') || 'global setup did not start it'}`);
   }
   return url;
 }

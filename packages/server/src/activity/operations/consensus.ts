@@ -20,7 +20,11 @@ type Selection = 'VOTE_SELECTION_APPROVED' | 'VOTE_SELECTION_REJECTED';
 
 async function recordOf(ctx: OperationContext, activityId: string): Promise<Activity> {
   const [row] = await ctx.tx.select().from(activities).where(eq(activities.id, activityId));
-  const votes = await ctx.tx.select().from(activityVotes).where(eq(activityVotes.activityId, activityId)).orderBy(asc(activityVotes.createdAt), asc(activityVotes.id));
+  const votes = await ctx.tx
+    .select()
+    .from(activityVotes)
+    .where(eq(activityVotes.activityId, activityId))
+    .orderBy(asc(activityVotes.createdAt), asc(activityVotes.id));
   // The voter sees the record as any reader other than its submitter does.
   return toActivity(row!, votes, ctx.caller.userId);
 }

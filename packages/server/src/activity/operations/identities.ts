@@ -58,7 +58,10 @@ async function currentIdentities(tx: Executor, organizationId: string): Promise<
     .select({ email: users.userEmail, phone: users.userPhoneNumber, emailVerified: users.emailVerified, phoneVerified: users.phoneVerified })
     .from(users)
     .where(and(eq(users.organizationId, organizationId), eq(users.isProxy, false)));
-  const keys = await tx.select({ publicKey: apiKeys.publicKey }).from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.isSession, false)));
+  const keys = await tx
+    .select({ publicKey: apiKeys.publicKey })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.isSession, false)));
   const passkeys = await tx.select({ credentialId: authenticators.credentialId }).from(authenticators).where(eq(authenticators.organizationId, organizationId));
   const providers = await tx
     .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })

@@ -48,7 +48,9 @@ async function linkByVerifiedEmail(ctx: OperationContext, identity: VerifiedOidc
   const [user] = await ctx.tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.organizationId, ctx.organizationId), eq(users.emailVerified, true), sql`lower(${users.userEmail}) = ${identity.email.trim().toLowerCase()}`));
+    .where(
+      and(eq(users.organizationId, ctx.organizationId), eq(users.emailVerified, true), sql`lower(${users.userEmail}) = ${identity.email.trim().toLowerCase()}`),
+    );
   if (!user) return undefined;
   const owner = { organizationId: ctx.organizationId, userId: user.id };
   const providerName = providerNameOf(config.settings.social, identity.aud);
@@ -87,11 +89,15 @@ export const oauthLoginHandlers = {
       // its holder does not already know; the proxy maps this to "sign up first".
       throw new ApiError('ERR_OAUTH_PROVIDER_NOT_FOUND', 'no user of this organization has linked this OIDC identity', 'oidcToken');
     }
-    const session = await openSession(ctx, { organizationId: ctx.organizationId, userId }, {
-      publicKey: params.publicKey,
-      ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
-      ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
-    });
+    const session = await openSession(
+      ctx,
+      { organizationId: ctx.organizationId, userId },
+      {
+        publicKey: params.publicKey,
+        ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
+        ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
+      },
+    );
     return { session };
   },
 } satisfies HandlerTable;

@@ -40,7 +40,8 @@ async function credentialOf(db: Executor, organizationId: string, oauth2Credenti
     .select()
     .from(oauth2Credentials)
     .where(and(eq(oauth2Credentials.id, oauth2CredentialId), eq(oauth2Credentials.organizationId, organizationId)));
-  if (!credential) throw new ApiError('ERR_OAUTH2_CREDENTIAL_NOT_FOUND', `no OAuth 2.0 credential ${oauth2CredentialId} in this organization`, 'oauth2CredentialId');
+  if (!credential)
+    throw new ApiError('ERR_OAUTH2_CREDENTIAL_NOT_FOUND', `no OAuth 2.0 credential ${oauth2CredentialId} in this organization`, 'oauth2CredentialId');
   return credential;
 }
 

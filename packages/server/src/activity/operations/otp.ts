@@ -220,11 +220,15 @@ export const otpHandlers = {
     }
     if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'publicKey must be the key that made the client signature', 'publicKey');
     const user = await userWithContact(ctx, claims);
-    const session = await openSession(ctx, { organizationId: ctx.organizationId, userId: user.id }, {
-      publicKey: params.publicKey,
-      ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
-      ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
-    });
+    const session = await openSession(
+      ctx,
+      { organizationId: ctx.organizationId, userId: user.id },
+      {
+        publicKey: params.publicKey,
+        ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
+        ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
+      },
+    );
     return { session };
   },
 } satisfies HandlerTable;

@@ -82,14 +82,26 @@ export const privateKeyHandlers = {
   /** New random keys with their addresses; tags are attached when given. */
   create_private_keys: async (params, ctx) => {
     const formats = params.privateKeys.map((k, i) => checkFormats(k.curve, k.addressFormats, `privateKeys.${i}.addressFormats`));
-    await assertNamesFree(ctx.tx, ctx.organizationId, params.privateKeys.map((k) => k.privateKeyName), 'privateKeys');
+    await assertNamesFree(
+      ctx.tx,
+      ctx.organizationId,
+      params.privateKeys.map((k) => k.privateKeyName),
+      'privateKeys',
+    );
     for (const [i, k] of params.privateKeys.entries()) {
       await assertTags(ctx.tx, ctx.organizationId, k.privateKeyTags, `privateKeys.${i}.privateKeyTags`);
     }
     const created = [];
     for (const [i, k] of params.privateKeys.entries()) {
       const { sealedPrivateKey, publicKey } = await ctx.enclave.createPrivateKey(k.curve);
-      const key = await insertPrivateKey(ctx, { name: k.privateKeyName, curve: k.curve, sealed: sealedPrivateKey, publicKey, formats: formats[i]!, imported: false });
+      const key = await insertPrivateKey(ctx, {
+        name: k.privateKeyName,
+        curve: k.curve,
+        sealed: sealedPrivateKey,
+        publicKey,
+        formats: formats[i]!,
+        imported: false,
+      });
       const tags = [...new Set(k.privateKeyTags)];
       if (tags.length > 0) {
         await ctx.tx.insert(privateKeyTagMembers).values(tags.map((tagId) => ({ tagId, privateKeyId: key.privateKeyId })));

@@ -40,7 +40,14 @@ export async function openSession(
   await insertApiKeys(
     ctx,
     owner,
-    [{ apiKeyName: `session ${now.toISOString()}`, publicKey, curveType: 'API_KEY_CURVE_P256', expirationSeconds: String(Math.round((expiresAt.getTime() - now.getTime()) / 1000)) }],
+    [
+      {
+        apiKeyName: `session ${now.toISOString()}`,
+        publicKey,
+        curveType: 'API_KEY_CURVE_P256',
+        expirationSeconds: String(Math.round((expiresAt.getTime() - now.getTime()) / 1000)),
+      },
+    ],
     () => '',
     { isSession: true },
   );
@@ -69,7 +76,12 @@ export const sessionHandlers = {
   /** Spec B: give a user who lost their credentials a new passkey (attestation verified). */
   recover_user: async (params, ctx) => {
     const user = await requireUser(ctx.tx, ctx.organizationId, params.userId);
-    const authenticatorId = await insertAuthenticators(ctx, { organizationId: ctx.organizationId, userId: user.id }, [params.authenticator], () => 'authenticator');
+    const authenticatorId = await insertAuthenticators(
+      ctx,
+      { organizationId: ctx.organizationId, userId: user.id },
+      [params.authenticator],
+      () => 'authenticator',
+    );
     return { authenticatorId };
   },
 } satisfies HandlerTable;

@@ -96,7 +96,11 @@ export const smartContractHandlers = {
       .where(and(eq(smartContractInterfaces.id, params.smartContractInterfaceId), eq(smartContractInterfaces.organizationId, ctx.organizationId)))
       .returning({ id: smartContractInterfaces.id });
     if (deleted.length === 0) {
-      throw new ApiError('ERR_SMART_CONTRACT_INTERFACE_NOT_FOUND', `smart contract interface ${params.smartContractInterfaceId} not found`, 'smartContractInterfaceId');
+      throw new ApiError(
+        'ERR_SMART_CONTRACT_INTERFACE_NOT_FOUND',
+        `smart contract interface ${params.smartContractInterfaceId} not found`,
+        'smartContractInterfaceId',
+      );
     }
     return { smartContractInterfaceId: params.smartContractInterfaceId };
   },

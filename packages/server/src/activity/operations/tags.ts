@@ -23,9 +23,7 @@ async function assertKeyTagNameFree(tx: Tx, organizationId: string, name: string
   const clash = await tx
     .select({ id: privateKeyTags.id })
     .from(privateKeyTags)
-    .where(
-      and(eq(privateKeyTags.organizationId, organizationId), eq(privateKeyTags.name, name), exceptId ? ne(privateKeyTags.id, exceptId) : undefined),
-    );
+    .where(and(eq(privateKeyTags.organizationId, organizationId), eq(privateKeyTags.name, name), exceptId ? ne(privateKeyTags.id, exceptId) : undefined));
   if (clash.length > 0) throw new ApiError('ERR_ALREADY_EXISTS', `a private key tag named '${name}' already exists`, field);
 }
 
@@ -53,7 +51,11 @@ export const tagHandlers = {
     const add = await requireUsers(ctx.tx, ctx.organizationId, params.addUserIds, 'addUserIds');
     const remove = await requireUsers(ctx.tx, ctx.organizationId, params.removeUserIds, 'removeUserIds');
     // Adding a member twice or removing a non-member is a no-op, not an error.
-    if (add.length > 0) await ctx.tx.insert(userTagMembers).values(add.map((userId) => ({ tagId: tag.id, userId }))).onConflictDoNothing();
+    if (add.length > 0)
+      await ctx.tx
+        .insert(userTagMembers)
+        .values(add.map((userId) => ({ tagId: tag.id, userId })))
+        .onConflictDoNothing();
     if (remove.length > 0) await ctx.tx.delete(userTagMembers).where(and(eq(userTagMembers.tagId, tag.id), inArray(userTagMembers.userId, remove)));
     await ctx.tx.update(userTags).set({ name, updatedAt: ctx.now() }).where(eq(userTags.id, tag.id));
     return { userTagId: tag.id };
@@ -106,9 +108,7 @@ export const tagHandlers = {
         .onConflictDoNothing();
     }
     if (remove.length > 0) {
-      await ctx.tx
-        .delete(privateKeyTagMembers)
-        .where(and(eq(privateKeyTagMembers.tagId, tag.id), inArray(privateKeyTagMembers.privateKeyId, remove)));
+      await ctx.tx.delete(privateKeyTagMembers).where(and(eq(privateKeyTagMembers.tagId, tag.id), inArray(privateKeyTagMembers.privateKeyId, remove)));
     }
     await ctx.tx.update(privateKeyTags).set({ name, updatedAt: ctx.now() }).where(eq(privateKeyTags.id, tag.id));
     return { privateKeyTagId: tag.id };

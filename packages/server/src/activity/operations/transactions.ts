@@ -54,8 +54,7 @@ function ethereum(unsigned: string): Signable {
   return {
     curve: 'CURVE_SECP256K1',
     message: ethereumTransactionHash(tx),
-    place: ({ r, s, v }) =>
-      serializeEthereumTransaction(tx, { r: BigInt(`0x${r}`), s: BigInt(`0x${s}`), yParity: Number.parseInt(v, 16) === 1 ? 1 : 0 }),
+    place: ({ r, s, v }) => serializeEthereumTransaction(tx, { r: BigInt(`0x${r}`), s: BigInt(`0x${s}`), yParity: Number.parseInt(v, 16) === 1 ? 1 : 0 }),
   };
 }
 

@@ -42,9 +42,9 @@ export const tvcHandlers = {
       createdAt: ctx.now(),
     });
     const operatorIds = keys.map(() => newId());
-    await ctx.tx.insert(tvcOperators).values(
-      params.operators.map((op, i) => ({ id: operatorIds[i]!, organizationId: ctx.organizationId, manifestId, name: op.name, publicKey: keys[i]! })),
-    );
+    await ctx.tx
+      .insert(tvcOperators)
+      .values(params.operators.map((op, i) => ({ id: operatorIds[i]!, organizationId: ctx.organizationId, manifestId, name: op.name, publicKey: keys[i]! })));
     return { manifestId, operatorIds };
   },
 
@@ -64,7 +64,8 @@ export const tvcHandlers = {
     const approvalIds: string[] = [];
     for (const [i, approval] of params.approvals.entries()) {
       const operator = operators.find((o) => o.id === approval.operatorId);
-      if (!operator) throw new ApiError('ERR_OPERATOR_NOT_FOUND', `operator ${approval.operatorId} is not an operator of this manifest`, `approvals.${i}.operatorId`);
+      if (!operator)
+        throw new ApiError('ERR_OPERATOR_NOT_FOUND', `operator ${approval.operatorId} is not an operator of this manifest`, `approvals.${i}.operatorId`);
       if (!verifyP256Node(operator.publicKey, message, approval.signature)) {
         throw new ApiError('ERR_INVALID_SIGNATURE', `the signature of operator ${operator.id} does not verify over the manifest`, `approvals.${i}.signature`);
       }
@@ -72,7 +73,9 @@ export const tvcHandlers = {
       let id = approvalOf.get(operator.id);
       if (id === undefined) {
         id = newId();
-        await ctx.tx.insert(tvcManifestApprovals).values({ id, manifestId: manifest.id, operatorId: operator.id, signature: approval.signature.toLowerCase(), createdAt: ctx.now() });
+        await ctx.tx
+          .insert(tvcManifestApprovals)
+          .values({ id, manifestId: manifest.id, operatorId: operator.id, signature: approval.signature.toLowerCase(), createdAt: ctx.now() });
         approvalOf.set(operator.id, id);
       }
       approvalIds.push(id);

@@ -47,7 +47,10 @@ const MAX_EXPIRATION_SECONDS = 10 * 365 * 24 * 3600;
  * @throws ApiError ERR_USER_NOT_FOUND
  */
 export async function requireUser(tx: Tx, organizationId: string, userId: string, field = 'userId') {
-  const [user] = await tx.select().from(users).where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
+  const [user] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.organizationId, organizationId)));
   if (!user) throw new ApiError('ERR_USER_NOT_FOUND', `user ${userId} not found in this organization`, field);
   return user;
 }
@@ -165,7 +168,15 @@ export async function insertOauthProviders(ctx: OperationContext, owner: Credent
   const existing = await ctx.tx
     .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
     .from(oauthProviders)
-    .where(and(eq(oauthProviders.organizationId, owner.organizationId), inArray(oauthProviders.subject, identities.map((id) => id.sub))));
+    .where(
+      and(
+        eq(oauthProviders.organizationId, owner.organizationId),
+        inArray(
+          oauthProviders.subject,
+          identities.map((id) => id.sub),
+        ),
+      ),
+    );
   const clash = keys.findIndex((k) => existing.some((e) => JSON.stringify([e.iss, e.sub, e.aud]) === k));
   if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', itemField(field, clash));
   const now = ctx.now();

@@ -68,7 +68,13 @@ export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token:
   }
   const { id, verification_type: type, contact, organization_id: org, exp } = claims;
   // verifyJwt checks exp only when present; a verification token without one would never expire.
-  if (typeof id !== 'string' || typeof contact !== 'string' || typeof org !== 'string' || typeof exp !== 'number' || (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')) {
+  if (
+    typeof id !== 'string' ||
+    typeof contact !== 'string' ||
+    typeof org !== 'string' ||
+    typeof exp !== 'number' ||
+    (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')
+  ) {
     throw invalid('the token is not a verification token', field);
   }
   return claims as VerificationClaims;

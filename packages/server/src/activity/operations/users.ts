@@ -19,7 +19,12 @@ type UserInput = ParamsOf<'create_users'>['users'][number];
 type RootUserInput = ParamsOf<'create_sub_organization'>['rootUsers'][number];
 
 /** Contacts are unique per organization (DESIGN section 3), emails case-insensitively. */
-async function assertContactsFree(ctx: OperationContext, organizationId: string, user: { email?: string | undefined; phone?: string | undefined; exceptUserId?: string }, field: string) {
+async function assertContactsFree(
+  ctx: OperationContext,
+  organizationId: string,
+  user: { email?: string | undefined; phone?: string | undefined; exceptUserId?: string },
+  field: string,
+) {
   const matches = [
     ...(user.email !== undefined ? [sql`lower(${users.userEmail}) = ${user.email.toLowerCase()}`] : []),
     ...(user.phone !== undefined ? [eq(users.userPhoneNumber, user.phone)] : []),
@@ -127,7 +132,12 @@ async function updateContact(
   const organizationIds = await organizationAndParent(ctx.tx, ctx.organizationId);
   let verified = value !== undefined && (await callerVouchesForContacts(ctx, organizationIds[1]));
   if (change.verificationToken !== undefined) {
-    if (value === undefined) throw new ApiError('ERR_INVALID_PARAMETER', `a verification token cannot verify an empty ${kind === 'email' ? 'email' : 'phone number'}`, 'verificationToken');
+    if (value === undefined)
+      throw new ApiError(
+        'ERR_INVALID_PARAMETER',
+        `a verification token cannot verify an empty ${kind === 'email' ? 'email' : 'phone number'}`,
+        'verificationToken',
+      );
     await useVerificationToken(ctx, change.verificationToken, {
       organizationIds,
       type: kind === 'email' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS',
@@ -140,7 +150,10 @@ async function updateContact(
     kind === 'email'
       ? { userEmail: value ?? null, emailVerified: verified, updatedAt: ctx.now() }
       : { userPhoneNumber: value ?? null, phoneVerified: verified, updatedAt: ctx.now() };
-  await ctx.tx.update(users).set(set).where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
+  await ctx.tx
+    .update(users)
+    .set(set)
+    .where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
   await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
   return { userId: user.id };
 }
@@ -152,7 +165,10 @@ export const userHandlers = {
     const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId))[1]);
     const userIds: string[] = [];
     for (const [i, user] of params.users.entries()) {
-      const userId = await insertUser(ctx, ctx.organizationId, user, `users.${i}.`, { email: vouched && user.userEmail !== undefined, phone: vouched && user.userPhoneNumber !== undefined });
+      const userId = await insertUser(ctx, ctx.organizationId, user, `users.${i}.`, {
+        email: vouched && user.userEmail !== undefined,
+        phone: vouched && user.userPhoneNumber !== undefined,
+      });
       await tagUser(ctx, userId, user.userTags, `users.${i}.userTags`);
       userIds.push(userId);
     }
@@ -195,7 +211,12 @@ export const userHandlers = {
 
   create_authenticators: async (params, ctx) => {
     await requireUser(ctx.tx, ctx.organizationId, params.userId);
-    const authenticatorIds = await insertAuthenticators(ctx, { organizationId: ctx.organizationId, userId: params.userId }, params.authenticators, 'authenticators');
+    const authenticatorIds = await insertAuthenticators(
+      ctx,
+      { organizationId: ctx.organizationId, userId: params.userId },
+      params.authenticators,
+      'authenticators',
+    );
     return { authenticatorIds };
   },
 
@@ -236,7 +257,11 @@ export const userHandlers = {
    */
   create_sub_organization: async (params, ctx) => {
     if (params.rootQuorumThreshold > params.rootUsers.length) {
-      throw new ApiError('ERR_INVALID_QUORUM', `rootQuorumThreshold ${params.rootQuorumThreshold} exceeds the ${params.rootUsers.length} root users`, 'rootQuorumThreshold');
+      throw new ApiError(
+        'ERR_INVALID_QUORUM',
+        `rootQuorumThreshold ${params.rootQuorumThreshold} exceeds the ${params.rootUsers.length} root users`,
+        'rootQuorumThreshold',
+      );
     }
     const [parent] = await ctx.tx.select().from(organizations).where(eq(organizations.id, ctx.organizationId));
     if (!parent) throw new ApiError('ERR_ORGANIZATION_NOT_FOUND', `organization ${ctx.organizationId} not found`, 'organizationId');
@@ -253,7 +278,11 @@ export const userHandlers = {
     } else if (claims?.public_key !== undefined) {
       // A token bound to a key at verify (every otp_verify_v2 token) is spent only by that key:
       // whoever merely saw the token cannot sign up with the contact it proves.
-      throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'this verification token is bound to a key: sign its use with it (clientSignature)', 'clientSignature');
+      throw new ApiError(
+        'ERR_CLIENT_SIGNATURE_INVALID',
+        'this verification token is bound to a key: sign its use with it (clientSignature)',
+        'clientSignature',
+      );
     }
     // The new sub-organization's parent is the target: the integrator calling vouches.
     const verified = verifiedContacts(params.rootUsers, claims, await callerVouchesForContacts(ctx, ctx.organizationId));

@@ -19,22 +19,34 @@ async function withVotes(db: Executor, rows: ActivityRow[], viewerUserId: string
   const votes = await db
     .select()
     .from(activityVotes)
-    .where(inArray(activityVotes.activityId, rows.map((r) => r.id)))
+    .where(
+      inArray(
+        activityVotes.activityId,
+        rows.map((r) => r.id),
+      ),
+    )
     .orderBy(asc(activityVotes.createdAt), asc(activityVotes.id));
-  return rows.map((row) => toActivity(row, votes.filter((v) => v.activityId === row.id), viewerUserId));
+  return rows.map((row) =>
+    toActivity(
+      row,
+      votes.filter((v) => v.activityId === row.id),
+      viewerUserId,
+    ),
+  );
 }
 
 async function cursorRow(db: Executor, organizationId: string, id: string, field: string): Promise<ActivityRow> {
-  const [row] = await db.select().from(activities).where(and(eq(activities.id, id), eq(activities.organizationId, organizationId)));
+  const [row] = await db
+    .select()
+    .from(activities)
+    .where(and(eq(activities.id, id), eq(activities.organizationId, organizationId)));
   if (!row) throw new ApiError('ERR_ACTIVITY_NOT_FOUND', `cursor activity ${id} not found`, field);
   return row;
 }
 
 // Position in the list order (createdAt, then id): strictly older / newer than a cursor.
-const olderThan = (c: ActivityRow): SQL =>
-  or(lt(activities.createdAt, c.createdAt), and(eq(activities.createdAt, c.createdAt), lt(activities.id, c.id)))!;
-const newerThan = (c: ActivityRow): SQL =>
-  or(gt(activities.createdAt, c.createdAt), and(eq(activities.createdAt, c.createdAt), gt(activities.id, c.id)))!;
+const olderThan = (c: ActivityRow): SQL => or(lt(activities.createdAt, c.createdAt), and(eq(activities.createdAt, c.createdAt), lt(activities.id, c.id)))!;
+const newerThan = (c: ActivityRow): SQL => or(gt(activities.createdAt, c.createdAt), and(eq(activities.createdAt, c.createdAt), gt(activities.id, c.id)))!;
 
 /** Read handlers of activities. */
 export const activityQueries = {

@@ -87,9 +87,21 @@ async function loadUsers(db: Db, organizationId: string, userId?: string): Promi
   if (userRows.length === 0) return [];
   const ids = userRows.map((u) => u.id);
   const [keys, passkeys, providers, tags] = await Promise.all([
-    db.select().from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), inArray(apiKeys.userId, ids))).orderBy(asc(apiKeys.createdAt)),
-    db.select().from(authenticators).where(and(eq(authenticators.organizationId, organizationId), inArray(authenticators.userId, ids))).orderBy(asc(authenticators.createdAt)),
-    db.select().from(oauthProviders).where(and(eq(oauthProviders.organizationId, organizationId), inArray(oauthProviders.userId, ids))).orderBy(asc(oauthProviders.createdAt)),
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.organizationId, organizationId), inArray(apiKeys.userId, ids)))
+      .orderBy(asc(apiKeys.createdAt)),
+    db
+      .select()
+      .from(authenticators)
+      .where(and(eq(authenticators.organizationId, organizationId), inArray(authenticators.userId, ids)))
+      .orderBy(asc(authenticators.createdAt)),
+    db
+      .select()
+      .from(oauthProviders)
+      .where(and(eq(oauthProviders.organizationId, organizationId), inArray(oauthProviders.userId, ids)))
+      .orderBy(asc(oauthProviders.createdAt)),
     db.select().from(userTagMembers).where(inArray(userTagMembers.userId, ids)),
   ]);
   return userRows.map((u) => {
@@ -137,7 +149,8 @@ export const userQueries = {
       .select()
       .from(oauth2Credentials)
       .where(and(eq(oauth2Credentials.id, request.oauth2CredentialId), eq(oauth2Credentials.organizationId, ctx.organizationId)));
-    if (!row) throw new ApiError('ERR_OAUTH2_CREDENTIAL_NOT_FOUND', `no OAuth 2.0 credential ${request.oauth2CredentialId} in this organization`, 'oauth2CredentialId');
+    if (!row)
+      throw new ApiError('ERR_OAUTH2_CREDENTIAL_NOT_FOUND', `no OAuth 2.0 credential ${request.oauth2CredentialId} in this organization`, 'oauth2CredentialId');
     return { oauth2Credential: oauth2CredentialRecord(row) };
   },
 

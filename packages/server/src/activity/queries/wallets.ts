@@ -6,7 +6,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, type SQL } from 'drizzle-orm';
 import type { Static } from '@sinclair/typebox';
 import type { PrivateKeyRecord, WalletAccountRecord, WalletRecord } from '@walletkit/protocol';
-import { Pagination } from '@walletkit/protocol';
+import type { Pagination } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
 import { privateKeyTagMembers, privateKeys, walletAccounts, wallets } from '../../store/schema.js';
@@ -107,11 +107,7 @@ async function accountPage(db: Db, where: SQL | undefined, pagination: Static<ty
 
 export const walletQueries = {
   list_wallets: async (_request, ctx) => {
-    const rows = await ctx.db
-      .select()
-      .from(wallets)
-      .where(eq(wallets.organizationId, ctx.organizationId))
-      .orderBy(asc(wallets.createdAt), asc(wallets.id));
+    const rows = await ctx.db.select().from(wallets).where(eq(wallets.organizationId, ctx.organizationId)).orderBy(asc(wallets.createdAt), asc(wallets.id));
     return { wallets: rows.map(walletRecord) };
   },
 
@@ -120,17 +116,11 @@ export const walletQueries = {
   /** Accounts of one wallet, or of the whole organization without `walletId`; paginated (default 10). */
   list_wallet_accounts: async (request, ctx) => {
     const wallet = request.walletId !== undefined ? await walletOf(ctx.db, ctx.organizationId, request.walletId) : undefined;
-    const where = wallet
-      ? eq(walletAccounts.walletId, wallet.id)
-      : eq(walletAccounts.organizationId, ctx.organizationId);
+    const where = wallet ? eq(walletAccounts.walletId, wallet.id) : eq(walletAccounts.organizationId, ctx.organizationId);
     const rows = await accountPage(ctx.db, where, request.paginationOptions);
     if (!request.includeWalletDetails) return { accounts: rows.map((row) => walletAccountRecord(row)) };
     const walletIds = [...new Set(rows.map((r) => r.walletId))];
-    const walletRows = wallet
-      ? [wallet]
-      : walletIds.length > 0
-        ? await ctx.db.select().from(wallets).where(inArray(wallets.id, walletIds))
-        : [];
+    const walletRows = wallet ? [wallet] : walletIds.length > 0 ? await ctx.db.select().from(wallets).where(inArray(wallets.id, walletIds)) : [];
     const byId = new Map(walletRows.map((w) => [w.id, w]));
     return { accounts: rows.map((row) => walletAccountRecord(row, byId.get(row.walletId))) };
   },
@@ -151,7 +141,10 @@ export const walletQueries = {
       .from(privateKeys)
       .where(eq(privateKeys.organizationId, ctx.organizationId))
       .orderBy(asc(privateKeys.createdAt), asc(privateKeys.id));
-    const tags = await tagIdsOf(ctx.db, rows.map((r) => r.id));
+    const tags = await tagIdsOf(
+      ctx.db,
+      rows.map((r) => r.id),
+    );
     return { privateKeys: rows.map((row) => privateKeyRecord(row, tags.get(row.id) ?? [])) };
   },
 } satisfies QueryTable;

@@ -31,7 +31,10 @@ async function checkLookupToken(ctx: ProxyContext, body: Body): Promise<void> {
   if (claims.organization_id !== ctx.config.organizationId) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the token is not a verification token of this organization', field);
   }
-  const [used] = await ctx.store.db.select({ id: usedVerificationTokens.tokenId }).from(usedVerificationTokens).where(eq(usedVerificationTokens.tokenId, claims.id));
+  const [used] = await ctx.store.db
+    .select({ id: usedVerificationTokens.tokenId })
+    .from(usedVerificationTokens)
+    .where(eq(usedVerificationTokens.tokenId, claims.id));
   if (used) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
   const wanted = body.filterType === 'EMAIL' ? 'OTP_TYPE_EMAIL' : body.filterType === 'PHONE_NUMBER' ? 'OTP_TYPE_SMS' : undefined;
   if (wanted === undefined) return;

@@ -25,7 +25,12 @@ export function tokenContact(ctx: ProxyContext, token: string, field = 'verifica
 export const otpLogin: ProxyRoute<ProxyRequestOf<'otp_login_v2'>, ProxyResponseOf<'otp_login_v2'>> = async (body, ctx) => {
   const token = tokenContact(ctx, body.verificationToken);
   requireOtpMethod(ctx.settings, token.type);
-  const subOrganizationId = await findSubOrganization(ctx.store.db, ctx.config.organizationId, token.type === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER', token.contact);
+  const subOrganizationId = await findSubOrganization(
+    ctx.store.db,
+    ctx.config.organizationId,
+    token.type === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER',
+    token.contact,
+  );
   // Issued by this configuration's organization (otp_init_v2) or by the sub-organization itself.
   if (token.organizationId !== ctx.config.organizationId && token.organizationId !== subOrganizationId) {
     throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another organization', 'verificationToken');

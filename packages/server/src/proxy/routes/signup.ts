@@ -24,7 +24,8 @@ async function oauthProvidersOf(body: Body, ctx: Parameters<ProxyRoute<Body, unk
       out.push(provider);
       continue;
     }
-    if (body.oidcToken === undefined) throw new ApiError('ERR_INVALID_REQUEST', 'oidcClaims must come with the oidcToken they are checked against', 'oidcToken');
+    if (body.oidcToken === undefined)
+      throw new ApiError('ERR_INVALID_REQUEST', 'oidcClaims must come with the oidcToken they are checked against', 'oidcToken');
     accompanying ??= await verifyConfiguredOidcToken(ctx, body.oidcToken, 'oidcToken');
     const { iss, sub, aud } = provider.oidcClaims;
     if (iss !== accompanying.iss || sub !== accompanying.sub || aud !== accompanying.aud) {
@@ -36,7 +37,13 @@ async function oauthProvidersOf(body: Body, ctx: Parameters<ProxyRoute<Body, unk
 }
 
 export const signup: ProxyRoute<Body, ProxyResponseOf<'signup_v2'>> = async (body, ctx) => {
-  if (body.userEmail === undefined && body.userPhoneNumber === undefined && !body.apiKeys?.length && !body.authenticators?.length && !body.oauthProviders?.length) {
+  if (
+    body.userEmail === undefined &&
+    body.userPhoneNumber === undefined &&
+    !body.apiKeys?.length &&
+    !body.authenticators?.length &&
+    !body.oauthProviders?.length
+  ) {
     throw new ApiError('ERR_INVALID_REQUEST', 'a signup needs a contact or a credential', 'userEmail');
   }
   if (body.verificationToken !== undefined) requireOtpMethod(ctx.settings, tokenContact(ctx, body.verificationToken).type);

@@ -12,7 +12,14 @@ import { encryptOtpAttempt, loginSignature, otpTargetOf } from '../../support/ot
 /** One Ethereum account, the kit's default wallet. */
 export const ETH_WALLET = {
   walletName: 'main',
-  accounts: [{ curve: 'CURVE_SECP256K1' as const, pathFormat: 'PATH_FORMAT_BIP32' as const, path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const }],
+  accounts: [
+    {
+      curve: 'CURVE_SECP256K1' as const,
+      pathFormat: 'PATH_FORMAT_BIP32' as const,
+      path: "m/44'/60'/0'/0/0",
+      addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const,
+    },
+  ],
 };
 
 /** A code sent to `contact` (otp_init_v2), its id, its checked target and the code the user receives. */
@@ -25,7 +32,12 @@ export async function requestCode(s: ProxyTestServer, contact: string): Promise<
 }
 
 /** otp_verify_v2 of `code` for `otpId`, bound to `key`. */
-export async function verifyCode(s: ProxyTestServer, otp: { otpId: string; targetPublic: string }, code: string, key: { publicKey: string }): Promise<ProxyReply> {
+export async function verifyCode(
+  s: ProxyTestServer,
+  otp: { otpId: string; targetPublic: string },
+  code: string,
+  key: { publicKey: string },
+): Promise<ProxyReply> {
   return s.browser.post('otp_verify_v2', { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, code, key.publicKey) });
 }
 
@@ -57,7 +69,11 @@ export async function signupByCode(s: ProxyTestServer, contact: string): Promise
 export async function loginByCode(s: ProxyTestServer, contact: string): Promise<{ reply: ProxyReply; key: EcKeyPair }> {
   const key = generateP256KeyPair();
   const token = await verifiedToken(s, contact, key);
-  const reply = await s.browser.post('otp_login_v2', { verificationToken: token, publicKey: key.publicKey, clientSignature: loginSignature(key.privateKey, token) });
+  const reply = await s.browser.post('otp_login_v2', {
+    verificationToken: token,
+    publicKey: key.publicKey,
+    clientSignature: loginSignature(key.privateKey, token),
+  });
   return { reply, key };
 }
 

@@ -16,7 +16,13 @@ export interface RawReply extends SeenReply {
  * POST exact bytes to `url` + `path`.
  * @example await sendRaw(s.url, '/public/v1/query/whoami', Buffer.from('{"a":1,"a":2}'), { 'x-stamp': stamp })
  */
-export async function sendRaw(url: string, path: string, body: string | Uint8Array | undefined, headers: Record<string, string> = {}, method = 'POST'): Promise<RawReply> {
+export async function sendRaw(
+  url: string,
+  path: string,
+  body: string | Uint8Array | undefined,
+  headers: Record<string, string> = {},
+  method = 'POST',
+): Promise<RawReply> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },

@@ -11,7 +11,20 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 
-export type Category = 'parsing' | 'stamps' | 'replays' | 'otp' | 'sessions' | 'oidc' | 'oauth2' | 'passkeys' | 'origins' | 'tenancy' | 'crash' | 'secrets' | 'transactions';
+export type Category =
+  | 'parsing'
+  | 'stamps'
+  | 'replays'
+  | 'otp'
+  | 'sessions'
+  | 'oidc'
+  | 'oauth2'
+  | 'passkeys'
+  | 'origins'
+  | 'tenancy'
+  | 'crash'
+  | 'secrets'
+  | 'transactions';
 
 /** Figures of one category. */
 export interface CategoryFigures {
