@@ -254,7 +254,7 @@ export class Enclave {
       const candidate = createHmac('sha256', Buffer.from(this.atRest.privateKey, 'hex'))
         .update(`walletkit-import-target|${organizationId}|${userId}|${counter}`)
         .digest();
-      const scalar = BigInt('0x' + candidate.toString('hex'));
+      const scalar = BigInt(`0x${candidate.toString('hex')}`);
       if (scalar > 0n && scalar < P256_ORDER) return candidate.toString('hex');
     }
   }

@@ -49,7 +49,7 @@ export function mnemonicSeed(mnemonic: string): Uint8Array {
 /** Addresses and public keys of `specs` under one seed; private keys are zeroed at once. */
 export function deriveAccounts(seed: Uint8Array, specs: readonly AccountSpec[]): DerivedAccountPublic[] {
   return specs.map((spec, i) => {
-    let derived;
+    let derived: ReturnType<typeof deriveAccount>;
     try {
       derived = deriveAccount({ seed, curve: spec.curve, path: spec.path, addressFormat: spec.addressFormat });
     } catch (err) {

@@ -21,6 +21,6 @@ export function resolveMasterKey(opts: { masterKey: string | undefined; dataDir:
   }
   mkdirSync(opts.dataDir, { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
   return key;
 }

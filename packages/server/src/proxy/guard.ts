@@ -83,7 +83,7 @@ export async function answerPreflight(store: Store, req: FastifyRequest, reply: 
   if (origin !== undefined) {
     if (configId) {
       const config = configId.length <= 128 ? await loadProxyConfig(store.db, configId) : undefined;
-      allowed = config !== undefined && config.enabled && originAllowed(config.settings.allowedOrigins, origin);
+      allowed = config?.enabled === true && originAllowed(config.settings.allowedOrigins, origin);
     } else {
       allowed = await anyConfigAllows(store, origin);
     }
