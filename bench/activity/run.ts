@@ -142,8 +142,8 @@ async function main() {
     process.stdout.write(
       `\nactivity API benchmark (${REQUESTS - 50} requests, ${CONNECTIONS} connections, ${process.env.DATABASE_URL ? 'postgres' : 'pglite'})\n`,
     );
-    process.stdout.write(row('sign_raw_payloads (stamped)', measured) + '\n');
-    process.stdout.write(row('bare Fastify route', baseline) + '\n');
+    process.stdout.write(`${row('sign_raw_payloads (stamped)', measured)}\n`);
+    process.stdout.write(`${row('bare Fastify route', baseline)}\n`);
     process.stdout.write(`ratio (activity / bare)            ${(measured.rps / baseline.rps).toFixed(3)}\n`);
   } finally {
     for (const c of children) c.kill('SIGTERM');

@@ -165,13 +165,16 @@ export function engineWarnings(result: RunResult): string[] {
   return `${result.stdout}\n${result.stderr}`.split('\n').filter((l) => /EBADENGINE|Unsupported engine/i.test(l));
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour code starts with ESC, the character to match
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+
 /**
  * A command's output without the lines this machine's npm prints about its own user config
  * (`npm warn Unknown user config "nodedir"`, or `env config` under npm) and without colour codes: what is left is the build's own.
  */
 export function ownOutput(result: RunResult): string {
   return `${result.stdout}\n${result.stderr}`
-    .replace(/\x1b\[[0-9;]*m/g, '')
+    .replace(ANSI_COLOUR, '')
     .split('\n')
     .filter((l) => !/^npm warn Unknown (user|env) config/.test(l))
     .join('\n');

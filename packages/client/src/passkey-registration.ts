@@ -1,4 +1,4 @@
-import { startRegistration } from '@simplewebauthn/browser';
+import { type RegistrationResponseJSON, startRegistration } from '@simplewebauthn/browser';
 import type { ParamsOf } from '@walletkit/protocol';
 import { AUTHENTICATOR_TRANSPORTS, type AuthenticatorTransport } from '@walletkit/protocol/wire';
 import { base64urlEncode } from '@walletkit/crypto';
@@ -38,7 +38,7 @@ export async function createPasskeyRegistration(opts: PasskeyRegistrationOptions
   const random = globalThis.crypto.getRandomValues(new Uint8Array(32));
   const challenge = base64urlEncode(random);
   const userName = opts.userName ?? 'walletkit user';
-  let response;
+  let response: RegistrationResponseJSON;
   try {
     response = await startRegistration({
       optionsJSON: {

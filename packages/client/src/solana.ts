@@ -175,7 +175,11 @@ export function createSolanaWallet(kit: SolanaWalletKit, options: SolanaWalletOp
     [StandardEvents]: {
       version: '1.0.0',
       on(event, listener) {
-        const set = (listeners[event] ??= new Set());
+        let set = listeners[event];
+        if (!set) {
+          set = new Set();
+          listeners[event] = set;
+        }
         set.add(listener);
         return () => void set.delete(listener);
       },

@@ -77,7 +77,10 @@ export function walletKit(kit: ProviderKit, options: WalletKitConnectorOptions =
         }
         const p = await this.getProvider();
         // A login in the kit (its own modal, another tab) connects wagmi too.
-        if (!connect) p.on('connect', (connect = this.onConnect!.bind(this)));
+        if (!connect) {
+          connect = this.onConnect!.bind(this);
+          p.on('connect', connect);
+        }
       },
 
       async connect({ chainId, withCapabilities } = {}) {
@@ -107,7 +110,10 @@ export function walletKit(kit: ProviderKit, options: WalletKitConnectorOptions =
         // wagmi forgets the wallet; the kit's session stays (logging out is the kit's own action).
         const p = await this.getProvider();
         this.unlisten(p);
-        if (!connect) p.on('connect', (connect = this.onConnect!.bind(this)));
+        if (!connect) {
+          connect = this.onConnect!.bind(this);
+          p.on('connect', connect);
+        }
         await config.storage?.setItem(disconnectedKey, true);
       },
 
@@ -182,7 +188,10 @@ export function walletKit(kit: ProviderKit, options: WalletKitConnectorOptions =
       async onDisconnect() {
         const p = await this.getProvider();
         this.unlisten(p);
-        if (!connect) p.on('connect', (connect = this.onConnect!.bind(this)));
+        if (!connect) {
+          connect = this.onConnect!.bind(this);
+          p.on('connect', connect);
+        }
         config.emitter.emit('disconnect');
       },
 
@@ -192,9 +201,18 @@ export function walletKit(kit: ProviderKit, options: WalletKitConnectorOptions =
           p.removeListener('connect', connect);
           connect = undefined;
         }
-        if (!accountsChanged) p.on('accountsChanged', (accountsChanged = this.onAccountsChanged.bind(this)));
-        if (!chainChanged) p.on('chainChanged', (chainChanged = this.onChainChanged.bind(this)));
-        if (!disconnect) p.on('disconnect', (disconnect = this.onDisconnect.bind(this)));
+        if (!accountsChanged) {
+          accountsChanged = this.onAccountsChanged.bind(this);
+          p.on('accountsChanged', accountsChanged);
+        }
+        if (!chainChanged) {
+          chainChanged = this.onChainChanged.bind(this);
+          p.on('chainChanged', chainChanged);
+        }
+        if (!disconnect) {
+          disconnect = this.onDisconnect.bind(this);
+          p.on('disconnect', disconnect);
+        }
       },
 
       unlisten(p: WalletKitEthereumProvider) {

@@ -81,7 +81,7 @@ export function verifyBundle<T = unknown>(bundle: SignedBundle | string, pinnedP
   assertString(pinnedPublicKey, 'pinnedPublicKey', 'ERR_INVALID_PUBLIC_KEY');
   const pinned = decodePublicKey(p256, pinnedPublicKey);
   const parsed = parseBundle(bundle);
-  let signer;
+  let signer: ReturnType<typeof decodePublicKey>;
   try {
     signer = decodePublicKey(p256, parsed.enclaveQuorumPublic);
   } catch (cause) {

@@ -125,6 +125,8 @@ export type WalletAccountParams = ParamsOf<'create_wallet_accounts'>['accounts']
 /** An EIP-1193 provider, as announced by EIP-6963 (the kit's own adds events). */
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown }): Promise<unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: EIP-1193 listener type; a typed listener such as (accounts: string[]) => void must be assignable
   on?(event: string, listener: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: EIP-1193 listener type; a typed listener such as (accounts: string[]) => void must be assignable
   removeListener?(event: string, listener: (...args: any[]) => void): unknown;
 }

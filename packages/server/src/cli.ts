@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   const [command, sub] = positionals;
   if (values.help || !command) {
-    process.stdout.write(USAGE + '\n');
+    process.stdout.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
   const overrides = {
@@ -78,7 +78,7 @@ export async function main(argv: string[]): Promise<number> {
     const { store } = await openServices(config);
     try {
       const created = await createOrganization(store, { name: values.name });
-      if (values.json) process.stdout.write(JSON.stringify(created) + '\n');
+      if (values.json) process.stdout.write(`${JSON.stringify(created)}\n`);
       else
         process.stdout.write(
           `organization ${created.organizationId}\nroot user    ${created.userId}\nAPI public   ${created.apiKey.publicKey}\nAPI private  ${created.apiKey.privateKey}\n`,
@@ -107,7 +107,7 @@ export async function main(argv: string[]): Promise<number> {
         proxyApiPublicKey: row.proxyApiPublicKey,
         allowedOrigins: row.settings.allowedOrigins,
       };
-      if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
+      if (values.json) process.stdout.write(`${JSON.stringify(out)}\n`);
       else process.stdout.write(`proxy config ${out.configId}\norganization ${out.organizationId}\norigins      ${out.allowedOrigins.join(' ')}\n`);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;

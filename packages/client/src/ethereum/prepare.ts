@@ -88,6 +88,7 @@ export async function prepareTransaction(
       type ??= 'eip1559';
       const tip = request.maxPriorityFeePerGas ?? (await suggestedTip(rpc!));
       if (request.maxFeePerGas !== undefined)
+        // biome-ignore lint/complexity/useMathMinMax: bigints, Math.min throws a TypeError on them
         return { maxFeePerGas: request.maxFeePerGas, maxPriorityFeePerGas: tip > request.maxFeePerGas ? request.maxFeePerGas : tip };
       return { maxFeePerGas: (baseFee ?? 0n) * 2n + tip, maxPriorityFeePerGas: tip };
     })(),

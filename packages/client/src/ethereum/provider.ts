@@ -31,7 +31,9 @@ export type ProviderEvent = 'accountsChanged' | 'chainChanged' | 'connect' | 'di
  */
 export interface WalletKitEthereumProvider {
   request(args: { method: string; params?: readonly unknown[] | object }): Promise<unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: EIP-1193 listener type; a typed listener such as (accounts: string[]) => void must be assignable
   on(event: ProviderEvent, listener: (...args: any[]) => void): this;
+  // biome-ignore lint/suspicious/noExplicitAny: EIP-1193 listener type; a typed listener such as (accounts: string[]) => void must be assignable
   removeListener(event: ProviderEvent, listener: (...args: any[]) => void): this;
   /** Marks the kit's own provider (wallet discovery for login skips it). */
   readonly isWalletKit: true;
@@ -76,6 +78,7 @@ function messageOf(value: unknown): string | Uint8Array {
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
     // Control characters other than whitespace say "binary", not text.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the class is the control characters it detects
     if (!/[\u0000-\u0008\u000e-\u001f\u007f]/.test(text)) return text;
   } catch {
     // Not UTF-8: bytes.
@@ -125,7 +128,7 @@ function addEthereumChainParams(value: unknown): ChainConfig {
  */
 export function createEthereumProvider(kit: ProviderKit, options: EthereumProviderOptions = {}): WalletKitEthereumProvider {
   if (options.chainId !== undefined) kit.chains.select(options.chainId);
-  const listeners = new Map<ProviderEvent, Set<(...args: any[]) => void>>();
+  const listeners = new Map<ProviderEvent, Set<(...args: unknown[]) => void>>();
   let cached: { key: string; accounts: string[] } | undefined;
   let unsubscribe: (() => void) | undefined;
   let lastIdentity: string | undefined;
@@ -281,7 +284,10 @@ export function createEthereumProvider(kit: ProviderKit, options: EthereumProvid
     },
     on(event, listener) {
       let set = listeners.get(event);
-      if (!set) listeners.set(event, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        listeners.set(event, set);
+      }
       set.add(listener);
       watch();
       return provider;

@@ -1,4 +1,4 @@
-import { startAuthentication } from '@simplewebauthn/browser';
+import { type AuthenticationResponseJSON, startAuthentication } from '@simplewebauthn/browser';
 import { base64urlEncode, utf8ToBytes, webAuthnChallengeForBody } from '@walletkit/crypto';
 import { WalletKitError } from '../errors.js';
 import type { Stamper } from './types.js';
@@ -52,7 +52,7 @@ export function createPasskeyStamper(opts: PasskeyStamperOptions = {}): Stamper 
   return {
     async stamp(body) {
       const challenge = base64urlEncode(utf8ToBytes(webAuthnChallengeForBody(body)));
-      let assertion;
+      let assertion: AuthenticationResponseJSON;
       try {
         assertion = await startAuthentication({
           optionsJSON: {

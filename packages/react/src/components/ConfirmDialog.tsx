@@ -29,6 +29,8 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       <div className="wk-stack">
         {description && <p className="wk-hint">{description}</p>}
         {content !== undefined && (
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
+          // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the name is what a screen reader announces when that focus stop is reached
           <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label="Content to confirm">
             {content}
           </pre>

@@ -90,12 +90,14 @@ export function OtpInput(props: OtpInputProps) {
 
   return (
     <div className="wk-stack">
+      {/* biome-ignore lint/a11y/useSemanticElements: the cells are one labelled group of inputs; a <fieldset> would bring its own border, padding and legend layout */}
       <div role="group" aria-labelledby={labelId} className="wk-otp">
         <span id={labelId} className="wk-visually-hidden">
           {label}
         </span>
         {Array.from({ length }, (_, i) => (
           <input
+            // biome-ignore lint/suspicious/noArrayIndexKey: cells are positions (character i of the code), the index is their identity
             key={i}
             ref={(el) => {
               cells.current[i] = el;
@@ -134,11 +136,12 @@ function ResendButton({ seconds, onResend, disabled }: { seconds: number; onRese
   const [until, setUntil] = useState(() => Date.now() + seconds * 1000);
   const [now, setNow] = useState(() => Date.now());
   const left = Math.max(0, Math.ceil((until - now) / 1000));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs again only when the countdown starts or ends, not every second
   useEffect(() => {
     if (left <= 0) return;
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
-  }, [left > 0]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [left > 0]);
   return (
     <button
       type="button"

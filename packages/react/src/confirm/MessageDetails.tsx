@@ -9,6 +9,8 @@ export function MessageDetails({ message }: { message: string | Uint8Array }) {
   return (
     <>
       {view.kind === 'hex' && <p className="wk-hint">These {view.byteLength} bytes are not text; they are shown in hex.</p>}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the name is what a screen reader announces when that focus stop is reached */}
       <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label="Message to sign">
         {view.kind === 'text' ? view.text : view.hex}
       </pre>

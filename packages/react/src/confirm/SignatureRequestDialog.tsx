@@ -50,7 +50,10 @@ export function SignatureRequestDialog({ request, onApprove, onDecline, chains =
   let key: number | undefined;
   if (request) {
     key = keys.current.get(request);
-    if (key === undefined) keys.current.set(request, (key = next.current++));
+    if (key === undefined) {
+      key = next.current++;
+      keys.current.set(request, key);
+    }
   }
   return (
     <Modal open={request !== undefined} onClose={onDecline} title={request ? requestWording(request).title : ''} closeLabel="Close and decline">
@@ -91,6 +94,7 @@ function RequestContent({
   );
   const unreadable = <Warning title="This request cannot be shown.">Decline it, and tell the app's developers.</Warning>;
   return (
+    // biome-ignore lint/a11y/useSemanticElements: a named group that takes focus when a request replaces another, not a form's fieldset
     <div ref={ref} className="wk-stack" role="group" aria-label={wording.title} tabIndex={-1} data-testid="wk-confirmation" data-kind={request.kind}>
       <Fields
         rows={[

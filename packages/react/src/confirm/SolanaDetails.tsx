@@ -27,6 +27,7 @@ export function SolanaDetails({ transaction }: { transaction: Uint8Array }) {
           <SectionTitle>Instructions</SectionTitle>
           <ol className="wk-instructions" data-testid="wk-confirm-instructions">
             {instructions.map((ix, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a list drawn once per request (a new request remounts), never reordered; its items have no identity and may repeat
               <li key={i} className="wk-mono">
                 {ix.transfer
                   ? `Transfer ${ix.transfer.sol} SOL to ${ix.transfer.to ?? 'an address from a lookup table'}`

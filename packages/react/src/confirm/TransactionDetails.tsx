@@ -69,6 +69,8 @@ function CallDetails({ call, token }: { call: DecodedCall; token: string | null 
           />
           <details className="wk-details">
             <summary>Raw data</summary>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
+            {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the name is what a screen reader announces when that focus stop is reached */}
             <pre className="wk-code" tabIndex={0} aria-label="Raw transaction data">
               {call.data}
             </pre>
@@ -107,6 +109,7 @@ export function TransactionDetails({ request, chains }: { request: TransactionRe
         <CallDetails call={call} token={tx.to} />
       )}
       {(tx.authorizationList ?? []).map((a, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a list drawn once per request (a new request remounts), never reordered; its items have no identity and may repeat
         <AuthorizationWarning key={i} authorization={a} chains={chains} />
       ))}
     </>

@@ -15,6 +15,7 @@ export function TypedFields({ fields, label }: { fields: TypedField[]; label?: s
   return (
     <dl className="wk-fields" aria-label={label}>
       {fields.map((f, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a list drawn once per request (a new request remounts), never reordered; its items have no identity and may repeat
         <div key={`${i}-${f.name}`}>
           <dt>
             {f.name} <span className="wk-type">{f.type}</span>
@@ -36,6 +37,7 @@ function PermitSummary({ permit }: { permit: Permit }) {
         {permit.standard === 'Permit2' ? 'Permit2 token permit' : `Token permit (${permit.standard === 'DAI' ? 'DAI-style' : 'EIP-2612'})`}
       </SectionTitle>
       {permit.allowances.map((a, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a list drawn once per request (a new request remounts), never reordered; its items have no identity and may repeat
         <p key={i} className="wk-permit" data-testid="wk-confirm-permit-sentence">
           {permitSentence(permit.spender, a)}
         </p>

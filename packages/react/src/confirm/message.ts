@@ -2,7 +2,7 @@
 export type MessageView = { kind: 'text'; text: string } | { kind: 'hex'; hex: string; byteLength: number };
 
 /** Control characters other than tab, line feed and carriage return: bytes that only pretend to be text. */
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the class is the control characters a message must not hide
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 /**

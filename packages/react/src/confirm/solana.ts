@@ -50,7 +50,9 @@ class Reader {
   }
   take(n: number): Uint8Array {
     if (this.at + n > this.bytes.length) throw new RangeError('truncated');
-    return this.bytes.subarray(this.at, (this.at += n));
+    const start = this.at;
+    this.at += n;
+    return this.bytes.subarray(start, this.at);
   }
   u8(): number {
     return this.take(1)[0]!;

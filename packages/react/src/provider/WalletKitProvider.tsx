@@ -71,6 +71,7 @@ export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthA
   // The client owns timers, storage and a BroadcastChannel: build it once per mount, close it
   // on unmount (refresh timer, channel). StrictMode unmounts and remounts at once: the close
   // waits a task and a remount cancels it. A client the app built is the app's to close.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: built once per mount; later prop changes must not replace the client
   const { kit, client, queue } = useMemo(() => {
     // Every signature of this client (hooks, panel, EIP-1193 provider, viem account, wagmi) asks
     // this one Confirmer: the kit's dialog, unless the integrator brought their own or opted out.
@@ -78,7 +79,7 @@ export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthA
     const queue = ownConfirm || confirmations === false ? undefined : createConfirmationQueue();
     const kit = given ?? createWalletKitClient(queue ? { ...config!, confirm: queue.confirm } : config!);
     return { kit, queue, client: adaptClient(kit, { oauthRedirectUri, oauthAuthorizeUrls }) };
-  }, []); // eslint-disable-line react-hooks/exhaustive-deps
+  }, []);
   const closing = useRef<ReturnType<typeof setTimeout>>(undefined);
   const restoreConfirmer = useRef<() => void>(undefined);
   useEffect(() => {
@@ -94,9 +95,10 @@ export function WalletKitProvider({ config, kit: given, oauthRedirectUri, oauthA
       }, 0);
     };
   }, [kit, queue, given]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: announced once per client; a new announce object each render must not re-announce
   useEffect(() => {
     if (announce === false) return undefined;
     return announceProvider(client.ethereumProvider() as WalletKitEthereumProvider, walletKitProviderInfo(announce));
-  }, [client]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [client]);
   return <WalletKitClientProvider client={client} {...(queue ? { confirmations: queue } : {})} {...rest} />;
 }

@@ -275,6 +275,7 @@ const HEX = /^0x[0-9a-fA-F]*$/;
 function equal(a: Result, b: Result): Truth {
   if (a === UNKNOWN || b === UNKNOWN) return UNKNOWN;
   // number vs bigint: JS compares the two exactly with ==.
+  // biome-ignore lint/suspicious/noDoubleEquals: deliberate, == is the exact number/bigint comparison (=== is false across the two types)
   if (isNumeric(a) && isNumeric(b)) return a == b;
   // Hex case carries no meaning (at most an EIP-55 checksum): a DENY on a checksummed
   // address must also catch its lowercase spelling.

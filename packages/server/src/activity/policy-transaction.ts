@@ -5,7 +5,7 @@
  * (UNKNOWN), and so is `to` for a contract creation: a policy about it cannot surely hold.
  */
 import { operations } from '@walletkit/protocol';
-import { parseUnsignedEthereumTransaction } from '@walletkit/crypto';
+import { parseUnsignedEthereumTransaction, type EthereumTransaction } from '@walletkit/crypto';
 import type { Value } from './policy-language.js';
 
 const SIGN_TRANSACTION = operations.sign_transaction.type;
@@ -20,7 +20,7 @@ export function ethereumTransactionFields(
   parameters: { readonly type?: unknown; readonly unsignedTransaction?: unknown; readonly [name: string]: unknown } | undefined,
 ): Record<string, Value> | undefined {
   if (type !== SIGN_TRANSACTION || parameters?.type !== 'TRANSACTION_TYPE_ETHEREUM' || typeof parameters.unsignedTransaction !== 'string') return undefined;
-  let tx;
+  let tx: EthereumTransaction;
   try {
     tx = parseUnsignedEthereumTransaction(parameters.unsignedTransaction);
   } catch {

@@ -7,7 +7,7 @@
  */
 import { createPublicKey } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
-import { verifyRegistrationResponse } from '@simplewebauthn/server';
+import { type VerifiedRegistrationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import { cose, decodeCredentialPublicKey } from '@simplewebauthn/server/helpers';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { AuthenticatorTransport, ParamsOf } from '@walletkit/protocol';
@@ -135,7 +135,7 @@ export async function verifyPasskeyAttestation(
   relyingParty?: RelyingParty,
 ): Promise<VerifiedPasskey> {
   const { attestation } = input;
-  let result;
+  let result: VerifiedRegistrationResponse;
   try {
     result = await verifyRegistrationResponse({
       response: {

@@ -56,7 +56,10 @@ const remoteKeySets = new WeakMap<typeof fetch, Map<string, JWTVerifyGetKey>>();
 
 function keySetFor(fetchFn: typeof fetch, jwksUri: string): JWTVerifyGetKey {
   let byUri = remoteKeySets.get(fetchFn);
-  if (!byUri) remoteKeySets.set(fetchFn, (byUri = new Map()));
+  if (!byUri) {
+    byUri = new Map();
+    remoteKeySets.set(fetchFn, byUri);
+  }
   let keySet = byUri.get(jwksUri);
   if (!keySet) {
     // jose caches the keys (cacheMaxAge) and refetches on an unknown kid after the cooldown,

@@ -159,7 +159,7 @@ function createExclusive(path: string, content: string): boolean {
 export function lockDataDir(dir: string, displayDir: string = dir): DirLock {
   const path = join(dir, LOCK_FILE);
   if (held.has(path)) throw new StoreLockedError(dir, process.pid, displayDir, true);
-  const content = [process.pid, hostname(), processStartTime(process.pid) ?? '', new Date().toISOString(), randomBytes(8).toString('hex')].join('\n') + '\n';
+  const content = `${[process.pid, hostname(), processStartTime(process.pid) ?? '', new Date().toISOString(), randomBytes(8).toString('hex')].join('\n')}\n`;
 
   for (let attempt = 0; attempt < 8; attempt++) {
     if (createExclusive(path, content)) {

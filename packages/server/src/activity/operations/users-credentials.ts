@@ -177,7 +177,8 @@ export async function insertOauthProviders(ctx: OperationContext, owner: Credent
         ),
       ),
     );
-  const clash = keys.findIndex((k) => existing.some((e) => JSON.stringify([e.iss, e.sub, e.aud]) === k));
+  const linked = new Set(existing.map((e) => JSON.stringify([e.iss, e.sub, e.aud])));
+  const clash = keys.findIndex((k) => linked.has(k));
   if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', itemField(field, clash));
   const now = ctx.now();
   const rows = identities.map((id, i) => ({
