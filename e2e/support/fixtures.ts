@@ -22,6 +22,7 @@ export interface VirtualAuthenticator {
 }
 
 export const test = base.extend<{ stack: StackInfo; inbox: Inbox; authenticator: VirtualAuthenticator }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from its first parameter, which must be a destructuring pattern
   stack: async ({}, use) => {
     await use(stackInfo());
   },
@@ -88,7 +89,7 @@ export async function openLogin(page: Page, url: string): Promise<void> {
 /** Type a one-time code into the code cells (the kit submits it when complete). */
 export async function enterCode(page: Page, code: string): Promise<void> {
   await authDialog(page)
-    .getByRole('textbox', { name: 'Character 1 of' + ` ${code.length}` })
+    .getByRole('textbox', { name: `Character 1 of ${code.length}` })
     .click();
   await page.keyboard.type(code);
 }

@@ -30,7 +30,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       if (line.startsWith(READY_PREFIX)) {
         clearTimeout(timer);
         resolve(line.slice(READY_PREFIX.length));
-      } else log.write(line + '\n');
+      } else log.write(`${line}\n`);
     });
   });
   process.env[STACK_ENV] = ready;

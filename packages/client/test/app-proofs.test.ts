@@ -170,7 +170,9 @@ describe('App Proofs from the real server', () => {
   it.each([
     [
       'the wallet address changed',
-      (r: { wallet: { addresses: string[] } }) => void (r.wallet.addresses[0] = '0x0000000000000000000000000000000000000001'),
+      (r: { wallet: { addresses: string[] } }) => {
+        r.wallet.addresses[0] = '0x0000000000000000000000000000000000000001';
+      },
       /another wallet/,
     ],
     ['the proofs stripped', (r: { appProofs?: unknown }) => void delete r.appProofs, /no App Proof/],

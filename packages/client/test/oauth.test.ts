@@ -22,7 +22,13 @@ const APP = window.location.origin;
 
 /** The page's window with `open` replaced: returns a fake popup, or null when "blocked". */
 function pageWindow(opts: { blocked?: boolean } = {}) {
-  const popup = { closed: false, close: vi.fn(() => void (popup.closed = true)), location: { href: '' } };
+  const popup = {
+    closed: false,
+    close: vi.fn(() => {
+      popup.closed = true;
+    }),
+    location: { href: '' },
+  };
   const assign = vi.fn();
   const store = new Map<string, string>();
   const win: OAuthWindow = {

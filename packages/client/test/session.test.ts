@@ -88,7 +88,10 @@ describe('session manager', () => {
     const { session } = await server.client.run('stamp_login', { publicKey: key.publicKey, expirationSeconds, invalidateExisting: false });
     return kit.session.establish(key, session);
   }
-  const track = (kit: WalletKitClient) => (kits.push(kit), kit);
+  const track = (kit: WalletKitClient) => {
+    kits.push(kit);
+    return kit;
+  };
 
   beforeAll(async () => {
     server = await startServer();

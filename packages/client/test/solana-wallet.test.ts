@@ -146,7 +146,12 @@ describe('Solana: Wallet Standard wallet and kit actions', () => {
   it('given a page with a Wallet Standard app, when the wallet registers before and after the app is ready, then the app receives the wallet both ways', async () => {
     const window = new EventTarget();
     const registered: Wallet[] = [];
-    const api = { register: (...wallets: Wallet[]) => (registered.push(...wallets), () => undefined) };
+    const api = {
+      register: (...wallets: Wallet[]) => {
+        registered.push(...wallets);
+        return () => undefined;
+      },
+    };
     window.addEventListener('wallet-standard:register-wallet', (event) => (event as unknown as { detail: (a: typeof api) => void }).detail(api));
     (globalThis as { window?: EventTarget }).window = window;
     try {

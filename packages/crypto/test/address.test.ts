@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { getAddress } from 'viem/utils';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, checksumAddress, CryptoError, formatAddress, generateEd25519KeyPair, generateSecp256k1KeyPair, hexToBytes } from '../src/index';
+import { bytesToHex, checksumAddress, formatAddress, generateEd25519KeyPair, generateSecp256k1KeyPair, hexToBytes } from '../src/index';
 import { codeOf } from './support';
 
 describe('EIP-55 addresses', () => {

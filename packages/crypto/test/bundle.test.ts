@@ -4,7 +4,6 @@ import {
   bytesToHex,
   bytesToUtf8,
   compressPublicKey,
-  CryptoError,
   generateP256KeyPair,
   hexToBytes,
   signBundle,

@@ -3,7 +3,7 @@ import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, CryptoError, deriveAccount, deriveKey, hexToBytes, HARDENED_OFFSET, mnemonicToSeed, parsePath, publicKeyFromPrivate } from '../src/index';
+import { bytesToHex, deriveAccount, deriveKey, hexToBytes, HARDENED_OFFSET, mnemonicToSeed, parsePath, publicKeyFromPrivate } from '../src/index';
 import { codeOf } from './support';
 
 const SEED_1 = '000102030405060708090a0b0c0d0e0f';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { hashTypedData as viemHashTypedData } from 'viem/utils';
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, CryptoError, hashTypedData, type TypedData } from '../src/index';
+import { bytesToHex, hashTypedData, type TypedData } from '../src/index';
 import { ETHER_MAIL_TYPED_DATA } from './fixtures';
 import { codeOf } from './support';
 

@@ -121,7 +121,7 @@ describe('HPKE (RFC 9180 base mode, wire info and AAD)', () => {
   });
 
   it('given an invalid receiver key or plaintext, when sealing, then coded errors', async () => {
-    expect(await codeOfAsync(() => hpkeSeal({ plaintext: utf8ToBytes('x'), receiverPublicKey: '02' + '00'.repeat(31) + '07' }))).toBe('ERR_INVALID_PUBLIC_KEY');
+    expect(await codeOfAsync(() => hpkeSeal({ plaintext: utf8ToBytes('x'), receiverPublicKey: `02${'00'.repeat(31)}07` }))).toBe('ERR_INVALID_PUBLIC_KEY');
     expect(await codeOfAsync(() => hpkeSeal({ plaintext: 'x' as unknown as Uint8Array, receiverPublicKey: receiver.publicKey }))).toBe('ERR_INVALID_PARAMETER');
   });
 });

@@ -1,17 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  base64urlDecode,
-  base64urlEncode,
-  bytesToHex,
-  bytesToUtf8,
-  CryptoError,
-  decodeJwt,
-  generateP256KeyPair,
-  signJwt,
-  utf8ToBytes,
-  verifyJwt,
-} from '../src/index';
+import { base64urlDecode, base64urlEncode, bytesToHex, bytesToUtf8, decodeJwt, generateP256KeyPair, signJwt, utf8ToBytes, verifyJwt } from '../src/index';
 import { webCryptoVerify } from './webcrypto';
 import { codeOf } from './support';
 

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import {
   bytesToHex,
   compressPublicKey,
-  CryptoError,
   generateEd25519KeyPair,
   generateP256KeyPair,
   generateSecp256k1KeyPair,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bytesToHex, CryptoError, generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from '../src/index';
+import { bytesToHex, generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from '../src/index';
 import { codeOf } from './support';
 
 // Trezor's reference vectors (trezor/python-mnemonic vectors.json, english, passphrase "TREZOR").

@@ -3,7 +3,6 @@ import { hashAuthorization, hashMessage, hashTypedData as viemHashTypedData, kec
 import { describe, expect, it } from 'vitest';
 import {
   bytesToHex,
-  CryptoError,
   hashEip7702Authorization,
   hashPersonalMessage,
   keccak256,

@@ -1,15 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  createClientSignature,
-  CryptoError,
-  generateP256KeyPair,
-  hexToBytes,
-  signAppProof,
-  utf8ToBytes,
-  verifyAppProof,
-  verifyClientSignature,
-} from '../src/index';
+import { createClientSignature, generateP256KeyPair, hexToBytes, signAppProof, utf8ToBytes, verifyAppProof, verifyClientSignature } from '../src/index';
 import { derToRaw, webCryptoVerify } from './webcrypto';
 import { codeOf } from './support';
 

@@ -5,7 +5,6 @@ import { privateKeyToAccount, sign as viemSign } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import {
   bytesToHex,
-  CryptoError,
   deriveAccount,
   hexToBytes,
   mnemonicToSeed,
@@ -34,11 +33,11 @@ const TYPED = {
 } as const;
 
 const SECP_REQUESTS: [string, PayloadEncoding, HashFunction][] = [
-  ['0x' + 'ab'.repeat(32), 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'],
+  [`0x${'ab'.repeat(32)}`, 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP'],
   ['deadbeef', 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_KECCAK256'],
   ['hello', 'PAYLOAD_ENCODING_TEXT_UTF8', 'HASH_FUNCTION_SHA256'],
   [JSON.stringify(TYPED), 'PAYLOAD_ENCODING_EIP712', 'HASH_FUNCTION_NOT_APPLICABLE'],
-  [JSON.stringify({ chainId: 1, address: '0x' + '33'.repeat(20), nonce: 0 }), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256'],
+  [JSON.stringify({ chainId: 1, address: `0x${'33'.repeat(20)}`, nonce: 0 }), 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION', 'HASH_FUNCTION_KECCAK256'],
 ];
 
 describe('signRawPayload (secp256k1)', () => {

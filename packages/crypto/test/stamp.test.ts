@@ -6,7 +6,6 @@ import {
   base64urlEncode,
   bytesToHex,
   bytesToUtf8,
-  CryptoError,
   generateEd25519KeyPair,
   generateP256KeyPair,
   generateSecp256k1KeyPair,
@@ -114,7 +113,7 @@ describe('API-key stamps', () => {
   it('given garbage keys and signatures in a parsed stamp, then verification returns false without throwing', () => {
     const body = utf8ToBytes(BODY);
     for (const scheme of SCHEMES) {
-      expect(verifyApiKeyStamp(body, { publicKey: '02' + '00'.repeat(32), scheme, signature: '3006020101020101' })).toBe(false);
+      expect(verifyApiKeyStamp(body, { publicKey: `02${'00'.repeat(32)}`, scheme, signature: '3006020101020101' })).toBe(false);
       expect(verifyApiKeyStamp(body, { publicKey: 'zz', scheme, signature: '00' })).toBe(false);
       expect(verifyApiKeyStamp(body, { publicKey: KEYS[scheme].publicKey, scheme, signature: '' })).toBe(false);
     }

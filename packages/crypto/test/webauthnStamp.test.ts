@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   base64urlEncode,
   checkWebAuthnStampChallenge,
-  CryptoError,
   parseWebAuthnStamp,
   sha256Hex,
   utf8ToBytes,
@@ -34,7 +33,7 @@ describe('WebAuthn stamps', () => {
     const stamp = parseWebAuthnStamp(JSON.stringify(stampFor({ type: 'webauthn.get', challenge, origin: 'https://app.example' })));
     expect(checkWebAuthnStampChallenge(BODY, stamp)).toBe(true);
     expect(checkWebAuthnStampChallenge(utf8ToBytes(BODY), stamp)).toBe(true);
-    expect(checkWebAuthnStampChallenge(BODY + ' ', stamp)).toBe(false);
+    expect(checkWebAuthnStampChallenge(`${BODY} `, stamp)).toBe(false);
   });
 
   it('given a registration (webauthn.create), a raw-hash challenge or broken clientDataJSON, then the check fails without throwing', () => {

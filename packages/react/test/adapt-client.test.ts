@@ -12,22 +12,46 @@ function stubKit() {
     proxy: { walletKitConfig: async () => ({ ...baseConfig, oauthRedirectUrl: 'https://app.example/cb' }) },
     session: {
       current: () => current,
-      subscribe: (l: (s: unknown) => void) => ((listener = l), () => undefined),
+      subscribe: (l: (s: unknown) => void) => {
+        listener = l;
+        return () => undefined;
+      },
       restore: async () => current,
       logout: async () => undefined,
       refresh: async () => undefined,
     },
     auth: {
-      logInWithOAuth: (p: unknown) => (calls.push(['logInWithOAuth', p]), new Promise(() => undefined)),
-      connectWallet: async (p: unknown) => (calls.push(['connectWallet', p]), current),
+      logInWithOAuth: (p: unknown) => {
+        calls.push(['logInWithOAuth', p]);
+        return new Promise(() => undefined);
+      },
+      connectWallet: async (p: unknown) => {
+        calls.push(['connectWallet', p]);
+        return current;
+      },
     },
     chains: createChainRegistry({ chains: [hardhat], fetch: () => Promise.reject(new Error('no network in this test')) }),
     wallet: {
-      signMessage: async (p: unknown) => (calls.push(['signMessage', p]), '0xsig'),
-      sendTransaction: async (p: unknown) => (calls.push(['sendTransaction', p]), '0xhash'),
-      getBalance: async (p: unknown) => (calls.push(['getBalance', p]), 5n),
-      exportAccount: async (p: unknown) => (calls.push(['exportAccount', p]), 'ab'.repeat(32)),
-      importWallet: async (p: unknown) => (calls.push(['importWallet', p]), { walletId: 'w-2', addresses: [] }),
+      signMessage: async (p: unknown) => {
+        calls.push(['signMessage', p]);
+        return '0xsig';
+      },
+      sendTransaction: async (p: unknown) => {
+        calls.push(['sendTransaction', p]);
+        return '0xhash';
+      },
+      getBalance: async (p: unknown) => {
+        calls.push(['getBalance', p]);
+        return 5n;
+      },
+      exportAccount: async (p: unknown) => {
+        calls.push(['exportAccount', p]);
+        return 'ab'.repeat(32);
+      },
+      importWallet: async (p: unknown) => {
+        calls.push(['importWallet', p]);
+        return { walletId: 'w-2', addresses: [] };
+      },
     },
   };
   const login = () => {

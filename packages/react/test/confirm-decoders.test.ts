@@ -28,7 +28,7 @@ import { describeTypedData } from '../src/confirm/typed-data';
 import { isUnlimitedAmount } from '../src/confirm/unlimited';
 import { formatAmount, formatUnits, parseUnits } from '../src/units';
 import { checkEthereumAddress } from '../src/wallet/address';
-import { PERMIT2, permit2Domain, permit2Types } from './support/permit2';
+import { permit2Domain, permit2Types } from './support/permit2';
 
 const USDC = '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48';
 const SPENDER = '0x3fC91A3afd70395Cd496C647d5a6CC9D4B2b7FAD';

@@ -247,6 +247,11 @@ describe('SignatureRequestDialog renders every kind in words', () => {
   });
 });
 
+function Probe({ onKit }: { onKit: (kit: WalletKit) => void }) {
+  onKit(useWalletKit());
+  return null;
+}
+
 describe('the confirmation queue behind the provider', () => {
   it('given requests waiting, when the kit goes away (declineAll), then every caller gets ERR_USER_REJECTED instead of waiting forever', async () => {
     const queue = createConfirmationQueue();
@@ -260,11 +265,6 @@ describe('the confirmation queue behind the provider', () => {
     ]);
     expect(queue.current()).toBeUndefined();
   });
-
-  function Probe({ onKit }: { onKit: (kit: WalletKit) => void }) {
-    onKit(useWalletKit());
-    return null;
-  }
 
   function setup() {
     const client = createFakeClient();

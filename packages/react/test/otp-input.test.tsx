@@ -18,6 +18,19 @@ const code = () =>
     .map((c) => c.value)
     .join('');
 
+/** An OtpInput whose value its parent owns, with a button that clears it. */
+function Controlled() {
+  const [v, setV] = useState('');
+  return (
+    <>
+      <OtpInput length={4} value={v} onChange={setV} />
+      <button type="button" onClick={() => setV('')}>
+        clear
+      </button>
+    </>
+  );
+}
+
 describe('OtpInput', () => {
   it('given a 6-digit config, when rendered, then it has 6 labelled numeric cells and one-time-code autocomplete on the first only', async () => {
     render(<OtpInput length={6} />);
@@ -72,17 +85,6 @@ describe('OtpInput', () => {
   });
 
   it('given a controlled value, when the parent clears it, then the cells clear', async () => {
-    function Controlled() {
-      const [v, setV] = useState('');
-      return (
-        <>
-          <OtpInput length={4} value={v} onChange={setV} />
-          <button type="button" onClick={() => setV('')}>
-            clear
-          </button>
-        </>
-      );
-    }
     render(<Controlled />);
     await userEvent.click(cells()[0]!);
     await userEvent.keyboard('12');

@@ -20,7 +20,10 @@ function selectors(css: string): string[] {
       const prelude = text.slice(i, open).trim();
       let depth = 1;
       let j = open + 1;
-      while (depth > 0 && j < text.length) (depth += text[j] === '{' ? 1 : text[j] === '}' ? -1 : 0), j++;
+      while (depth > 0 && j < text.length) {
+        depth += text[j] === '{' ? 1 : text[j] === '}' ? -1 : 0;
+        j++;
+      }
       const body = text.slice(open + 1, j - 1);
       if (prelude.startsWith('@')) walk(body);
       else out.push(...prelude.split(',').map((s) => s.trim()));

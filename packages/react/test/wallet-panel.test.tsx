@@ -121,17 +121,17 @@ describe('WalletPanel', () => {
   });
 });
 
-describe('WalletKitClientProvider and useWalletKit', () => {
-  function Probe({ onKit }: { onKit: (kit: WalletKit) => void }) {
-    const kit = useWalletKit();
-    onKit(kit);
-    return (
-      <button type="button" onClick={kit.login}>
-        {kit.status}
-      </button>
-    );
-  }
+function Probe({ onKit }: { onKit: (kit: WalletKit) => void }) {
+  const kit = useWalletKit();
+  onKit(kit);
+  return (
+    <button type="button" onClick={kit.login}>
+      {kit.status}
+    </button>
+  );
+}
 
+describe('WalletKitClientProvider and useWalletKit', () => {
   it('given an app QueryClientProvider, when anonymous, then login() opens the modal and an OTP login fills state and wallets', async () => {
     const client = createFakeClient({ config: { enabledProviders: ['email'] } });
     let kit!: WalletKit;

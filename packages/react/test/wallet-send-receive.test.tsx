@@ -153,12 +153,12 @@ describe('WalletPanel Receive', () => {
   });
 });
 
-describe('useWalletKit transactions', () => {
-  function Probe({ onKit }: { onKit: (kit: WalletKit) => void }) {
-    onKit(useWalletKit());
-    return null;
-  }
+function Probe({ onKit }: { onKit: (kit: WalletKit) => void }) {
+  onKit(useWalletKit());
+  return null;
+}
 
+describe('useWalletKit transactions', () => {
   it('given the hook, when a transaction is signed after confirmation, then it recovers to the account, and balance, chains and provider come from the client', async () => {
     const client = createFakeClient();
     client.login();

@@ -151,7 +151,7 @@ describe.each(storeKinds)('oauth_login on %s', (kind) => {
   });
 
   it('given an invalid session public key, when oauth_login runs, then it is a 400 ERR_INVALID_PUBLIC_KEY', async () => {
-    const badKey = '02' + 'ff'.repeat(32);
+    const badKey = `02${'ff'.repeat(32)}`;
     const oidcToken = await google.login({ sub: SUB, nonce: nonceOf(badKey) });
     expectError(await login({ oidcToken, publicKey: badKey }), 400, 'ERR_INVALID_PUBLIC_KEY', 'publicKey');
   });

@@ -135,7 +135,7 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
 
   it('given malformed addresses or interfaces, then create_smart_contract_interface answers 400', async () => {
     const eth = {
-      smartContractAddress: '0x' + '1'.repeat(40),
+      smartContractAddress: `0x${'1'.repeat(40)}`,
       smartContractInterface: ABI,
       type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM' as const,
       label: 'x',
@@ -153,7 +153,7 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
       [{ ...eth, smartContractInterface: '[1,2]' }, 'ERR_INVALID_PARAMETER', 'smartContractInterface'],
       [{ ...eth, smartContractInterface: '{not json' }, 'ERR_INVALID_PARAMETER', 'smartContractInterface'],
       [{ ...sol, smartContractAddress: ETH_ADDRESS }, 'ERR_INVALID_PARAMETER', 'smartContractAddress'],
-      [{ ...sol, smartContractAddress: '0OIl' + SOL_ADDRESS.slice(4) }, 'ERR_INVALID_PARAMETER', 'smartContractAddress'],
+      [{ ...sol, smartContractAddress: `0OIl${SOL_ADDRESS.slice(4)}` }, 'ERR_INVALID_PARAMETER', 'smartContractAddress'],
       [{ ...sol, smartContractInterface: ABI }, 'ERR_INVALID_PARAMETER', 'smartContractInterface'],
       [{ ...eth, type: 'SMART_CONTRACT_INTERFACE_TYPE_BITCOIN' }, 'ERR_INVALID_REQUEST', 'parameters.type'],
     ];
@@ -167,7 +167,7 @@ describe.each(storeKinds)('organization settings on %s', (kind) => {
 
   it("given delete_smart_contract_interface, then it is gone; an unknown or another org's id is 404", async () => {
     const { smartContractInterfaceId } = await other.client.run('create_smart_contract_interface', {
-      smartContractAddress: '0x' + 'ab'.repeat(20),
+      smartContractAddress: `0x${'ab'.repeat(20)}`,
       smartContractInterface: ABI,
       type: 'SMART_CONTRACT_INTERFACE_TYPE_ETHEREUM',
       label: 'theirs',

@@ -40,7 +40,10 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
   }, 20_000);
   afterAll(() => server?.dispose());
 
-  const kept = (reply: Reply) => (replies.push(reply), reply);
+  const kept = (reply: Reply) => {
+    replies.push(reply);
+    return reply;
+  };
   const submit: typeof server.client.submit = async (op, params, opts) => kept(await server.client.submit(op, params, opts));
 
   /** init_otp, then read the delivered code from the dev outbox as the user would read it. */

@@ -82,7 +82,7 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
   });
 
   it('given a bad key or lifetime, when stamp_login runs, then it is a 400 naming the field', async () => {
-    expectError(await server.client.submit('stamp_login', { publicKey: '02' + 'ff'.repeat(32) }), 400, 'ERR_INVALID_PUBLIC_KEY', 'publicKey');
+    expectError(await server.client.submit('stamp_login', { publicKey: `02${'ff'.repeat(32)}` }), 400, 'ERR_INVALID_PUBLIC_KEY', 'publicKey');
     expectError(
       await server.client.submit('stamp_login', { publicKey: generateP256KeyPair().publicKey, expirationSeconds: '0' }),
       400,

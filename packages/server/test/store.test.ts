@@ -555,7 +555,9 @@ async function describeDatabase(db: Executor): Promise<SchemaDescription> {
   for (const c of cols) {
     if (c.tbl === 'schema_migrations') continue;
     const def = c.def === null ? 'no default' : `default ${c.def.replace(/::text$/, '')}`;
-    (out.columns[c.tbl] ??= []).push(`${c.col} ${c.type} ${c.notnull ? 'not null' : 'null'} ${def}`);
+    const list = out.columns[c.tbl] ?? [];
+    out.columns[c.tbl] = list;
+    list.push(`${c.col} ${c.type} ${c.notnull ? 'not null' : 'null'} ${def}`);
   }
   for (const list of Object.values(out.columns)) list.sort();
   const cons = await rows<{ tbl: string; name: string; type: string; cols: string; ftbl: string | null; fcols: string | null; del: string }>(

@@ -80,7 +80,7 @@ describe.each(storeKinds)('TVC manifests on %s', (kind) => {
     const [id1, id2] = operatorIds as [string, string];
     const cases = [
       [{ operatorId: id1, signature: op2.sign(MANIFEST) }],
-      [{ operatorId: id1, signature: op1.sign(MANIFEST + ' ') }],
+      [{ operatorId: id1, signature: op1.sign(`${MANIFEST} `) }],
       // A valid approval before a bad one is rolled back with it.
       [
         { operatorId: id2, signature: op2.sign(MANIFEST) },
@@ -126,9 +126,9 @@ describe.each(storeKinds)('TVC manifests on %s', (kind) => {
   it('given bad operator keys or a threshold above the operators, then create_tvc_manifest answers 400', async () => {
     const submit = (operators: Array<{ name: string; publicKey: string }>, threshold = 1) =>
       server.client.submit('create_tvc_manifest', { manifest: MANIFEST, operators, threshold });
-    const uncompressed = '04' + '11'.repeat(64);
+    const uncompressed = `04${'11'.repeat(64)}`;
     expectError(await submit([{ name: 'a', publicKey: uncompressed }]), 400, 'ERR_INVALID_PUBLIC_KEY', 'operators.0.publicKey');
-    expectError(await submit([{ name: 'a', publicKey: '02' + 'ff'.repeat(32) }]), 400, 'ERR_INVALID_PUBLIC_KEY');
+    expectError(await submit([{ name: 'a', publicKey: `02${'ff'.repeat(32)}` }]), 400, 'ERR_INVALID_PUBLIC_KEY');
     expectError(
       await submit([
         { name: 'a', publicKey: op1.publicKey },

@@ -82,7 +82,7 @@ describe.each(storeKinds)('users on %s', (kind) => {
   it('given a key that is not on its curve, when create_users runs, then it is a 400 naming the field and no user is written', async () => {
     const before = await server.store.db.select().from(users).where(eq(users.organizationId, server.org.organizationId));
     const bad = await server.client.submit('create_users', {
-      users: [newUser('bob'), newUser('carol', { apiKeys: [{ apiKeyName: 'x', publicKey: '02' + 'ff'.repeat(32), curveType: 'API_KEY_CURVE_P256' }] })],
+      users: [newUser('bob'), newUser('carol', { apiKeys: [{ apiKeyName: 'x', publicKey: `02${'ff'.repeat(32)}`, curveType: 'API_KEY_CURVE_P256' }] })],
     });
     expectError(bad, 400, 'ERR_INVALID_PUBLIC_KEY', 'users.1.apiKeys.0.publicKey');
     const badEd = await server.client.submit('create_users', {

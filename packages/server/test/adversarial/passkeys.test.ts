@@ -597,7 +597,7 @@ function derToRaw(der: Buffer): Buffer {
     const length = der[offset + 1]!;
     const value = der.subarray(offset + 2, offset + 2 + length);
     offset += 2 + length;
-    return Buffer.from(value.subarray(value.length - 32 < 0 ? 0 : value.length - 32))
+    return Buffer.from(value.subarray(Math.max(value.length - 32, 0)))
       .toString('hex')
       .padStart(64, '0');
   };

@@ -404,7 +404,9 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
     expect(distinct).toHaveLength(mutations.length);
 
     const replies = await inBatches(mutations.map((m) => () => submit('create_user_tag', body, withSignature(stamp, m.der.toString('hex')))));
-    mutations.forEach((m, i) => tally.refused('stamps', `DER ${m.kind} [${m.flag}]`, replies[i]!, 401, BAD_STAMP));
+    mutations.forEach((m, i) => {
+      tally.refused('stamps', `DER ${m.kind} [${m.flag}]`, replies[i]!, 401, BAD_STAMP);
+    });
     expect(mutations.length).toBeGreaterThan(250);
 
     // Control: the untouched stamp is accepted, once.
@@ -633,7 +635,9 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
             postWithHeaderLines(url, operations.create_user_tag.path, body, lines),
       ),
     );
-    cases.forEach(([what, , code], i) => tally.refused('stamps', `stamp header: ${what}`, replies[i]!, 401, code));
+    cases.forEach(([what, , code], i) => {
+      tally.refused('stamps', `stamp header: ${what}`, replies[i]!, 401, code);
+    });
     // Beyond Node's 16 kB header limit the HTTP layer answers (431) before the application can
     // give its error body: refused, though without a stable code (see the report).
     tally.refused('stamps', 'X-Stamp of 17 kB', await postWithHeaderLines(url, operations.create_user_tag.path, body, [['x-stamp', 'A'.repeat(17_000)]]), 431);

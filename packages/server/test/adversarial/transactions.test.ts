@@ -244,25 +244,25 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
       413,
       'ERR_PAYLOAD_TOO_LARGE',
     );
-    const payload = (what: string, parameters: Record<string, unknown>) => post({ signWith: ethAddress, ...parameters }, 'sign_raw_payload');
+    const payload = (parameters: Record<string, unknown>) => post({ signWith: ethAddress, ...parameters }, 'sign_raw_payload');
     tally.refused(
       'transactions',
       'an EIP-712 payload that is not JSON (NO_OP)',
-      await payload('x', { payload: '{', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      await payload({ payload: '{', encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
       400,
       'ERR_INVALID_PAYLOAD',
     );
     tally.refused(
       'transactions',
       'a digest as an EIP-712 payload (NO_OP)',
-      await payload('x', { payload: `0x${'ab'.repeat(32)}`, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      await payload({ payload: `0x${'ab'.repeat(32)}`, encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
       400,
       'ERR_INVALID_PAYLOAD',
     );
     tally.refused(
       'transactions',
       'an EIP-7702 authorization with SHA256',
-      await payload('x', {
+      await payload({
         payload: JSON.stringify({ chainId: 1, address: TO, nonce: 0 }),
         encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
         hashFunction: 'HASH_FUNCTION_SHA256',
@@ -273,7 +273,7 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
     tally.refused(
       'transactions',
       'an EIP-7702 authorization with a 2^64 nonce',
-      await payload('x', {
+      await payload({
         payload: JSON.stringify({ chainId: 1, address: TO, nonce: '18446744073709551616' }),
         encoding: 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
         hashFunction: 'HASH_FUNCTION_NO_OP',
@@ -285,7 +285,7 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
     tally.refused(
       'transactions',
       'a self-referencing EIP-712 type',
-      await payload('x', { payload: JSON.stringify(selfReferencing), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
+      await payload({ payload: JSON.stringify(selfReferencing), encoding: 'PAYLOAD_ENCODING_EIP712', hashFunction: 'HASH_FUNCTION_NO_OP' }),
       400,
       'ERR_INVALID_PAYLOAD',
     );

@@ -66,7 +66,10 @@ export class Tally {
 
   private of(category: Category): CategoryFigures {
     let f = this.figures.get(category);
-    if (!f) this.figures.set(category, (f = empty()));
+    if (!f) {
+      f = empty();
+      this.figures.set(category, f);
+    }
     return f;
   }
 
