@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, then every vitest suite (unit + integration, both databases), the
-// packaging suite (tarballs installed into fresh apps and the examples), then the Playwright
-// e2e suite. Ends with one totals line `N passed, N failed, N skipped` and exits non-zero when
-// anything failed.
+// `npm test`: typecheck, lint and format check (Biome), then every vitest suite (unit +
+// integration, both databases), the packaging suite (tarballs installed into fresh apps and the
+// examples), then the Playwright e2e suite. Ends with one totals line `N passed, N failed,
+// N skipped` and exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,7 +20,11 @@ function run(label, cmd, args, env = {}) {
 if (run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']) === 0) totals.passed += 1;
 else totals.failed += 1;
 
-// 2. vitest: the unit and integration suites, then the packaging suite (examples/test: the
+// 2. lint and format check (`biome ci .`, decision 0019): one test too.
+if (run('lint', 'npx', ['biome', 'ci', '.']) === 0) totals.passed += 1;
+else totals.failed += 1;
+
+// 3. vitest: the unit and integration suites, then the packaging suite (examples/test: the
 // packages packed and installed from a registry into fresh apps and the two examples, which
 // the e2e suite then logs in to).
 function vitest(label, configArgs) {
@@ -43,7 +47,7 @@ function vitest(label, configArgs) {
 vitest('vitest', []);
 vitest('packaging', ['--config', 'vitest.examples.config.ts']);
 
-// 3. Playwright e2e (Debian's Chromium; playwright.config.ts starts the stack it needs).
+// 4. Playwright e2e (Debian's Chromium; playwright.config.ts starts the stack it needs).
 const pwOut = join(root, 'test-results', 'e2e-results.json');
 if (!existsSync(join(root, 'node_modules', '@playwright', 'test'))) {
   process.stdout.write('\n== e2e: @playwright/test is not installed (run npm install)\n');
