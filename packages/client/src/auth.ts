@@ -185,7 +185,7 @@ export function createAuthFlows(deps: {
       pending.delete(otpId);
       const filterType = p.otpType === 'OTP_TYPE_EMAIL' ? 'EMAIL' : 'PHONE_NUMBER';
       const { organizationId } = await proxy.account({ filterType, filterValue: p.contact, verificationToken });
-      if (organizationId !== null) {
+      if (organizationId !== undefined) {
         const clientSignature = await createTokenClientSignature({ key, verificationToken, usage: 'USAGE_TYPE_LOGIN' });
         const { session: token } = await proxy.otpLogin({ verificationToken, publicKey: key.publicKey, clientSignature });
         return session.establish(key, token);
@@ -214,7 +214,7 @@ export function createAuthFlows(deps: {
       const probe = await createPasskeyStamper(stamperOpts).stamp(JSON.stringify({ probe: Date.now() }));
       const credentialId = (JSON.parse(probe.value) as { credentialId: string }).credentialId;
       const found = await proxy.account({ filterType: 'CREDENTIAL_ID', filterValue: credentialId });
-      if (found.organizationId === null) throw new WalletKitError('ERR_USER_NOT_FOUND', 'no account uses this passkey');
+      if (found.organizationId === undefined) throw new WalletKitError('ERR_USER_NOT_FOUND', 'no account uses this passkey');
       return passkeyLogin({ ...stamperOpts, allowCredentialIds: [credentialId] }, found.organizationId);
     },
 
@@ -222,7 +222,7 @@ export function createAuthFlows(deps: {
       const stamper = createWalletStamper({ provider, ...(address !== undefined ? { address } : {}) });
       const publicKey = await stamper.publicKey();
       let { organizationId } = await proxy.account({ filterType: 'PUBLIC_KEY', filterValue: publicKey });
-      if (organizationId === null) {
+      if (organizationId === undefined) {
         const apiKey = { apiKeyName: apiKeyName ?? 'external wallet', publicKey, curveType: 'API_KEY_CURVE_SECP256K1' as const };
         ({ organizationId } = await proxy.signup({ userName: userName ?? 'wallet user', apiKeys: [apiKey], ...walletOf({ wallet }) }));
       }

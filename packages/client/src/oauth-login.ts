@@ -68,7 +68,7 @@ export function createOAuthLogin(deps: Deps) {
       }));
     }
     const { organizationId } = await proxy.account({ filterType: 'OIDC_TOKEN', filterValue: oidcToken });
-    if (organizationId === null) {
+    if (organizationId === undefined) {
       const wallet = deps.walletOf({ wallet: p.wallet as ParamsOf<'create_wallet'> | false | undefined });
       await proxy.signup({ userName: p.userName ?? 'user', oauthProviders: [{ providerName: p.provider, oidcToken }], ...wallet });
     }

@@ -1,5 +1,6 @@
 import { Type, type Static, type TLiteral, type TObject, type TSchema, type TUnion } from '@sinclair/typebox';
 import { operationWire, queryPath, type WireOperationName, type WireQueryName } from './wire.js';
+import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from './oauth-providers.js';
 
 /**
  * One activity operation on the wire: the single source of truth the server registers
@@ -68,3 +69,11 @@ export const Obj = <T extends Parameters<typeof Type.Object>[0]>(props: T) => Ty
 
 export type ParamsOfDescriptor<D> = D extends OperationDescriptor<string, infer P, TObject> ? Static<P> : never;
 export type ResultOfDescriptor<D> = D extends OperationDescriptor<string, TObject, infer R> ? Static<R> : never;
+
+/**
+ * A closed object with one property per OAuth provider of the provider table (oauth-providers.ts),
+ * each of schema `schema`: settings and replies keyed by provider id follow the table.
+ * @example perProvider(Type.Optional(Type.String())) // { google?: string, apple?: string, x?: string, discord?: string }
+ */
+export const perProvider = <S extends TSchema>(schema: S) =>
+  Obj(Object.fromEntries(OAUTH_PROVIDER_IDS.map((id) => [id, schema]))) as unknown as TObject<{ [K in OAuthProviderId]: S }>;

@@ -1,4 +1,5 @@
 // The wire's enum value lists, schema-free (the `Enum` schema helper is in descriptor.ts).
+import { OAUTH_PROVIDERS } from './oauth-providers.js';
 
 export const PAYLOAD_ENCODINGS = [
   'PAYLOAD_ENCODING_HEXADECIMAL',
@@ -27,8 +28,9 @@ export type AddressFormat = (typeof ADDRESS_FORMATS)[number];
 export const POLICY_EFFECTS = ['EFFECT_ALLOW', 'EFFECT_DENY'] as const;
 export type PolicyEffect = (typeof POLICY_EFFECTS)[number];
 
-export const OAUTH2_PROVIDERS = ['OAUTH2_PROVIDER_X', 'OAUTH2_PROVIDER_DISCORD'] as const;
-export type Oauth2Provider = (typeof OAUTH2_PROVIDERS)[number];
+/** The wire enum of the OAuth 2.0 providers: the `oauth2` rows of the provider table (oauth-providers.ts). */
+export type Oauth2Provider = Extract<(typeof OAUTH_PROVIDERS)[number], { kind: 'oauth2' }>['oauth2Provider'];
+export const OAUTH2_PROVIDERS: readonly Oauth2Provider[] = OAUTH_PROVIDERS.flatMap((p) => (p.kind === 'oauth2' ? [p.oauth2Provider] : []));
 
 export const AUTHENTICATOR_TRANSPORTS = [
   'AUTHENTICATOR_TRANSPORT_BLE',

@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject } from '@sinclair/typebox';
-import { Obj, Enum } from './descriptor.js';
+import { Obj, Enum, perProvider } from './descriptor.js';
 import { OAUTH2_PROVIDERS, OTP_TYPES } from './enums.js';
+import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from './oauth-providers.js';
 import { Email, Id, Jwt, MAX_ITEMS, Name, PhoneNumber, PublicKeyHex } from './fields.js';
 import { ApiKeyParams, AuthenticatorParams, ClientSignature, OidcClaims, WalletParams, WalletResult } from './params.js';
 import { AppProof } from './envelope.js';
@@ -48,7 +49,12 @@ const invalidateExisting = Type.Optional(Type.Boolean());
  */
 export const proxyOtpInit = defineProxyEndpoint({
   name: 'otp_init_v2',
-  request: Obj({ otpType: Enum(OTP_TYPES), contact: Contact }),
+  request: Obj({
+    otpType: Enum(OTP_TYPES),
+    contact: Contact,
+    /** Turnkey's email template choice; accepted for compatibility, the configuration's app name and logo apply. */
+    emailCustomization: Type.Optional(Obj({ templateId: Type.Optional(Id) })),
+  }),
   response: Obj({ otpId: Type.String(), otpEncryptionTargetBundle: Type.String() }),
 });
 
@@ -64,25 +70,25 @@ export const proxyOtpVerify = defineProxyEndpoint({
 });
 
 /**
- * Exchange a verification token for a session of the sub-organization of the verified contact;
- * `clientSignature` signs `{"type":"USAGE_TYPE_LOGIN","tokenId":<token id>}` with the key
- * bound at verify.
+ * Exchange a verification token for a session of the sub-organization of the verified contact
+ * (or of `organizationId` when given); `clientSignature` signs
+ * `{"type":"USAGE_TYPE_LOGIN","tokenId":<token id>}` with the key bound at verify.
  * @example { verificationToken, publicKey: '02ab..', clientSignature } // -> { session }
  */
 export const proxyOtpLogin = defineProxyEndpoint({
   name: 'otp_login_v2',
-  request: Obj({ verificationToken: Jwt, publicKey: PublicKeyHex, clientSignature: ClientSignature, invalidateExisting }),
+  request: Obj({ verificationToken: Jwt, publicKey: PublicKeyHex, clientSignature: ClientSignature, invalidateExisting, organizationId: Type.Optional(Id) }),
   response: Session,
 });
 
 /**
  * Exchange an OIDC token (nonce = SHA-256 of the compressed `publicKey` hex) for a session of
- * the sub-organization holding that (iss, sub, aud).
+ * the sub-organization holding that (iss, sub, aud), or of `organizationId` when given.
  * @example { oidcToken, publicKey: '02ab..' } // -> { session }
  */
 export const proxyOauthLogin = defineProxyEndpoint({
   name: 'oauth_login',
-  request: Obj({ oidcToken: Jwt, publicKey: PublicKeyHex, invalidateExisting }),
+  request: Obj({ oidcToken: Jwt, publicKey: PublicKeyHex, invalidateExisting, organizationId: Type.Optional(Id) }),
   response: Session,
 });
 
@@ -122,6 +128,10 @@ export const proxySignup = defineProxyEndpoint({
   name: 'signup_v2',
   request: Obj({
     userName: Type.Optional(Name),
+    /** Name of the sub-organization (default: the user name). */
+    organizationName: Type.Optional(Name),
+    /** Name of a user tag the new sub-organization gets, holding its root user (for the integrator's policies). */
+    userTag: Type.Optional(Name),
     userEmail: Type.Optional(Email),
     userPhoneNumber: Type.Optional(PhoneNumber),
     verificationToken: Type.Optional(Jwt),
@@ -137,14 +147,16 @@ export const proxySignup = defineProxyEndpoint({
   response: Obj({ organizationId: Type.String(), userId: Type.String(), wallet: Type.Optional(WalletResult), appProofs: Type.Optional(Type.Array(AppProof)) }),
 });
 
-/** What an account lookup filters on (spec A, "proxy account filter type"). */
-export const ACCOUNT_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'OIDC_TOKEN', 'PUBLIC_KEY'] as const;
+/** What an account lookup filters on (spec A, "proxy account filter type"; Turnkey's GetAccount). */
+export const ACCOUNT_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'OIDC_TOKEN', 'PUBLIC_KEY', 'USERNAME', 'NAME'] as const;
 export type AccountFilterType = (typeof ACCOUNT_FILTER_TYPES)[number];
 
 /**
- * Is there a sub-organization for this contact or credential? The reply has the same shape
- * either way: `organizationId` is null when none exists.
- * @example { filterType: 'EMAIL', filterValue: 'a@example.com' } // -> { organizationId: '..' | null }
+ * Is there a sub-organization for this contact or credential? `organizationId` when one
+ * exists, an empty object when none does (spec A: "an empty response"). `verificationToken` (a
+ * verified contact) or `oidcToken` (a verified email) proves the caller may ask about an email
+ * or phone number; the configuration may require one.
+ * @example { filterType: 'EMAIL', filterValue: 'a@example.com', verificationToken } // -> { organizationId: '..' } | {}
  */
 export const proxyAccount = defineProxyEndpoint({
   name: 'account',
@@ -152,13 +164,14 @@ export const proxyAccount = defineProxyEndpoint({
     filterType: Enum(ACCOUNT_FILTER_TYPES),
     filterValue: Type.String({ minLength: 1, maxLength: 16384 }),
     verificationToken: Type.Optional(Jwt),
+    oidcToken: Type.Optional(Jwt),
   }),
-  response: Obj({ organizationId: Type.Union([Type.String(), Type.Null()]) }),
+  response: Obj({ organizationId: Type.Optional(Type.String()) }),
 });
 
-/** Auth methods a configuration can enable (the values of `enabledProviders`). */
-export const PROXY_AUTH_METHODS = ['email', 'sms', 'passkey', 'wallet', 'google', 'apple', 'x', 'discord'] as const;
-export type ProxyAuthMethod = (typeof PROXY_AUTH_METHODS)[number];
+/** Auth methods a configuration can enable (the values of `enabledProviders`): the built-in ones, then each OAuth provider. */
+export const PROXY_AUTH_METHODS = ['email', 'sms', 'passkey', 'wallet', ...OAUTH_PROVIDER_IDS] as const;
+export type ProxyAuthMethod = 'email' | 'sms' | 'passkey' | 'wallet' | OAuthProviderId;
 
 /**
  * The calling configuration's enabled methods and session and OTP settings, as the client's
@@ -171,13 +184,8 @@ export const proxyWalletKitConfig = defineProxyEndpoint({
   response: Obj({
     organizationId: Type.String(),
     enabledProviders: Type.Array(Enum(PROXY_AUTH_METHODS)),
-    /** Client id per enabled social provider (the first configured one). */
-    oauthClientIds: Obj({
-      google: Type.Optional(Type.String()),
-      apple: Type.Optional(Type.String()),
-      x: Type.Optional(Type.String()),
-      discord: Type.Optional(Type.String()),
-    }),
+    /** Client id per enabled social provider (the first configured one), keyed by provider id. */
+    oauthClientIds: perProvider(Type.Optional(Type.String())),
     oauthRedirectUrl: Type.Optional(Type.String()),
     sessionExpirationSeconds: Type.String(),
     otpLength: Type.String(),
@@ -186,6 +194,17 @@ export const proxyWalletKitConfig = defineProxyEndpoint({
     logoUrl: Type.Optional(Type.String()),
     requireVerificationTokenForAccountLookup: Type.Boolean(),
   }),
+});
+
+/**
+ * What the client needs before its first flow: the bot-protection site key, when the
+ * configuration uses one (none here: the reply is empty). Turnkey's wallet_kit_client_params.
+ * @example {} // -> {}
+ */
+export const proxyWalletKitClientParams = defineProxyEndpoint({
+  name: 'wallet_kit_client_params',
+  request: Obj({}),
+  response: Obj({ turnstileSiteKey: Type.Optional(Type.String()) }),
 });
 
 /**
@@ -201,6 +220,7 @@ export const proxyEndpoints = {
   signup_v2: proxySignup,
   account: proxyAccount,
   wallet_kit_config: proxyWalletKitConfig,
+  wallet_kit_client_params: proxyWalletKitClientParams,
 } as const;
 
 /** Name of a proxy endpoint, e.g. `'otp_init_v2'`. */

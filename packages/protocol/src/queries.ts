@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineQuery, Obj, Enum } from './descriptor.js';
 import { Activity, ACTIVITY_STATUSES } from './envelope.js';
-import { Id, MAX_ITEMS } from './fields.js';
+import { API_KEY_CURVES } from './enums.js';
+import { Id, Jwt, MAX_ITEMS } from './fields.js';
 import { AuthProxyConfigRecord } from './operations/auth-proxy.js';
 import {
   ApiKeyRecord,
@@ -199,23 +200,43 @@ export const getAuthProxyConfig = defineQuery({
 });
 
 /**
- * Kinds of identity a sub-organization can be found by (spec: "proxy account filter type").
- * OIDC_TOKEN takes the token itself (verified; matched on iss, sub, aud); USERNAME matches user
- * names, which are not unique, so it may return several organizations.
+ * Kinds of identity a sub-organization can be found by (spec: "proxy account filter type";
+ * Turnkey's get_sub_org_ids). OIDC_TOKEN takes the token itself (verified; matched on iss, sub,
+ * aud); USERNAME matches user names and NAME sub-organization names, which are not unique, so
+ * they may return several organizations; WALLET_ACCOUNT_ADDRESS an address of a wallet account.
  */
-export const SUBORG_FILTER_TYPES = ['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'OIDC_TOKEN', 'PUBLIC_KEY', 'USERNAME'] as const;
+export const SUBORG_FILTER_TYPES = [
+  'EMAIL',
+  'PHONE_NUMBER',
+  'CREDENTIAL_ID',
+  'OIDC_TOKEN',
+  'PUBLIC_KEY',
+  'USERNAME',
+  'NAME',
+  'WALLET_ACCOUNT_ADDRESS',
+] as const;
 export type SubOrgFilterType = (typeof SUBORG_FILTER_TYPES)[number];
 
 /**
- * Sub-organizations of `organizationId` holding an identity (Turnkey's get_sub_org_ids); the
- * proxy's account lookup. An empty list when none matches.
+ * Sub-organizations of `organizationId` (Turnkey's get_sub_org_ids): all of them, oldest first
+ * and paginated, or those holding an identity when `filterType` and `filterValue` are given (an
+ * empty list when none matches). Ours: `verificationToken` and `oidcToken` are proofs the proxy
+ * passes on for its account lookup; when given, each is verified (signature, expiry,
+ * organization, not used yet), and for an EMAIL or PHONE_NUMBER filter it must prove that very
+ * contact (the token's contact; the id token's verified email). `apiKeyCurve` narrows a PUBLIC_KEY
+ * filter to API keys of that curve.
  * @example { organizationId, filterType: 'EMAIL', filterValue: 'a@example.com' } // -> { organizationIds: ['...'] }
  */
 export const listSuborgs = defineQuery({
   name: 'list_suborgs',
   request: body({
-    filterType: Enum(SUBORG_FILTER_TYPES),
-    filterValue: Type.String({ minLength: 1, maxLength: 16384 }),
+    filterType: Type.Optional(Enum(SUBORG_FILTER_TYPES)),
+    filterValue: Type.Optional(Type.String({ minLength: 1, maxLength: 16384 })),
+    paginationOptions: Type.Optional(Pagination),
+    verificationToken: Type.Optional(Jwt),
+    oidcToken: Type.Optional(Jwt),
+    /** Ours, with a PUBLIC_KEY filter: only a (non-session) API key of this curve matches (the proxy's wallet-method check). */
+    apiKeyCurve: Type.Optional(Enum(API_KEY_CURVES)),
   }),
   response: Obj({ organizationIds: Type.Array(Type.String()) }),
 });

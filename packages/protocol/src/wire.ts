@@ -18,6 +18,8 @@
  */
 export * from './errors.js';
 export * from './enums.js';
+export * from './oauth-providers.js';
+export * from './tokens.js';
 
 /** Activity type and intent/result keys of one submit operation. */
 export interface OperationKeys {
@@ -193,6 +195,7 @@ export const PROXY_ENDPOINT_NAMES = [
   'signup_v2',
   'account',
   'wallet_kit_config',
+  'wallet_kit_client_params',
 ] as const;
 
 /** Name of a proxy endpoint, e.g. `'otp_init_v2'`. */

@@ -15,7 +15,11 @@ import { startRetention } from './store/retention.js';
 import type { Enclave } from './enclave/index.js';
 import { ApiError } from './errors.js';
 import { framesPlugin } from './frames/plugin.js';
+import { httpTransport, injectTransport } from './proxy/activity-api.js';
 import { proxyPlugin } from './proxy/plugin.js';
+import { registerDevOutbox } from './delivery/outbox-route.js';
+import { issuerOf as activityServerBase } from './oauth/issued-token.js';
+import { proxyConfigStore } from './store/proxy-configs.js';
 import type { Store } from './store/db.js';
 
 export interface AppDeps {
@@ -33,6 +37,12 @@ export interface AppDeps {
   prefetchers?: PrefetchTable;
   /** @internal */
   queries?: QueryTable;
+  /**
+   * How the auth proxy reaches the activity API: `'http'` (default: over the network to the
+   * server's public URL, as a separate deployment would) or `'inject'` (in-process through
+   * Fastify's inject(), for tests).
+   */
+  proxyTransport?: 'http' | 'inject';
 }
 
 export const VERSION = '0.1.0';
@@ -119,7 +129,8 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
   app.get('/.well-known/walletkit.json', async () => ({
     version: VERSION,
     activityApiUrl: `${publicUrlOf(config)}/public/v1`,
-    authProxyUrl: `${publicUrlOf(config)}/v1`,
+    // The base the kit and the spec use: clients add /v1/<endpoint> (Turnkey's authProxyUrl).
+    authProxyUrl: publicUrlOf(config),
     enclaveSigningPublicKey: deps.enclave.signingPublicKey,
     enclaveEncryptionPublicKey: deps.enclave.encryptionPublicKey,
   }));
@@ -134,7 +145,10 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     prefetchers: deps.prefetchers ?? defaultPrefetchers,
     queries: deps.queries ?? defaultQueries,
   });
-  await app.register(proxyPlugin, { prefix: '/v1', store: deps.store, services });
+  const transport = deps.proxyTransport === 'inject' ? injectTransport(app) : httpTransport(() => activityServerBase(config), services.fetch);
+  await app.register(proxyPlugin, { prefix: '/v1', configs: proxyConfigStore(deps.store.db), transport, enclave: deps.enclave, now: services.now });
+  // Outbox rows hold codes: the route exists only when the dev outbox was asked for.
+  if (config.devOutbox) await app.register(async (dev) => registerDevOutbox(dev, deps.store), { prefix: '/v1' });
   await app.register(framesPlugin, { prefix: '/frames', store: deps.store, enclave: deps.enclave });
   return app;
 }

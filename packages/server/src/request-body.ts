@@ -36,6 +36,7 @@ export const MAX_DEPTH = 32;
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 /** NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is the character this pattern refuses
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -78,7 +79,10 @@ export function assertStorableString(value: string, field?: string): void {
 }
 
 function checkValue(value: unknown, path: Array<string | number>, depth: number): void {
-  if (typeof value === 'string') return assertStorableString(value, fieldOf(path));
+  if (typeof value === 'string') {
+    assertStorableString(value, fieldOf(path));
+    return;
+  }
   if (typeof value !== 'object' || value === null) return;
   if (depth >= MAX_DEPTH) throw new ApiError('ERR_MALFORMED_JSON', `the request body nests deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(value)) {
@@ -144,9 +148,11 @@ function charsetOf(contentType: string | undefined): string | undefined {
  * bytes on `req.rawBody`; every other media type is 415 (ERR_UNSUPPORTED_MEDIA_TYPE), and so is
  * a JSON body labelled with a charset other than UTF-8: RFC 8259 lets a recipient ignore the
  * label, but a filter in front that honours it would read another body than the one signed.
+ * With `emptyIsAbsent`, zero bytes parse to no body (`req.body` undefined, `req.rawBody` empty)
+ * and the route decides.
  * @example await app.register(async (api) => { useStrictJson(api); api.post('/x', async (req) => req.body); });
  */
-export function useStrictJson(app: FastifyInstance): void {
+export function useStrictJson(app: FastifyInstance, opts: { emptyIsAbsent?: boolean } = {}): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const charset = charsetOf(req.headers['content-type']);
@@ -154,7 +160,13 @@ export function useStrictJson(app: FastifyInstance): void {
       done(new ApiError('ERR_UNSUPPORTED_MEDIA_TYPE', 'a JSON body must be UTF-8 (charset=utf-8 or no charset)'), undefined);
       return;
     }
+    // Zero bytes labelled JSON is no body at all (the auth proxy's body-less endpoints, as
+    // Turnkey's clients call them); a stamped body is never empty, so /public/v1 keeps the 400.
     req.rawBody = body as Buffer;
+    if (opts.emptyIsAbsent && (body as Buffer).length === 0) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, parseStrictJson(body as Buffer));
     } catch (err) {

@@ -24,16 +24,14 @@ const probe: HandlerTable = {
   },
   create_policy: async (params, ctx) => {
     const policyId = newId();
-    await ctx.tx
-      .insert(policies)
-      .values({
-        id: policyId,
-        organizationId: ctx.organizationId,
-        name: params.policyName,
-        effect: params.effect,
-        condition: params.condition ?? null,
-        consensus: params.consensus ?? null,
-      });
+    await ctx.tx.insert(policies).values({
+      id: policyId,
+      organizationId: ctx.organizationId,
+      name: params.policyName,
+      effect: params.effect,
+      condition: params.condition ?? null,
+      consensus: params.consensus ?? null,
+    });
     return { policyId };
   },
 };
@@ -144,7 +142,7 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     const codeOf = async (headers: Record<string, string>) => (await s.client.post(path, body, headers)).body.details[0].errorCode;
     expect(await codeOf({})).toBe('ERR_STAMP_MISSING');
     expect(await codeOf({ 'x-stamp': 'not-base64-json' })).toBe('ERR_STAMP_MALFORMED');
-    expect(await codeOf({ 'x-stamp': stampApiKey(body + ' ', s.client.key) })).toBe('ERR_STAMP_INVALID');
+    expect(await codeOf({ 'x-stamp': stampApiKey(`${body} `, s.client.key) })).toBe('ERR_STAMP_INVALID');
     expect(await codeOf({ 'x-stamp': stampApiKey(body, other) })).toBe('ERR_STAMP_KEY_UNKNOWN');
     expect(await policyCount('stamps')).toBe(0);
   });
@@ -229,8 +227,9 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     expect(wk).toMatchObject({
       version: expect.any(String),
       activityApiUrl: expect.stringMatching(/\/public\/v1$/),
-      authProxyUrl: expect.stringMatching(/\/v1$/),
     });
+    // The auth proxy's base as the kit and Turnkey's SDKs take it: they add /v1/<endpoint>.
+    expect(wk.authProxyUrl).toBe(wk.activityApiUrl.replace(/\/public\/v1$/, ''));
     expect(wk.enclaveSigningPublicKey).toMatch(/^04[0-9a-f]{128}$/);
     const jwks = JSON.parse((await s.app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).body);
     expect(jwks.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });

@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from './support/harness';
 import { addOrganization, expectError } from './support/members';
 import { codeChallengeOf, newCodeVerifier, startOAuth2Provider, type LocalOAuth2Provider } from './support/oauth2-provider';
 import { storeKinds } from './support/stores';
+import { openSealed } from './support/sealed';
 
 const CLIENT_ID = 'walletkit-test-client';
 const CLIENT_SECRET = 'correct horse battery staple';
@@ -70,7 +71,7 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
     for (const body of [reply.body, got.body, listed.body]) expect(JSON.stringify(body)).not.toContain(CLIENT_SECRET);
     const [row] = await server.store.db.select().from(oauth2Credentials).where(eq(oauth2Credentials.id, credentialId));
     expect(JSON.stringify(row)).not.toContain(CLIENT_SECRET);
-    expect(await server.enclave.revealSecret(row!.clientSecretEncrypted)).toBe(CLIENT_SECRET);
+    expect(await openSealed(server, row!.clientSecretEncrypted)).toBe(CLIENT_SECRET);
   });
 
   it('given a secret not encrypted to the enclave, when create_oauth2_credential runs, then it is a 400 ERR_INVALID_ENCRYPTED_BUNDLE', async () => {
@@ -211,7 +212,7 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
         oauth2CredentialId: credentialId,
         ...consent(discord, { id: '1', username: 'a' }),
         nonce: 'n',
-        bearerTokenTargetPublicKey: '04' + 'ff'.repeat(64),
+        bearerTokenTargetPublicKey: `04${'ff'.repeat(64)}`,
       }),
       400,
       'ERR_INVALID_PUBLIC_KEY',

@@ -12,6 +12,7 @@ import { addOrganization, expectError } from './support/members';
 import { SoftwareAuthenticator } from './support/authenticator';
 import { createTestDataDir, storeKinds } from './support/stores';
 import { cli } from './support/cli';
+import { openSealed } from './support/sealed';
 import { createOrganization } from '../src/admin/organizations';
 
 const ETH_ACCOUNT = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
@@ -26,10 +27,10 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
   });
   afterAll(() => server?.dispose());
 
-  /** A client stamping with the proxy's API key, opened from its sealed form as the proxy would. */
+  /** A client stamping with the proxy's API key, opened from its sealed form (with the master key and the database). */
   async function proxyClient(organizationId: string): Promise<ActivityClient> {
     const [row] = await server.store.db.select().from(proxyConfigs).where(eq(proxyConfigs.organizationId, organizationId));
-    const privateKey = await server.enclave.revealSecret(row!.proxyApiPrivateKeyEncrypted);
+    const privateKey = await openSealed(server, row!.proxyApiPrivateKeyEncrypted);
     return server.client.with({ key: { publicKey: row!.proxyApiPublicKey, privateKey }, organizationId });
   }
 
@@ -61,7 +62,7 @@ describe.each(storeKinds)('auth proxy administration on %s', (kind) => {
 
     const [row] = await server.store.db.select().from(proxyConfigs).where(eq(proxyConfigs.id, configId));
     const stored = JSON.stringify(row!.proxyApiPrivateKeyEncrypted);
-    const privateKey = await server.enclave.revealSecret(row!.proxyApiPrivateKeyEncrypted);
+    const privateKey = await openSealed(server, row!.proxyApiPrivateKeyEncrypted);
     expect(stored).not.toContain(privateKey);
     const ecdh = createECDH('prime256v1');
     ecdh.setPrivateKey(Buffer.from(privateKey, 'hex'));

@@ -37,7 +37,7 @@ describe.each(storeKinds)('proxy wallet method on %s', (kind) => {
     await setWallet(false);
     expectProxyError(await walletSignup(key.publicKey), 403, 'ERR_AUTH_METHOD_DISABLED', 'apiKeys');
     await setWallet(true);
-    expect((await lookup(key.publicKey)).body).toEqual({ organizationId: null });
+    expect((await lookup(key.publicKey)).body).toEqual({});
   });
 
   it('given the wallet method off, when a secp256k1 key is looked up (registered, or uncompressed), then it is refused with 403', async () => {

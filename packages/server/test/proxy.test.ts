@@ -66,12 +66,15 @@ describe.each(storeKinds)('proxy guard on %s', (kind) => {
   it('given a preflight from an allowed origin, when OPTIONS arrives without the config header, then it is a 204 allowing POST and the config header', async () => {
     const reply = await s.browser.with({ configId: undefined }).raw('OPTIONS', '/v1/otp_init_v2', undefined, {
       'access-control-request-method': 'POST',
-      'access-control-request-headers': 'content-type,x-auth-proxy-config-id',
+      'access-control-request-headers': 'content-type,x-auth-proxy-config-id,x-captcha-token',
     });
     expect(reply.status).toBe(204);
     expect(reply.headers.get('access-control-allow-origin')).toBe(APP);
     expect(reply.headers.get('access-control-allow-methods')).toBe('POST');
-    expect(reply.headers.get('access-control-allow-headers')).toContain('x-auth-proxy-config-id');
+    // @turnkey/core sends X-Captcha-Token when the app passes a captcha token.
+    expect(reply.headers.get('access-control-allow-headers')?.split(/,\s*/)).toEqual(
+      expect.arrayContaining(['content-type', 'x-auth-proxy-config-id', 'x-captcha-token']),
+    );
     expect(reply.headers.get('vary')).toMatch(/Origin/);
   });
 
@@ -92,7 +95,7 @@ describe.each(storeKinds)('proxy guard on %s', (kind) => {
       'ERR_INVALID_REQUEST',
     );
     expectProxyError(
-      await s.browser.raw('POST', '/v1/account', JSON.stringify({ filterType: 'NAME', filterValue: 'x' })),
+      await s.browser.raw('POST', '/v1/account', JSON.stringify({ filterType: 'WALLET_NAME', filterValue: 'x' })),
       400,
       'ERR_INVALID_REQUEST',
       'filterType',
@@ -125,8 +128,21 @@ describe.each(storeKinds)('proxy guard on %s', (kind) => {
       logoUrl: 'https://app.example/logo.png',
       requireVerificationTokenForAccountLookup: false,
     });
-    // A body-less POST is the empty request.
+    // A body-less POST is the empty request, with or without a JSON content type (Turnkey's
+    // getAuthProxyConfig sends `Content-Type: application/json` and no body).
     expect((await s.browser.raw('POST', '/v1/wallet_kit_config')).status).toBe(200);
+    const typedEmpty = await s.browser.raw('POST', '/v1/wallet_kit_config', undefined, { 'content-type': 'application/json' });
+    expect(typedEmpty).toMatchObject({ status: 200, body: { organizationId: s.org.organizationId } });
+    expectProxyError(await s.browser.raw('POST', '/v1/wallet_kit_config', 'null'), 400, 'ERR_INVALID_REQUEST');
+  });
+
+  it('given wallet_kit_client_params, when a client asks with or without a body, then the reply is the empty object (no bot protection here)', async () => {
+    expect(await s.browser.raw('POST', '/v1/wallet_kit_client_params', undefined, { 'content-type': 'application/json' })).toMatchObject({
+      status: 200,
+      body: {},
+    });
+    expect(await s.browser.post('wallet_kit_client_params', {})).toMatchObject({ status: 200, body: {} });
+    expectProxyError(await s.browser.raw('POST', '/v1/wallet_kit_client_params', JSON.stringify({ turnstile: 1 })), 400, 'ERR_INVALID_REQUEST');
   });
 
   it('given SMS codes disabled, when otp_init_v2 asks for an SMS, then it is a 403 ERR_AUTH_METHOD_DISABLED and nothing is forwarded', async () => {
@@ -179,7 +195,7 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
     }
   });
 
-  it('given no such account, when account is looked up, then the reply has the same shape with a null organizationId', async () => {
+  it('given no such account, when account is looked up, then the reply is the empty object (spec A: "an empty response")', async () => {
     for (const [filterType, filterValue] of [
       ['EMAIL', 'nobody@example.com'],
       ['PHONE_NUMBER', '+15550000000'],
@@ -187,8 +203,7 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
       ['PUBLIC_KEY', generateP256KeyPair().publicKey],
     ] as const) {
       const reply = await s.browser.post('account', { filterType, filterValue });
-      expect(reply).toMatchObject({ status: 200, body: { organizationId: null } });
-      expect(Object.keys(reply.body)).toEqual(['organizationId']);
+      expect(reply).toEqual(expect.objectContaining({ status: 200, body: {} }));
     }
   });
 
@@ -234,7 +249,7 @@ describe.each(storeKinds)('proxy signup and account lookup on %s', (kind) => {
       401,
       'ERR_VERIFICATION_TOKEN_INVALID',
     );
-    const forged = token('alice@example.com').slice(0, -4) + 'AAAA';
+    const forged = `${token('alice@example.com').slice(0, -4)}AAAA`;
     expectProxyError(
       await s.browser.post('account', { filterType: 'EMAIL', filterValue: 'alice@example.com', verificationToken: forged }),
       401,

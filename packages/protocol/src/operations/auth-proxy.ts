@@ -5,7 +5,7 @@
  * stored settings and validates the whole document.
  */
 import { Type } from '@sinclair/typebox';
-import { defineOperation, Obj } from '../descriptor.js';
+import { defineOperation, Obj, perProvider } from '../descriptor.js';
 
 /**
  * An allowed origin: an exact `scheme://host[:port]` (no path, no wildcard), or the single
@@ -17,9 +17,9 @@ const ClientIds = Type.Array(Type.String({ minLength: 1, maxLength: 512 }), { ma
 
 const SocialPatch = Obj({
   enabled: Type.Optional(Type.Boolean()),
-  /** OIDC client ids accepted as `aud` (Google, Apple), or the OAuth 2.0 client id (X, Discord). */
+  /** OIDC client ids accepted as `aud` (kind `oidc`), or the OAuth 2.0 client id (kind `oauth2`). */
   clientIds: Type.Optional(ClientIds),
-  /** X and Discord: the OAuth 2.0 credential (create_oauth2_credential) holding the client secret. */
+  /** Kind `oauth2`: the OAuth 2.0 credential (create_oauth2_credential) holding the client secret. */
   oauth2CredentialId: Type.Optional(Type.String({ maxLength: 128 })),
 });
 
@@ -45,14 +45,8 @@ export const AuthProxySettingsPatch = Obj({
       wallet: Type.Optional(Type.Boolean()),
     }),
   ),
-  social: Type.Optional(
-    Obj({
-      google: Type.Optional(SocialPatch),
-      apple: Type.Optional(SocialPatch),
-      x: Type.Optional(SocialPatch),
-      discord: Type.Optional(SocialPatch),
-    }),
-  ),
+  /** Per provider of the provider table (oauth-providers.ts). */
+  social: Type.Optional(perProvider(Type.Optional(SocialPatch))),
   /** Google client ids allowed to auto-link a Google account to an email-OTP account with the same email. */
   socialLinkingClientIds: Type.Optional(ClientIds),
   requireVerificationTokenForAccountLookup: Type.Optional(Type.Boolean()),
@@ -79,7 +73,8 @@ export const AuthProxySettings = Obj({
   emailLogoUrl: Type.Optional(Type.String({ maxLength: 2048 })),
   oauthRedirectUrl: Type.Optional(Type.String({ maxLength: 2048 })),
   methods: Obj({ emailOtp: Type.Boolean(), smsOtp: Type.Boolean(), passkey: Type.Boolean(), wallet: Type.Boolean() }),
-  social: Obj({ google: Social, apple: Social, x: Social, discord: Social }),
+  /** Per provider of the provider table (oauth-providers.ts). */
+  social: perProvider(Social),
   /** Google client ids allowed to auto-link a Google account to an email-OTP account with the same email. */
   socialLinkingClientIds: ClientIds,
   requireVerificationTokenForAccountLookup: Type.Boolean(),

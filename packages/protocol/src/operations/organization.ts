@@ -21,6 +21,8 @@ export const createSubOrganization = defineOperation({
     /** At most the number of root users (checked by the server: ERR_INVALID_QUORUM). */
     rootQuorumThreshold: Threshold,
     wallet: Type.Optional(WalletParams),
+    /** Ours (signup_v2's `userTag`): name of a user tag the new organization gets, holding its root users. */
+    rootUserTag: Type.Optional(Name),
     disableEmailRecovery: Type.Optional(Type.Boolean()),
     disableEmailAuth: Type.Optional(Type.Boolean()),
     disableSmsAuth: Type.Optional(Type.Boolean()),

@@ -7,11 +7,11 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { Value } from '@sinclair/typebox/value';
-import { generateP256KeyPair } from '@walletkit/crypto';
+import { byProvider } from '@walletkit/protocol';
 import type { Enclave } from '../enclave/index.js';
 import { ApiError } from '../errors.js';
 import { defaultProxySettings, ProxySettings } from '../proxy/settings.js';
-import type { ProxyConfigRow } from '../proxy/repository.js';
+import type { ProxyConfigRow } from '../proxy/config-store.js';
 import type { Store, Tx } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { apiKeys, organizations, proxyConfigs, users } from '../store/schema.js';
@@ -79,12 +79,7 @@ export function mergeProxySettings(current: ProxySettings, patch: ProxySettingsP
     ...current,
     ...flat,
     methods: { ...current.methods, ...methods },
-    social: {
-      google: { ...current.social.google, ...social?.google },
-      apple: { ...current.social.apple, ...social?.apple },
-      x: { ...current.social.x, ...social?.x },
-      discord: { ...current.social.discord, ...social?.discord },
-    },
+    social: byProvider((id) => ({ ...current.social[id], ...social?.[id] })),
   };
   merged.allowedOrigins = normalizeAllowedOrigins(merged.allowedOrigins);
   assertHttpUrl(merged.emailLogoUrl, 'emailLogoUrl');
@@ -139,8 +134,8 @@ export async function enableProxyInTx(tx: Tx, enclave: Enclave, now: Date, input
     return row!;
   }
   const settings = mergeProxySettings(defaultProxySettings(), patch);
-  const key = generateP256KeyPair();
-  const sealed = await enclave.sealSecret(new TextEncoder().encode(key.privateKey));
+  // Generated inside the enclave: only the public key and the sealed private key come out.
+  const key = await enclave.createSealedApiKey();
   const userId = newId();
   await tx.insert(users).values({ id: userId, organizationId: input.organizationId, userName: PROXY_USER_NAME, isProxy: true, createdAt: now, updatedAt: now });
   await tx.insert(apiKeys).values({
@@ -161,7 +156,7 @@ export async function enableProxyInTx(tx: Tx, enclave: Enclave, now: Date, input
       settings,
       proxyUserId: userId,
       proxyApiPublicKey: key.publicKey,
-      proxyApiPrivateKeyEncrypted: sealed,
+      proxyApiPrivateKeyEncrypted: key.sealedPrivateKey,
       createdAt: now,
       updatedAt: now,
     })

@@ -9,6 +9,8 @@
 import { createHmac } from 'node:crypto';
 import {
   generateMnemonic,
+  generateP256KeyPair,
+  stampApiKey,
   hpkeOpen,
   hpkeSeal,
   p256PublicKey,
@@ -36,7 +38,9 @@ import {
   type DerivedAccountPublic,
   type RawSignature,
 } from './key-material.js';
+import { exchangeAuthorizationCode, fetchProviderUser, type ProviderEndpoints, type ProviderUser } from '../oauth/code-exchange.js';
 import { resolveMasterKey } from './master-key.js';
+import { checkOtpAttemptWith, issueOtpWith, type IssuedOtp } from './otp.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
 
@@ -333,17 +337,79 @@ export class Enclave {
     return sealed;
   }
 
-  /** Seal a secret given in plaintext inside the server process (proxy API keys). */
-  sealSecret(plaintext: Uint8Array): Promise<Sealed> {
-    return this.seal(plaintext);
+  /**
+   * Generate a P-256 API key pair here and return its private half sealed at rest (the proxy
+   * key of an auth proxy configuration): the private key exists only inside this call.
+   * @example const { sealedPrivateKey, publicKey } = await enclave.createSealedApiKey();
+   */
+  async createSealedApiKey(): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
+    const key = generateP256KeyPair();
+    return { sealedPrivateKey: await this.seal(utf8.encode(key.privateKey)), publicKey: key.publicKey };
   }
 
-  /** Decrypt a sealed secret for one outbound use (e.g. an OAuth token request). */
-  async revealSecret(sealed: Sealed): Promise<string> {
-    const bytes = await this.unseal(sealed);
-    const value = new TextDecoder().decode(bytes);
+  /**
+   * The X-Stamp of `body` by a sealed API key (stamped with its own public key): the private key
+   * is opened for this one signature and never leaves the enclave.
+   * @example const stamp = await enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
+   */
+  async stampWith(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<string> {
+    const bytes = await this.unseal(sealedPrivateKey);
+    const privateKey = new TextDecoder().decode(bytes);
     bytes.fill(0);
-    return value;
+    // Stored as the hex text of the 32-byte key (createSealedApiKey); anything else is corrupt storage.
+    if (!/^[0-9a-fA-F]{64}$/.test(privateKey)) throw new ApiError('ERR_INTERNAL', 'a sealed API key is not a P-256 private key');
+    return stampApiKey(body, { privateKey, publicKey });
+  }
+
+  /**
+   * The OAuth 2.0 login of a provider user: exchange the authorization code with the client
+   * secret sealed at rest (opened for this exchange only) and read the provider's user. Neither
+   * the secret nor the provider's access token leaves this call.
+   * @example const user = await enclave.oauth2Login(credential.clientSecretEncrypted, fetch, endpoints, { clientId, code, redirectUri, codeVerifier });
+   * @throws ApiError ERR_INVALID_PARAMETER (invalid_grant) | ERR_OAUTH_EXCHANGE_FAILED
+   */
+  async oauth2Login(
+    sealedClientSecret: Sealed,
+    fetchFn: typeof fetch,
+    endpoints: ProviderEndpoints,
+    input: { clientId: string; code: string; redirectUri: string; codeVerifier: string },
+  ): Promise<ProviderUser> {
+    const bytes = await this.unseal(sealedClientSecret);
+    const clientSecret = new TextDecoder().decode(bytes);
+    bytes.fill(0);
+    const accessToken = await exchangeAuthorizationCode(fetchFn, endpoints, { ...input, clientSecret });
+    return fetchProviderUser(fetchFn, endpoints, accessToken);
+  }
+
+  // ---- one-time codes (./otp.ts) ------------------------------------------------------------
+
+  /**
+   * Issue a code: the code (for delivery only), its MAC, a per-code target key generated and
+   * sealed here, and the signed encryption target bundle.
+   * @example const issued = await enclave.issueOtp({ otpId, organizationId, length: 6, alphanumeric: false });
+   */
+  async issueOtp(input: { otpId: string; organizationId: string; length: number; alphanumeric: boolean }): Promise<IssuedOtp> {
+    const target = generateP256KeyPair();
+    const issued = issueOtpWith(target, input);
+    const sealedTargetKey = await this.seal(utf8.encode(target.privateKey));
+    const bundle = this.signBundle({ targetPublic: target.publicKeyUncompressed, organizationId: input.organizationId, otpId: input.otpId });
+    return { ...issued, targetPublicKey: target.publicKeyUncompressed, sealedTargetKey, otpEncryptionTargetBundle: JSON.stringify(bundle) };
+  }
+
+  /**
+   * Open a verify attempt with the code's sealed target key and check its code in constant time.
+   * @returns the client's compressed P-256 public key when the code is right, else undefined
+   */
+  async checkOtpAttempt(input: {
+    otpId: string;
+    sealedTargetKey: Sealed;
+    codeMac: string;
+    encrypted: { encappedPublic: string; ciphertext: string };
+  }): Promise<string | undefined> {
+    const bytes = await this.unseal(input.sealedTargetKey);
+    const targetPrivateKey = new TextDecoder().decode(bytes);
+    bytes.fill(0);
+    return checkOtpAttemptWith(targetPrivateKey, input);
   }
 
   // ---- signatures ------------------------------------------------------------------------

@@ -4,11 +4,12 @@
  * Each code gets a fresh P-256 HPKE target key. Its private key is sealed to the at-rest key
  * and also keys the code's HMAC, so the database holds neither the code nor anything that
  * lets an attacker with a dump brute-force the small code space. The client encrypts
- * `{"otp_code", "public_key"}` to the target; only these functions open it.
+ * `{"otp_code", "public_key"}` to the target. The Enclave (index.ts `issueOtp`,
+ * `checkOtpAttempt`) generates and opens the target keys and calls these helpers with them.
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { compressPublicKey, generateP256KeyPair, hpkeOpen } from '@walletkit/crypto';
-import type { Enclave, Sealed } from './index.js';
+import { compressPublicKey, hpkeOpen } from '@walletkit/crypto';
+import type { Sealed } from './index.js';
 
 /** Digits only. */
 export const NUMERIC_ALPHABET = '0123456789';
@@ -54,20 +55,16 @@ export interface IssuedOtp {
 }
 
 /**
- * Issue a code for `otpId`: the code, its MAC, a sealed per-code target key and the signed
- * encryption target bundle the client encrypts its attempt to.
- * @example const issued = await issueOtp(enclave, { otpId, organizationId, length: 6, alphanumeric: false });
+ * A code for `otpId` and its MAC under the code's target private key (the Enclave seals the key
+ * and signs the bundle).
+ * @example const { code, codeMac } = issueOtpWith(target, { otpId, length: 6, alphanumeric: false });
  */
-export async function issueOtp(
-  enclave: Pick<Enclave, 'sealSecret' | 'signBundle'>,
-  input: { otpId: string; organizationId: string; length: number; alphanumeric: boolean },
-): Promise<IssuedOtp> {
+export function issueOtpWith(
+  target: { privateKey: string },
+  input: { otpId: string; length: number; alphanumeric: boolean },
+): { code: string; codeMac: string } {
   const code = generateOtpCode(input.length, input.alphanumeric);
-  const target = generateP256KeyPair();
-  const mac = codeMac(target.privateKey, input.otpId, code).toString('hex');
-  const sealedTargetKey = await enclave.sealSecret(new TextEncoder().encode(target.privateKey));
-  const bundle = enclave.signBundle({ targetPublic: target.publicKeyUncompressed, organizationId: input.organizationId, otpId: input.otpId });
-  return { code, codeMac: mac, targetPublicKey: target.publicKeyUncompressed, sealedTargetKey, otpEncryptionTargetBundle: JSON.stringify(bundle) };
+  return { code, codeMac: codeMac(target.privateKey, input.otpId, code).toString('hex') };
 }
 
 /** Parse `encryptedOtpBundle` (JSON `{encappedPublic, ciphertext}`); undefined when malformed. */
@@ -84,17 +81,15 @@ export function parseEncryptedOtpBundle(value: string): { encappedPublic: string
 }
 
 /**
- * Open a verify attempt and check its code in constant time. Every failure (wrong target
- * key, tampered ciphertext, bad document, bad client key, wrong code) is the same `false`,
- * so callers cannot leak which one happened.
+ * Open a verify attempt with the code's target private key and check its code in constant
+ * time. Every failure (wrong target key, tampered ciphertext, bad document, bad client key,
+ * wrong code) is the same `undefined`, so callers cannot leak which one happened.
  * @returns the client's compressed P-256 public key when the code is right, else undefined
- * @example const clientKey = await checkOtpAttempt(enclave, { otpId, sealedTargetKey, codeMac, encrypted });
  */
-export async function checkOtpAttempt(
-  enclave: Pick<Enclave, 'revealSecret'>,
-  input: { otpId: string; sealedTargetKey: Sealed; codeMac: string; encrypted: { encappedPublic: string; ciphertext: string } },
+export async function checkOtpAttemptWith(
+  targetPrivateKey: string,
+  input: { otpId: string; codeMac: string; encrypted: { encappedPublic: string; ciphertext: string } },
 ): Promise<string | undefined> {
-  const targetPrivateKey = await enclave.revealSecret(input.sealedTargetKey);
   let plaintext: Uint8Array;
   try {
     plaintext = await hpkeOpen({ ...input.encrypted, receiverPrivateKey: targetPrivateKey });

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { Enclave } from '../enclave/index.js';
-import { loadProxyConfig } from '../proxy/repository.js';
+import { loadProxyConfig } from '../store/proxy-configs.js';
 import type { Store } from '../store/db.js';
 
 export interface FramesPluginOptions {
@@ -71,7 +71,7 @@ export async function framesPlugin(app: FastifyInstance, opts: FramesPluginOptio
       const configId = typeof req.query.configId === 'string' ? req.query.configId.trim() : '';
       if (!configId || configId.length > 128) throw new ApiError('ERR_CONFIG_ID_MISSING');
       const config = await loadProxyConfig(opts.store.db, configId);
-      if (!config || !config.enabled) throw new ApiError('ERR_CONFIG_NOT_FOUND');
+      if (!config?.enabled) throw new ApiError('ERR_CONFIG_NOT_FOUND');
       const origins = config.settings.allowedOrigins.map((o) => (o.endsWith('/') ? o.slice(0, -1) : o));
       const ancestors = origins.includes('*') ? '*' : origins.join(' ') || "'none'";
       const html = `<!doctype html>

@@ -1,24 +1,17 @@
 /**
  * What a proxy route sees: the request's proxy configuration (already checked by the guard),
- * its validated settings, the store (read-only lookups), the server's services, and
- * `forward`, the one way to reach the activity API.
+ * its validated settings, and `api`, the activity API stamped with this configuration's proxy
+ * key: the one way a route reads or changes anything beyond its configuration.
  */
-import type { AppProof } from '@walletkit/crypto';
-import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
-import type { Services } from '../activity/context.js';
-import type { Store } from '../store/db.js';
-import type { ProxyConfigRow } from './repository.js';
+import type { ActivityApi } from './activity-api.js';
+import type { ProxyConfigRow } from './config-store.js';
 import type { ProxySettings } from './settings.js';
 
 export interface ProxyContext {
-  services: Services;
-  store: Store;
   config: ProxyConfigRow;
   settings: ProxySettings;
-  /** Submit `op` on `organizationId`, stamped with the proxy key; returns the result object. */
-  forward<N extends OperationName>(op: N, organizationId: string, parameters: ParamsOf<N>): Promise<ResultOf<N>>;
-  /** `forward`, asking the activity for App Proofs and returning them with the result (passed through to the caller). */
-  forwardWithProofs<N extends OperationName>(op: N, organizationId: string, parameters: ParamsOf<N>): Promise<{ result: ResultOf<N>; appProofs: AppProof[] }>;
+  /** Submits and reads, stamped with the proxy key by the enclave. */
+  api: ActivityApi;
 }
 
 /** One proxy route: validated body in, response body out. */

@@ -4,17 +4,18 @@
  * exact string match (`*` allows any; no partial wildcards, so `https://example.com.evil.com`
  * never matches `https://example.com`). CORS replies echo only an allowed origin.
  */
-import { sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { assertSchema } from '../activity/validate.js';
 import { ApiError } from '../errors.js';
-import type { Store } from '../store/db.js';
-import { proxyConfigs } from '../store/schema.js';
-import { loadProxyConfig, type ProxyConfigRow } from './repository.js';
+import type { ProxyConfigRow, ProxyConfigStore } from './config-store.js';
 import { ProxySettings } from './settings.js';
 
-/** Headers a browser may send on proxy requests (answered in preflights). */
-const ALLOWED_HEADERS = 'content-type, x-auth-proxy-config-id';
+/**
+ * Headers a browser may send on proxy requests (answered in preflights): the body's type, the
+ * configuration id, and Turnkey's captcha token (@turnkey/core sends it when the app passes one;
+ * this server has no captcha and ignores it).
+ */
+const ALLOWED_HEADERS = 'content-type, x-auth-proxy-config-id, x-captcha-token';
 /** Browsers may cache a preflight this long (seconds). */
 const PREFLIGHT_MAX_AGE = '600';
 
@@ -50,11 +51,11 @@ function allowOrigin(reply: FastifyReply, origin: string | undefined): void {
  * Check config id, enablement and Origin of a non-preflight request.
  * @throws ApiError ERR_CONFIG_ID_MISSING | ERR_CONFIG_NOT_FOUND | ERR_PROXY_DISABLED | ERR_ORIGIN_NOT_ALLOWED
  */
-export async function guardRequest(store: Store, req: FastifyRequest, reply: FastifyReply): Promise<GuardedRequest> {
+export async function guardRequest(configs: ProxyConfigStore, req: FastifyRequest, reply: FastifyReply): Promise<GuardedRequest> {
   const configId = header(req, 'x-auth-proxy-config-id')?.trim();
   if (!configId) throw new ApiError('ERR_CONFIG_ID_MISSING');
   if (configId.length > 128) throw new ApiError('ERR_CONFIG_NOT_FOUND');
-  const config = await loadProxyConfig(store.db, configId);
+  const config = await configs.byId(configId);
   if (!config) throw new ApiError('ERR_CONFIG_NOT_FOUND');
   if (!config.enabled) throw new ApiError('ERR_PROXY_DISABLED');
   let settings: ProxySettings;
@@ -76,16 +77,16 @@ export async function guardRequest(store: Store, req: FastifyRequest, reply: Fas
  * configuration, and the real request is checked against its own one. A preflight that does
  * carry the header (non-browser clients) is checked against that configuration.
  */
-export async function answerPreflight(store: Store, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function answerPreflight(configs: ProxyConfigStore, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const origin = header(req, 'origin');
   const configId = header(req, 'x-auth-proxy-config-id')?.trim();
   let allowed = false;
   if (origin !== undefined) {
     if (configId) {
-      const config = configId.length <= 128 ? await loadProxyConfig(store.db, configId) : undefined;
+      const config = configId.length <= 128 ? await configs.byId(configId) : undefined;
       allowed = config?.enabled === true && originAllowed(config.settings.allowedOrigins, origin);
     } else {
-      allowed = await anyConfigAllows(store, origin);
+      allowed = await configs.anyEnabledAllows(origin);
     }
   }
   if (!allowed) {
@@ -99,21 +100,4 @@ export async function answerPreflight(store: Store, req: FastifyRequest, reply: 
     .header('access-control-max-age', PREFLIGHT_MAX_AGE)
     .status(204)
     .send();
-}
-
-/** True when an enabled configuration lists `origin` (or its variant with a trailing slash) or `*`. */
-async function anyConfigAllows(store: Store, origin: string): Promise<boolean> {
-  const candidates = JSON.stringify(['*']);
-  const exact = JSON.stringify([origin]);
-  const slashed = JSON.stringify([`${origin}/`]);
-  const rows = await store.db
-    .select({ id: proxyConfigs.id })
-    .from(proxyConfigs)
-    .where(
-      sql`${proxyConfigs.enabled} and (${proxyConfigs.settings}->'allowedOrigins' @> ${candidates}::jsonb
-        or ${proxyConfigs.settings}->'allowedOrigins' @> ${exact}::jsonb
-        or ${proxyConfigs.settings}->'allowedOrigins' @> ${slashed}::jsonb)`,
-    )
-    .limit(1);
-  return rows.length > 0;
 }

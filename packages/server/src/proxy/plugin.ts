@@ -1,20 +1,21 @@
 /**
  * The authentication proxy (spec A), an encapsulated plugin under /v1: one POST route per
  * descriptor of `proxyEndpoints`, each guarded by the config-id and Origin checks (guard.ts),
- * its body validated against the descriptor's closed schema, then handled by its route file,
- * which reaches the activity API only through forward.ts. CORS preflights are answered for
- * allowed origins only. With the dev outbox on, GET /v1/dev/outbox shows it to loopback clients.
+ * its body validated against the descriptor's closed schema, then handled by its route file.
+ * A route sees its configuration and the activity API (activity-api.ts), stamped with the
+ * configuration's sealed proxy key by the enclave: the proxy is a client of the public API like
+ * any other, and keeps only its configurations (config-store.ts). CORS preflights are answered
+ * for allowed origins only.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { proxyEndpoints, type ProxyEndpointDescriptor, type ProxyEndpointName } from '@walletkit/protocol';
-import type { Services } from '../activity/context.js';
+import { proxyEndpoints, type ProxyEndpointDescriptor, type ProxyEndpointName, type ProxyRequestOf, type ProxyResponseOf } from '@walletkit/protocol';
 import { assertSchema } from '../activity/validate.js';
+import type { Enclave } from '../enclave/index.js';
 import { ApiError } from '../errors.js';
 import { useStrictJson } from '../request-body.js';
-import type { Store } from '../store/db.js';
+import { activityApi, type ActivityTransport } from './activity-api.js';
+import type { ProxyConfigStore } from './config-store.js';
 import type { ProxyContext, ProxyRoute } from './context.js';
-import { registerDevOutbox } from './dev-outbox.js';
-import { forwardActivity, forwardWithProofs } from './forward.js';
 import { answerPreflight, guardRequest, type GuardedRequest } from './guard.js';
 import { account } from './routes/account.js';
 import { oauth2Authenticate } from './routes/oauth2-authenticate.js';
@@ -23,15 +24,20 @@ import { otpInit } from './routes/otp-init.js';
 import { otpLogin } from './routes/otp-login.js';
 import { otpVerify } from './routes/otp-verify.js';
 import { signup } from './routes/signup.js';
-import { walletKitConfig } from './routes/wallet-kit-config.js';
+import { walletKitClientParams, walletKitConfig } from './routes/wallet-kit-config.js';
 
 export interface ProxyPluginOptions {
-  store: Store;
-  services: Services;
+  /** The proxy's configurations. */
+  configs: ProxyConfigStore;
+  /** How requests reach the activity API (HTTP in production, inject() in tests). */
+  transport: ActivityTransport;
+  /** Stamps with a sealed proxy key; the key is opened only inside the enclave. */
+  enclave: Pick<Enclave, 'stampWith'>;
+  now: () => Date;
 }
 
-/** The route of each endpoint; a name missing here has no route (unfinished work stays out). */
-const routes: { [N in ProxyEndpointName]?: ProxyRoute<never, unknown> } = {
+/** The route of every endpoint: a descriptor without a route here is a compile error. */
+const routes: { [N in ProxyEndpointName]: ProxyRoute<ProxyRequestOf<N>, ProxyResponseOf<N>> } = {
   otp_init_v2: otpInit,
   otp_verify_v2: otpVerify,
   otp_login_v2: otpLogin,
@@ -40,6 +46,7 @@ const routes: { [N in ProxyEndpointName]?: ProxyRoute<never, unknown> } = {
   signup_v2: signup,
   account,
   wallet_kit_config: walletKitConfig,
+  wallet_kit_client_params: walletKitClientParams,
 };
 
 /** Check a body against the endpoint's schema; fields are named from the body's root (`filterType`). */
@@ -54,14 +61,12 @@ function validateBody(descriptor: ProxyEndpointDescriptor, body: unknown): unkno
 }
 
 export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions): Promise<void> {
-  const { store, services } = opts;
+  const { configs, transport, enclave, now } = opts;
   const guarded = new WeakMap<FastifyRequest, GuardedRequest>();
 
   // The same strict JSON as the activity API (request-body.ts): one meaning per body.
-  useStrictJson(app);
-  app.options('/*', async (req, reply) => answerPreflight(store, req, reply));
-  // Outbox rows hold codes: the route exists only when the dev outbox was asked for.
-  if (services.config.devOutbox) registerDevOutbox(app, store);
+  useStrictJson(app, { emptyIsAbsent: true });
+  app.options('/*', async (req, reply) => answerPreflight(configs, req, reply));
 
   for (const [name, route] of Object.entries(routes) as Array<[ProxyEndpointName, ProxyRoute<unknown, unknown>]>) {
     const descriptor: ProxyEndpointDescriptor = proxyEndpoints[name];
@@ -70,21 +75,19 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions
       schema: { response: { 200: descriptor.response } },
       // Before the body is read: a wrong origin or config costs one indexed read, nothing more.
       onRequest: async (req, reply) => {
-        guarded.set(req, await guardRequest(store, req, reply));
+        guarded.set(req, await guardRequest(configs, req, reply));
       },
       handler: async (req) => {
         const { config, settings } = guarded.get(req)!;
-        // wallet_kit_config carries nothing: a body-less POST is the empty object (a JSON
-        // `null` body is not body-less: it is refused like any non-object, as on /public/v1).
-        const body = validateBody(descriptor, req.rawBody === undefined ? {} : req.body);
-        const ctx: ProxyContext = {
-          services,
-          store,
-          config,
-          settings,
-          forward: (op, organizationId, parameters) => forwardActivity(services, config, op, organizationId, parameters),
-          forwardWithProofs: (op, organizationId, parameters) => forwardWithProofs(services, config, op, organizationId, parameters, true),
-        };
+        // A POST without a body is the empty request; so are zero bytes labelled JSON where the
+        // request has no fields at all (Turnkey's clients send wallet_kit_config so), and
+        // elsewhere they are malformed JSON. A JSON `null` body is a body: refused like any non-object.
+        const empty = req.rawBody === undefined || req.rawBody.length === 0;
+        if (req.rawBody?.length === 0 && Object.keys(descriptor.request.properties).length > 0)
+          throw new ApiError('ERR_MALFORMED_JSON', 'the request body is empty');
+        const body = validateBody(descriptor, empty ? {} : req.body);
+        const stamp = (payload: string) => enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, payload);
+        const ctx: ProxyContext = { config, settings, api: activityApi(transport, stamp, now) };
         return route(body, ctx);
       },
     });

@@ -5,12 +5,10 @@
  * request by the /v1 plugin.
  */
 import type { Static } from '@sinclair/typebox';
-import { AuthProxySettings } from '@walletkit/protocol';
+import { AuthProxySettings, byProvider } from '@walletkit/protocol';
 
 export const ProxySettings = AuthProxySettings;
 export type ProxySettings = Static<typeof AuthProxySettings>;
-
-const off = { enabled: false, clientIds: [] };
 
 /** Defaults of a freshly enabled proxy (spec: origins `*`, sessions 900 s, 6-digit codes). */
 export function defaultProxySettings(): ProxySettings {
@@ -21,7 +19,7 @@ export function defaultProxySettings(): ProxySettings {
     otpAlphanumeric: false,
     emailAppName: 'walletkit',
     methods: { emailOtp: true, smsOtp: true, passkey: true, wallet: true },
-    social: { google: { ...off }, apple: { ...off }, x: { ...off }, discord: { ...off } },
+    social: byProvider(() => ({ enabled: false, clientIds: [] })),
     socialLinkingClientIds: [],
     requireVerificationTokenForAccountLookup: false,
   };

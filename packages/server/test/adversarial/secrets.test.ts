@@ -7,7 +7,7 @@
  * the activity's final write fail). Then every secret learned on the way is searched for in
  * every reply body, every log line and every database row.
  */
-import { createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { hashMessage, recoverAddress, type Hex } from 'viem';
@@ -36,6 +36,7 @@ import { codeChallengeOf, newCodeVerifier, startOAuth2Provider, type LocalOAuth2
 import { captureLogs, codeIn, encryptOtpAttempt, loginSignature } from '../support/otp';
 import type { StampKey } from '../support/harness';
 import { startProxyServer, type ProxyReply, type ProxyTestServer } from '../support/proxy';
+import { openSealed, unsealEnclaveKey } from '../support/sealed';
 import { ETH_WALLET, freshEmail, freshPhone } from './support/flows';
 import { envelopeText, sendRaw, sendStamped } from './support/http';
 import { adversarialTally, type SeenReply } from './support/tally';
@@ -320,7 +321,7 @@ describe('secrets hygiene on one server (pglite)', () => {
     outbox = createDelivery(s.config, s.store);
     logs = captureLogs(s.app);
     learn('master key', 'WALLETKIT_MASTER_KEY', s.config.masterKey!);
-    learn('private key', "the proxy's API key", await s.enclave.revealSecret(s.proxy.proxyApiPrivateKeyEncrypted));
+    learn('private key', "the proxy's API key", await openSealed(s, s.proxy.proxyApiPrivateKeyEncrypted));
     for (const row of await s.store.db.select().from(enclaveKeys))
       learn('private key', `enclave key ${row.name}`, unsealEnclaveKey(s.config.masterKey!, row.name, row.sealed));
     learn('private key', "the organization's root API key", s.org.apiKey.privateKey);
@@ -856,12 +857,3 @@ describe('secrets hygiene on one server (pglite)', () => {
     tally.violations('secrets', 'secrets found outside their place', found);
   });
 });
-
-/** An enclave key's private half, unsealed with the master key as keystore.ts does (to know what to look for). */
-function unsealEnclaveKey(masterKey: string, name: string, sealed: { iv: string; ciphertext: string }): string {
-  const ct = Buffer.from(sealed.ciphertext, 'hex');
-  const decipher = createDecipheriv('aes-256-gcm', Buffer.from(masterKey, 'hex'), Buffer.from(sealed.iv, 'hex'));
-  decipher.setAAD(Buffer.from(`walletkit-enclave-key:${name}`));
-  decipher.setAuthTag(ct.subarray(ct.length - 16));
-  return Buffer.concat([decipher.update(ct.subarray(0, ct.length - 16)), decipher.final()]).toString('hex');
-}

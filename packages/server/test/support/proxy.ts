@@ -1,5 +1,6 @@
 /**
- * Proxy tests need real HTTP: the proxy forwards to the activity API over the network. This
+ * Proxy tests speak HTTP to the proxy as a browser does; the proxy reaches the activity API
+ * through inject() (its seam, proxy/activity-api.ts). This
  * starts a test server (harness.ts) listening on 127.0.0.1:0 with `publicUrl` set to it,
  * enables the proxy of its organization (admin/proxy.ts), and gives a tiny browser-like
  * client that sends the config id header and an Origin.
@@ -13,7 +14,7 @@ import type { AppDeps } from '../../src/app';
 import { build } from '../../src/app';
 import { loadConfig, type ServerConfig } from '../../src/config';
 import { Enclave } from '../../src/enclave';
-import type { ProxyConfigRow } from '../../src/proxy/repository';
+import type { ProxyConfigRow } from '../../src/proxy/config-store';
 import { openStore } from '../../src/store/db';
 import { startTestServer, type TestServer } from './harness';
 import type { StoreKind } from './stores';
@@ -78,7 +79,8 @@ export async function startProxyServer(
   // The dev outbox stands in for the user's mailbox (tests read codes from it); production tests turn it off.
   const server = await startTestServer(kind, {
     config: { masterKey: randomBytes(32).toString('hex'), devOutbox: true, ...opts.config },
-    ...(opts.deps ? { deps: opts.deps } : {}),
+    // The proxy reaches the activity API in-process (inject()); the CLI and e2e servers use HTTP.
+    deps: { proxyTransport: 'inject', ...opts.deps },
   });
   try {
     const url = await listen(server.app, server.config);

@@ -7,7 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
 import { ApiError } from '../../errors.js';
-import { exchangeAuthorizationCode, fetchProviderUser } from '../../oauth/code-exchange.js';
+import type { ProviderUser } from '../../oauth/code-exchange.js';
 import { issueOidcToken } from '../../oauth/issued-token.js';
 import { newId } from '../../store/ids.js';
 import { oauth2Credentials } from '../../store/schema.js';
@@ -16,7 +16,6 @@ import type { Executor } from '../../store/db.js';
 import type { HandlerTable, PrefetchTable, Services } from '../context.js';
 
 type Credential = typeof oauth2Credentials.$inferSelect;
-type ProviderUser = Awaited<ReturnType<typeof fetchProviderUser>>;
 /** What the code exchange yields: the provider's user, for the credential it was made with. */
 interface ProviderLogin {
   credentialId: string;
@@ -45,19 +44,17 @@ async function credentialOf(db: Executor, organizationId: string, oauth2Credenti
   return credential;
 }
 
-/** Exchange the code (PKCE, client secret revealed for this call only) and read the provider's user. */
+/** Exchange the code (PKCE; the client secret is opened inside the enclave for this exchange only) and read the provider's user. */
 async function exchangeForUser(ctx: Services, credential: Credential, params: ParamsOf<'oauth2_authenticate'>): Promise<ProviderLogin> {
   const endpoints = ctx.config.oauth2Providers[credential.provider as keyof typeof ctx.config.oauth2Providers];
   if (!endpoints) throw new ApiError('ERR_INTERNAL', `no endpoints configured for ${credential.provider}`);
-  const clientSecret = await ctx.enclave.revealSecret(credential.clientSecretEncrypted);
-  const accessToken = await exchangeAuthorizationCode(ctx.fetch, endpoints, {
+  const user = await ctx.enclave.oauth2Login(credential.clientSecretEncrypted, ctx.fetch, endpoints, {
     clientId: credential.clientId,
-    clientSecret,
     code: params.authCode,
     redirectUri: params.redirectUri,
     codeVerifier: params.codeVerifier,
   });
-  return { credentialId: credential.id, issuer: endpoints.issuer, user: await fetchProviderUser(ctx.fetch, endpoints, accessToken) };
+  return { credentialId: credential.id, issuer: endpoints.issuer, user };
 }
 
 /** The provider calls of oauth2_authenticate, made before its transaction (context.ts, OperationPrefetch). */

@@ -16,7 +16,7 @@ import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { OtpType } from '@walletkit/protocol';
 import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery/index.js';
-import { checkOtpAttempt, issueOtp, parseEncryptedOtpBundle } from '../../enclave/otp.js';
+import { parseEncryptedOtpBundle } from '../../enclave/otp.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { otps, users } from '../../store/schema.js';
@@ -138,7 +138,7 @@ export const otpHandlers = {
     const ttl = ttlOf(ctx, params.expirationSeconds);
     await throttleAndRetire(ctx, contact);
     const otpId = newId();
-    const issued = await issueOtp(ctx.enclave, {
+    const issued = await ctx.enclave.issueOtp({
       otpId,
       organizationId: ctx.organizationId,
       length: params.otpLength ?? DEFAULT_OTP_LENGTH,
@@ -192,7 +192,7 @@ export const otpHandlers = {
     const now = ctx.now();
     const live = isLive(otp, now);
     const clientKey = live
-      ? await checkOtpAttempt(ctx.enclave, { otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
+      ? await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
       : undefined;
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
     await ctx.tx.update(otps).set({ usedAt: now }).where(eq(otps.id, otp.id));

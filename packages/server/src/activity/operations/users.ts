@@ -301,6 +301,12 @@ export const userHandlers = {
       rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i]));
     }
     await ctx.tx.insert(rootQuorumMembers).values(rootUserIds.map((userId) => ({ organizationId: subOrganizationId, userId })));
+    if (params.rootUserTag !== undefined) {
+      // signup_v2's `userTag`: a tag of the new organization holding its root users, for the integrator's policies.
+      const tagId = newId();
+      await ctx.tx.insert(userTags).values({ id: tagId, organizationId: subOrganizationId, name: params.rootUserTag, createdAt: now, updatedAt: now });
+      await ctx.tx.insert(userTagMembers).values(rootUserIds.map((userId) => ({ tagId, userId })));
+    }
     if (!params.wallet) return { subOrganizationId, rootUserIds };
     const wallet = await createWalletRecord(ctx.tx, ctx.enclave, {
       organizationId: subOrganizationId,

@@ -1,22 +1,25 @@
 /**
  * Reads of the authentication proxy: get_auth_proxy_config (never the sealed key) and
- * list_suborgs, the account lookup behind the proxy's /v1/account (Turnkey's get_sub_org_ids).
- * Identities come from sub_org_identities (see operations/identities.ts); user names, which are
- * not unique, from the users of the sub-organizations.
+ * list_suborgs (Turnkey's get_sub_org_ids), which is also the proxy's account lookup. Identities
+ * come from sub_org_identities (see operations/identities.ts); user names, sub-organization
+ * names and wallet addresses, which are not unique, from their own tables. The proofs the proxy
+ * passes on (`verificationToken`, `oidcToken`) are verified here before the reply says anything.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
 import type { QueryRequestOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import { verifyOidcToken } from '../../oauth/oidc.js';
-import { proxyConfigOfOrganization } from '../../proxy/repository.js';
-import { organizations, subOrganizationIdentities, users } from '../../store/schema.js';
+import { proxyConfigOfOrganization } from '../../store/proxy-configs.js';
+import { apiKeys, organizations, subOrganizationIdentities, usedVerificationTokens, users, walletAccounts } from '../../store/schema.js';
 import { normalizeEmail, normalizeLookupPublicKey, oidcIdentityValue, type IdentityKind } from '../operations/identities.js';
+import { verificationClaimsOf } from '../operations/users-verification.js';
 import type { QueryContext, QueryTable } from './context.js';
 
-/** The stored kind and normalized value a filter matches. */
-async function identityOf(request: QueryRequestOf<'list_suborgs'>, ctx: QueryContext): Promise<{ kind: IdentityKind; value: string }> {
-  const value = request.filterValue;
-  switch (request.filterType) {
+type Request = QueryRequestOf<'list_suborgs'>;
+
+/** The stored kind and normalized value an identity filter matches. */
+async function identityOf(filterType: Request['filterType'], value: string, ctx: QueryContext): Promise<{ kind: IdentityKind; value: string }> {
+  switch (filterType) {
     case 'EMAIL':
       return { kind: 'EMAIL', value: normalizeEmail(value) };
     case 'PHONE_NUMBER':
@@ -31,7 +34,81 @@ async function identityOf(request: QueryRequestOf<'list_suborgs'>, ctx: QueryCon
       return { kind: 'OIDC', value: oidcIdentityValue(token) };
     }
     default:
-      throw new ApiError('ERR_INVALID_REQUEST', `unsupported filterType ${String(request.filterType)}`, 'filterType');
+      throw new ApiError('ERR_INVALID_REQUEST', `unsupported filterType ${String(filterType)}`, 'filterType');
+  }
+}
+
+/** The condition on `organizations` a filter puts (the sub-organizations of the target are implied). */
+async function filterCondition(request: Request, ctx: QueryContext): Promise<SQL | undefined> {
+  const { filterType, filterValue } = request;
+  if (filterType === undefined && filterValue === undefined) return undefined;
+  if (filterType === undefined) throw new ApiError('ERR_INVALID_REQUEST', 'filterValue needs a filterType', 'filterType');
+  if (filterValue === undefined) throw new ApiError('ERR_INVALID_REQUEST', 'filterType needs a filterValue', 'filterValue');
+  switch (filterType) {
+    case 'USERNAME':
+      return sql`exists (select 1 from ${users} where ${users.organizationId} = ${organizations.id} and ${users.userName} = ${filterValue})`;
+    case 'NAME':
+      return eq(organizations.name, filterValue);
+    case 'WALLET_ACCOUNT_ADDRESS': {
+      const address = filterValue.trim();
+      // Ethereum addresses match in any letter case (checksummed or not); others exactly (base58 is case-sensitive).
+      const matches = /^0x[0-9a-fA-F]{40}$/.test(address)
+        ? sql`lower(${walletAccounts.address}) = ${address.toLowerCase()}`
+        : eq(walletAccounts.address, address);
+      return sql`exists (select 1 from ${walletAccounts} where ${walletAccounts.organizationId} = ${organizations.id} and ${matches})`;
+    }
+    default: {
+      const { kind, value } = await identityOf(filterType, filterValue, ctx);
+      if (request.apiKeyCurve !== undefined) {
+        if (kind !== 'PUBLIC_KEY') throw new ApiError('ERR_INVALID_REQUEST', 'apiKeyCurve goes with a PUBLIC_KEY filter', 'apiKeyCurve');
+        return sql`exists (select 1 from ${apiKeys} where ${apiKeys.organizationId} = ${organizations.id} and ${apiKeys.publicKey} = ${value}
+          and ${apiKeys.curve} = ${request.apiKeyCurve} and not ${apiKeys.isSession})`;
+      }
+      return sql`exists (select 1 from ${subOrganizationIdentities} where ${subOrganizationIdentities.subOrganizationId} = ${organizations.id}
+        and ${subOrganizationIdentities.kind} = ${kind} and ${subOrganizationIdentities.value} = ${value})`;
+    }
+  }
+}
+
+/**
+ * Check the proofs of a lookup: each given one verifies, is of the target organization (or of a
+ * sub-organization found), is not used yet (a verification token), and for an EMAIL or
+ * PHONE_NUMBER filter proves that very contact.
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID | ERR_OIDC_TOKEN_INVALID
+ */
+async function checkProofs(request: Request, ctx: QueryContext, found: string[]): Promise<void> {
+  const contact = request.filterType === 'EMAIL' || request.filterType === 'PHONE_NUMBER' ? request.filterValue : undefined;
+  if (request.verificationToken !== undefined) {
+    const field = 'verificationToken';
+    const claims = verificationClaimsOf(ctx.enclave, request.verificationToken, () => ctx.now().getTime(), field);
+    if (claims.organization_id !== ctx.organizationId && !found.includes(claims.organization_id)) {
+      throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another organization', field);
+    }
+    const [used] = await ctx.db
+      .select({ id: usedVerificationTokens.tokenId })
+      .from(usedVerificationTokens)
+      .where(eq(usedVerificationTokens.tokenId, claims.id));
+    // A used token proves nothing any more (single use): it must not keep answering lookups.
+    if (used) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
+    if (contact !== undefined) {
+      const kind = request.filterType === 'EMAIL' ? 'EMAIL' : 'PHONE_NUMBER';
+      const wanted = kind === 'EMAIL' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS';
+      const same = kind === 'EMAIL' ? normalizeEmail(claims.contact) === normalizeEmail(contact) : claims.contact.trim() === contact.trim();
+      if (claims.verification_type !== wanted || !same)
+        throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another contact', field);
+    }
+  }
+  if (request.oidcToken !== undefined) {
+    const field = 'oidcToken';
+    const identity = await verifyOidcToken(request.oidcToken, { config: ctx.config, enclave: ctx.enclave, fetch: ctx.fetch, now: ctx.now, field });
+    if (contact !== undefined) {
+      const proves =
+        request.filterType === 'EMAIL' &&
+        identity.emailVerified === true &&
+        identity.email !== undefined &&
+        normalizeEmail(identity.email) === normalizeEmail(contact);
+      if (!proves) throw new ApiError('ERR_OIDC_TOKEN_INVALID', 'the OIDC token does not prove this contact (a verified email equal to filterValue)', field);
+    }
   }
 }
 
@@ -53,27 +130,24 @@ export const authProxyQueries = {
     };
   },
 
+  /**
+   * Sub-organizations of the target in creation order (ids are UUID v7), `paginationOptions`
+   * as everywhere (default 10, at most 100), optionally filtered.
+   */
   list_suborgs: async (request, ctx) => {
-    if (request.filterType === 'USERNAME') {
-      const rows = await ctx.db
-        .selectDistinct({ id: organizations.id })
-        .from(users)
-        .innerJoin(organizations, eq(organizations.id, users.organizationId))
-        .where(and(eq(organizations.parentOrganizationId, ctx.organizationId), eq(users.userName, request.filterValue)))
-        .orderBy(asc(organizations.id));
-      return { organizationIds: rows.map((r) => r.id) };
-    }
-    const { kind, value } = await identityOf(request, ctx);
+    const page = request.paginationOptions;
+    const conditions: Array<SQL | undefined> = [eq(organizations.parentOrganizationId, ctx.organizationId), await filterCondition(request, ctx)];
+    if (page?.after !== undefined) conditions.push(gt(organizations.id, page.after));
+    if (page?.before !== undefined) conditions.push(lt(organizations.id, page.before));
+    const backwards = page?.before !== undefined && page.after === undefined;
     const rows = await ctx.db
-      .select({ id: subOrganizationIdentities.subOrganizationId })
-      .from(subOrganizationIdentities)
-      .where(
-        and(
-          eq(subOrganizationIdentities.parentOrganizationId, ctx.organizationId),
-          eq(subOrganizationIdentities.kind, kind),
-          eq(subOrganizationIdentities.value, value),
-        ),
-      );
-    return { organizationIds: rows.map((r) => r.id) };
+      .select({ id: organizations.id })
+      .from(organizations)
+      .where(and(...conditions))
+      .orderBy(backwards ? desc(organizations.id) : asc(organizations.id))
+      .limit(Number(page?.limit ?? '10'));
+    const organizationIds = (backwards ? rows.reverse() : rows).map((r) => r.id);
+    await checkProofs(request, ctx, organizationIds);
+    return { organizationIds };
   },
 } satisfies QueryTable;

@@ -1,5 +1,5 @@
 /** Auth-method toggles of a proxy configuration (spec A: each method enabled independently). */
-import type { OtpType } from '@walletkit/protocol';
+import { OAUTH_PROVIDERS, type OtpType } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { ProxySettings } from '../settings.js';
 
@@ -17,7 +17,7 @@ export function requireWalletMethod(settings: ProxySettings, field: string): voi
   if (!settings.methods.wallet) throw new ApiError('ERR_AUTH_METHOD_DISABLED', 'external-wallet login is disabled', field);
 }
 
-/** Client ids of the enabled social providers whose tokens may log in (`aud`). */
+/** Client ids of the enabled OIDC providers whose id tokens may log in (`aud`), and of the OAuth 2.0 ones (our issued tokens carry them). */
 export function enabledOidcAudiences(settings: ProxySettings): string[] {
-  return Object.values(settings.social).flatMap((s) => (s.enabled ? s.clientIds : []));
+  return OAUTH_PROVIDERS.flatMap((p) => (settings.social[p.id].enabled ? settings.social[p.id].clientIds : []));
 }

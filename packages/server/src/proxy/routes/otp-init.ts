@@ -6,7 +6,8 @@ import { requireOtpMethod } from './methods.js';
 export const otpInit: ProxyRoute<ProxyRequestOf<'otp_init_v2'>, ProxyResponseOf<'otp_init_v2'>> = async (body, ctx) => {
   requireOtpMethod(ctx.settings, body.otpType);
   const { settings } = ctx;
-  const result = await ctx.forward('init_otp', ctx.config.organizationId, {
+  // `emailCustomization.templateId` (Turnkey's templates) is accepted and not used: the configuration's app name and logo apply.
+  const { result } = await ctx.api.submit('init_otp', ctx.config.organizationId, {
     otpType: body.otpType,
     contact: body.contact.trim(),
     otpLength: settings.otpLength,

@@ -1,5 +1,5 @@
 /** POST /v1/wallet_kit_config: the enabled methods and the session and OTP settings, for the client's auth modal. */
-import type { ProxyAuthMethod, ProxyRequestOf, ProxyResponseOf } from '@walletkit/protocol';
+import { OAUTH_PROVIDERS, type ProxyAuthMethod, type ProxyRequestOf, type ProxyResponseOf } from '@walletkit/protocol';
 import type { ProxyRoute } from '../context.js';
 
 export const walletKitConfig: ProxyRoute<ProxyRequestOf<'wallet_kit_config'>, ProxyResponseOf<'wallet_kit_config'>> = async (_body, ctx) => {
@@ -10,11 +10,11 @@ export const walletKitConfig: ProxyRoute<ProxyRequestOf<'wallet_kit_config'>, Pr
   if (s.methods.passkey) enabledProviders.push('passkey');
   if (s.methods.wallet) enabledProviders.push('wallet');
   const oauthClientIds: ProxyResponseOf<'wallet_kit_config'>['oauthClientIds'] = {};
-  for (const name of ['google', 'apple', 'x', 'discord'] as const) {
-    const social = s.social[name];
+  for (const { id } of OAUTH_PROVIDERS) {
+    const social = s.social[id];
     if (!social.enabled) continue;
-    enabledProviders.push(name);
-    if (social.clientIds[0] !== undefined) oauthClientIds[name] = social.clientIds[0];
+    enabledProviders.push(id);
+    if (social.clientIds[0] !== undefined) oauthClientIds[id] = social.clientIds[0];
   }
   return {
     organizationId: ctx.config.organizationId,
@@ -29,3 +29,9 @@ export const walletKitConfig: ProxyRoute<ProxyRequestOf<'wallet_kit_config'>, Pr
     requireVerificationTokenForAccountLookup: s.requireVerificationTokenForAccountLookup,
   };
 };
+
+/**
+ * POST /v1/wallet_kit_client_params: Turnkey's client parameters (a Turnstile site key when
+ * bot protection is on). This server has no captcha, so the reply is empty.
+ */
+export const walletKitClientParams: ProxyRoute<ProxyRequestOf<'wallet_kit_client_params'>, ProxyResponseOf<'wallet_kit_client_params'>> = async () => ({});

@@ -11,7 +11,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Obj } from '@walletkit/protocol';
 import { assertSchema } from '../activity/validate.js';
-import { listOutbox } from '../delivery/outbox.js';
+import { listOutbox } from './outbox.js';
 import { ApiError } from '../errors.js';
 import { assertStorableString } from '../request-body.js';
 import type { Store } from '../store/db.js';
