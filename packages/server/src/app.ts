@@ -7,8 +7,8 @@ import { errorBody } from '@walletkit/protocol';
 import { activityPlugin } from './activity/plugin.js';
 import { handlers as defaultHandlers, prefetchers as defaultPrefetchers } from './activity/operations/index.js';
 import { queryHandlers as defaultQueries } from './activity/queries/index.js';
-import type { HandlerTable, PrefetchTable, Services } from './activity/context.js';
-import type { QueryTable } from './activity/queries/context.js';
+import type { Handlers, PrefetchTable, Services } from './activity/context.js';
+import type { Queries } from './activity/queries/context.js';
 import type { ServerConfig } from './config.js';
 import { createDelivery, type Delivery } from './delivery/index.js';
 import { startRetention } from './store/retention.js';
@@ -32,11 +32,11 @@ export interface AppDeps {
   /** OTP delivery (default from config: SMTP, SMS webhook or dev outbox). */
   delivery?: Delivery;
   /** @internal */
-  handlers?: HandlerTable;
+  handlers?: Handlers;
   /** Pre-transaction provider calls per operation (default: operations/index.ts). @internal */
   prefetchers?: PrefetchTable;
   /** @internal */
-  queries?: QueryTable;
+  queries?: Queries;
   /**
    * How the auth proxy reaches the activity API: `'http'` (default: over the network to the
    * server's public URL, as a separate deployment would) or `'inject'` (in-process through

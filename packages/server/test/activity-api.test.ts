@@ -9,6 +9,7 @@ import { count, eq } from 'drizzle-orm';
 import { generateEd25519KeyPair, generateP256KeyPair, generateSecp256k1KeyPair, stampApiKey, verifyAppProof } from '@walletkit/crypto';
 import { operations } from '@walletkit/protocol';
 import type { HandlerTable } from '../src/activity/context';
+import { handlers } from '../src/activity/operations';
 import { CommittedFailure } from '../src/activity/execute';
 import { ApiError } from '../src/errors';
 import { newId } from '../src/store/ids';
@@ -47,7 +48,7 @@ const policyParams = (name: string) => ({
 describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer(kind, { deps: { handlers: probe } });
+    s = await startTestServer(kind, { deps: { handlers: { ...handlers, ...probe } } });
   });
   afterAll(() => s?.dispose());
 

@@ -59,4 +59,8 @@ export type PrefetchTable = { [N in OperationName]?: OperationPrefetch<N> };
 /** A handler: validated parameters in, the result object (under the descriptor's resultKey) out. */
 export type OperationHandler<N extends OperationName> = (params: ParamsOf<N>, ctx: OperationContext) => Promise<ResultOf<N>>;
 
+/** Handlers of some operations (one domain's file). */
 export type HandlerTable = { [N in OperationName]?: OperationHandler<N> };
+
+/** Every operation's handler: what the server runs (operations/index.ts). An operation without one does not compile. */
+export type Handlers = { [N in OperationName]: OperationHandler<N> };

@@ -10,7 +10,7 @@ import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { activities, activityVotes, users } from '../store/schema.js';
 import { authorize } from './authorize.js';
-import type { Caller, HandlerTable, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
+import type { Caller, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
 
 type ActivityRow = typeof activities.$inferSelect;
@@ -68,19 +68,14 @@ async function findByFingerprint(db: Store['db'] | Tx, organizationId: string, f
 export class ActivityRunner {
   private readonly store: Store;
   private readonly services: Services;
-  private readonly handlers: HandlerTable;
+  private readonly handlers: Handlers;
   private readonly prefetchers: PrefetchTable;
 
-  constructor(store: Store, services: Services, handlers: HandlerTable, prefetchers: PrefetchTable = {}) {
+  constructor(store: Store, services: Services, handlers: Handlers, prefetchers: PrefetchTable = {}) {
     this.store = store;
     this.services = services;
     this.handlers = handlers;
     this.prefetchers = prefetchers;
-  }
-
-  /** True when the descriptor has a handler (routes are registered only for those). */
-  has(descriptor: OperationDescriptor): boolean {
-    return Object.hasOwn(this.handlers, descriptor.name);
   }
 
   /**
@@ -216,10 +211,7 @@ export class ActivityRunner {
   private async complete(tx: Tx, row: ActivityRow, caller: Caller, afterCommit: Array<() => Promise<void>>, prefetched?: unknown): Promise<ActivityRow> {
     const descriptor = operationByType(row.type);
     if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
-    const handler = this.handlers[descriptor.name as keyof HandlerTable] as
-      | ((params: unknown, ctx: OperationContext) => Promise<Record<string, unknown>>)
-      | undefined;
-    if (!handler) throw new ApiError('ERR_INTERNAL', `no handler for ${descriptor.name}`);
+    const handler = this.handlers[descriptor.name] as (params: unknown, ctx: OperationContext) => Promise<Record<string, unknown>>;
     const ctx: OperationContext = {
       ...this.services,
       tx,

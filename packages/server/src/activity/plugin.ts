@@ -14,18 +14,18 @@ import { useStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
 import { authenticate } from './authenticate.js';
 import { authorizeQuery } from './authorize.js';
-import type { HandlerTable, PrefetchTable, Services } from './context.js';
+import type { Handlers, PrefetchTable, Services } from './context.js';
 import { ActivityRunner } from './execute.js';
-import type { QueryTable } from './queries/context.js';
+import type { Queries } from './queries/context.js';
 import { assertSchema } from './validate.js';
 
 export interface ActivityPluginOptions {
   store: Store;
   services: Services;
-  handlers: HandlerTable;
+  handlers: Handlers;
   /** Pre-transaction provider calls (operations/index.ts `prefetchers`). */
   prefetchers?: PrefetchTable;
-  queries: QueryTable;
+  queries: Queries;
 }
 
 /** The body useStrictJson parsed; a request without one (no content type) is malformed. */
@@ -60,7 +60,6 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
   await allowBrowsers(app);
 
   for (const descriptor of Object.values(operations) as OperationDescriptor[]) {
-    if (!runner.has(descriptor)) continue;
     app.post(`/submit/${descriptor.name}`, async (req) => {
       const body = parsedBody(req);
       const envelope = assertSchema<SubmitEnvelope>(SubmitEnvelope, body, '');
@@ -84,8 +83,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
   }
 
   for (const query of Object.values(queries) as QueryDescriptor[]) {
-    const handler = opts.queries[query.name as keyof QueryTable] as ((request: Record<string, unknown>, ctx: unknown) => Promise<unknown>) | undefined;
-    if (!handler) continue;
+    const handler = opts.queries[query.name as keyof Queries] as (request: Record<string, unknown>, ctx: unknown) => Promise<unknown>;
     app.post(`/query/${query.name}`, async (req) => {
       const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parsedBody(req), '');
       const caller = await authenticate(store, services, req.headers, req.rawBody!, request.organizationId);

@@ -1,5 +1,5 @@
 /** Every activity handler, by operation name; the plugin registers a route for each. */
-import type { HandlerTable, PrefetchTable } from '../context.js';
+import type { Handlers, PrefetchTable } from '../context.js';
 import { walletHandlers } from './wallets.js';
 import { privateKeyHandlers } from './private-keys.js';
 import { signingHandlers } from './signing.js';
@@ -17,7 +17,7 @@ import { consensusHandlers } from './consensus.js';
 import { otpHandlers } from './otp.js';
 import { authProxyHandlers } from './auth-proxy.js';
 
-export const handlers: HandlerTable = {
+export const handlers: Handlers = {
   ...walletHandlers,
   ...privateKeyHandlers,
   ...signingHandlers,

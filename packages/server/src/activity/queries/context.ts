@@ -11,4 +11,8 @@ export interface QueryContext extends Services {
 
 export type QueryHandler<N extends QueryName> = (request: QueryRequestOf<N>, ctx: QueryContext) => Promise<QueryResponseOf<N>>;
 
+/** Read handlers of some queries (one domain's file). */
 export type QueryTable = { [N in QueryName]?: QueryHandler<N> };
+
+/** Every query's handler (queries/index.ts). A query without one does not compile. */
+export type Queries = { [N in QueryName]: QueryHandler<N> };

@@ -1,5 +1,5 @@
 /** Every read handler, by query name. */
-import type { QueryTable } from './context.js';
+import type { Queries } from './context.js';
 import { walletQueries } from './wallets.js';
 import { userQueries } from './users.js';
 import { activityQueries } from './activities.js';
@@ -7,7 +7,7 @@ import { organizationQueries } from './organization.js';
 import { policyQueries } from './policies.js';
 import { authProxyQueries } from './auth-proxy.js';
 
-export const queryHandlers: QueryTable = {
+export const queryHandlers: Queries = {
   ...walletQueries,
   ...userQueries,
   ...activityQueries,
