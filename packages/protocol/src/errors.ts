@@ -20,6 +20,7 @@ export const errorTable = {
   ERR_STAMP_MALFORMED: { status: 401, grpc: 16, message: 'The stamp header cannot be parsed.' },
   ERR_STAMP_INVALID: { status: 401, grpc: 16, message: 'The stamp signature does not verify over the request body.' },
   ERR_STAMP_KEY_UNKNOWN: { status: 401, grpc: 16, message: 'The stamping key belongs to no user of this organization.' },
+  ERR_STAMP_NOT_ACCEPTED: { status: 401, grpc: 16, message: 'This kind of stamp is not accepted by this endpoint.' },
   ERR_API_KEY_EXPIRED: { status: 401, grpc: 16, message: 'The stamping API key has expired.' },
   ERR_TIMESTAMP_OUT_OF_WINDOW: { status: 400, grpc: 3, message: 'timestampMs is older than 1 hour or more than 5 minutes in the future.' },
   ERR_PERMISSION_DENIED: { status: 403, grpc: 7, message: 'The caller may not perform this activity.' },

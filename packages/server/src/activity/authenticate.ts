@@ -1,7 +1,9 @@
 /**
  * Stamp verification (DESIGN section 2): X-Stamp (API key) or X-Stamp-WebAuthn (passkey),
  * always over the raw body bytes received. The stamping credential must belong to a user
- * of the target organization or of its parent organization.
+ * of the target organization or of its parent organization. X-Stamp-Attested (a key bound to
+ * a verification token or OIDC token, attested.ts) is accepted only where the caller allows it
+ * (stamp_login, decision 0020).
  */
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { and, eq, lt, or } from 'drizzle-orm';
@@ -19,6 +21,7 @@ import { parseStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
 import { apiKeys, authenticators, organizations } from '../store/schema.js';
 import type { Caller, Services } from './context.js';
+import { authenticateAttested } from './attested.js';
 import { verifyP256Node } from './p256-node.js';
 import { relyingPartyFor, rpIdFitsOrigin } from './webauthn.js';
 
@@ -47,18 +50,39 @@ function ofActingOrganizations(table: typeof apiKeys | typeof authenticators, or
   );
 }
 
+/** What the endpoint accepts beyond X-Stamp and X-Stamp-WebAuthn. */
+export interface AuthenticateOptions {
+  /** X-Stamp-Attested (stamp_login only); elsewhere that header is refused with ERR_STAMP_NOT_ACCEPTED. */
+  attested?: boolean;
+}
+
 /**
  * Authenticate a stamped request for `organizationId`.
- * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED (also both headers at once) | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN (unknown key or organization) | ERR_API_KEY_EXPIRED
+ * @throws ApiError ERR_STAMP_MISSING | ERR_STAMP_MALFORMED (also two stamp headers at once) | ERR_STAMP_NOT_ACCEPTED (X-Stamp-Attested where not allowed) | ERR_STAMP_INVALID | ERR_STAMP_KEY_UNKNOWN (unknown key or organization) | ERR_API_KEY_EXPIRED, and for X-Stamp-Attested ERR_VERIFICATION_TOKEN_INVALID | ERR_OIDC_TOKEN_INVALID
  */
-export async function authenticate(store: Store, services: Services, headers: Headers, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
+export async function authenticate(
+  store: Store,
+  services: Services,
+  headers: Headers,
+  rawBody: Uint8Array,
+  organizationId: string,
+  opts: AuthenticateOptions = {},
+): Promise<Caller> {
   const apiStamp = header(headers, 'x-stamp');
   const webauthnStamp = header(headers, 'x-stamp-webauthn');
-  // One request, one credential: with both headers, whatever reads one of them (a gateway, an
+  const attestedStamp = header(headers, 'x-stamp-attested');
+  // One request, one credential: with two headers, whatever reads one of them (a gateway, an
   // audit log) and this server reading the other would disagree on who acted.
-  if (apiStamp !== undefined && webauthnStamp !== undefined) throw new ApiError('ERR_STAMP_MALFORMED', 'send exactly one of X-Stamp and X-Stamp-WebAuthn');
+  if ([apiStamp, webauthnStamp, attestedStamp].filter((h) => h !== undefined).length > 1) {
+    throw new ApiError('ERR_STAMP_MALFORMED', 'send exactly one of X-Stamp, X-Stamp-WebAuthn and X-Stamp-Attested');
+  }
   if (apiStamp !== undefined) return authenticateApiKey(store, services, apiStamp, rawBody, organizationId);
   if (webauthnStamp !== undefined) return authenticatePasskey(store, services, webauthnStamp, rawBody, organizationId);
+  if (attestedStamp !== undefined) {
+    // An attestation names a user, not a credential of one: it may open a session, nothing else.
+    if (opts.attested !== true) throw new ApiError('ERR_STAMP_NOT_ACCEPTED', 'X-Stamp-Attested is accepted by stamp_login only');
+    return authenticateAttested(store.db, services, attestedStamp, rawBody, organizationId);
+  }
   throw new ApiError('ERR_STAMP_MISSING');
 }
 

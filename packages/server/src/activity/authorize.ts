@@ -8,7 +8,9 @@
  * - the authentication proxy's user (users.is_proxy) may run only the auth flows, on its
  *   organization or that organization's sub-organizations (stamps reach one level down, see
  *   authenticate.ts), and only while its proxy is enabled; no policy widens that. Of the reads
- *   it may use only the account lookup (list_suborgs).
+ *   it may use only the account lookup (list_suborgs);
+ * - a caller authenticated by X-Stamp-Attested (attested.ts) may submit stamp_login only, for
+ *   itself, without consensus or policy (decision 0020).
  */
 import { and, eq } from 'drizzle-orm';
 import { operations, type OperationName, type QueryName } from '@walletkit/protocol';
@@ -79,6 +81,12 @@ export async function authorize(
   input: { organizationId: string; caller: Caller; type: string; parameters: Record<string, unknown> },
 ): Promise<Decision> {
   const { caller } = input;
+  if (caller.credential.kind === 'attested') {
+    // X-Stamp-Attested (decision 0020): the user proved who they are and logs in as themselves;
+    // that opens a session and nothing else, whatever the quorum or the policies say.
+    if (input.type !== operations.stamp_login.type) throw new ApiError('ERR_PERMISSION_DENIED', 'an attested stamp may only submit stamp_login');
+    return { kind: 'execute' };
+  }
   const proxy = await proxyStatus(tx, caller.userId);
   if (proxy.isProxy) {
     // Checked before the root quorum and policies: nothing may widen what the proxy can do.

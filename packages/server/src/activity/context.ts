@@ -1,4 +1,5 @@
 import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
+import type { AttestedCredential } from './attested.js';
 import type { ServerConfig } from '../config.js';
 import type { Delivery } from '../delivery/index.js';
 import type { Enclave } from '../enclave/index.js';
@@ -9,7 +10,8 @@ export interface Caller {
   userId: string;
   /** Organization the user belongs to (the target, or its parent). */
   organizationId: string;
-  credential: { kind: 'api_key'; id: string; publicKey: string } | { kind: 'authenticator'; id: string };
+  /** What stamped: an API key, a passkey, or an attestation (X-Stamp-Attested, stamp_login only: attested.ts). */
+  credential: { kind: 'api_key'; id: string; publicKey: string } | { kind: 'authenticator'; id: string } | AttestedCredential;
 }
 
 /** Services every handler may use; injected so tests can vary clock and fetch. */

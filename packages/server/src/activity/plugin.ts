@@ -34,8 +34,11 @@ function parsedBody(req: FastifyRequest): unknown {
   return req.body;
 }
 
-/** Headers a browser may send: the body's type and the two stamp headers. */
-const ACTIVITY_CORS_HEADERS = 'content-type, x-stamp, x-stamp-webauthn';
+/**
+ * Headers a browser may send: the body's type, the three stamp headers, and the SDK version
+ * `@turnkey/core` adds to every request (X-Client-Version).
+ */
+const ACTIVITY_CORS_HEADERS = 'content-type, x-stamp, x-stamp-webauthn, x-stamp-attested, x-client-version';
 
 /**
  * CORS for the embedded wallet (docs/decisions/0010-activity-api-cors.md): the kit calls the
@@ -69,7 +72,8 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
       const parameters = assertSchema<Record<string, unknown>>(descriptor.parameters, envelope.parameters, 'parameters');
       checkLiveness(services, envelope.timestampMs);
       const rawBody = req.rawBody!;
-      const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId);
+      // X-Stamp-Attested opens a session and nothing else (decision 0020).
+      const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId, { attested: descriptor.name === 'stamp_login' });
       return runner.submit({
         descriptor,
         organizationId: envelope.organizationId,

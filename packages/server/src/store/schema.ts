@@ -402,10 +402,19 @@ export const activityVotes = pgTable(
   (t) => [uniqueIndex('activity_votes_uq').on(t.activityId, t.userId)],
 );
 
-/** Verification tokens (OTP) already consumed: single use across server instances. */
+/** What spent a verification token (decision 0020): a signup may be followed by one login of its sub-organization. */
+export type VerificationTokenPurpose = 'use' | 'signup' | 'login';
+
+/**
+ * Verification tokens (OTP) already consumed, across server instances: a token logs in at
+ * most once, and its only other use is one signup before that login, for the sub-organization
+ * the signup created (`sub_organization_id`); any other second use is refused.
+ */
 export const usedVerificationTokens = pgTable('used_verification_tokens', {
   tokenId: text('token_id').primaryKey(),
   usedAt: ts('used_at').notNull().defaultNow(),
+  purpose: text('purpose').$type<VerificationTokenPurpose>().notNull().default('use'),
+  subOrganizationId: text('sub_organization_id'),
 });
 
 /**

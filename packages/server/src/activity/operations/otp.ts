@@ -209,7 +209,11 @@ export const otpHandlers = {
 
   /** Exchange a verification token and a client signature for a session of the contact's user. */
   otp_login: async (params, ctx) => {
-    const claims = await useVerificationToken(ctx, params.verificationToken, { organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId) });
+    // A login, and the token's only use: the login after a signup is stamp_login's (decision 0020).
+    const claims = await useVerificationToken(ctx, params.verificationToken, {
+      organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId),
+      use: { purpose: 'login', subOrganizationId: ctx.organizationId, afterSignup: false },
+    });
     checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN');
     // Spec A: the signature is "made with the private key matching publicKey".
     let sameKey = false;

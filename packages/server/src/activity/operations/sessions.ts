@@ -5,9 +5,11 @@
  * by stamps from that key, never by presenting the JWT.
  */
 import { and, eq } from 'drizzle-orm';
+import { ApiError } from '../../errors.js';
 import { apiKeys } from '../../store/schema.js';
 import type { HandlerTable, OperationContext } from '../context.js';
 import { expiryOf, insertApiKeys, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
+import { spendVerificationToken } from './users-verification.js';
 
 /** Spec limits: "Default session expiration when expirationSeconds is absent: 15 minutes". */
 export const DEFAULT_SESSION_SECONDS = 900;
@@ -62,9 +64,31 @@ export async function openSession(
 }
 
 export const sessionHandlers = {
-  /** Spec B: a session for the user whose passkey or API key stamped the request. */
+  /**
+   * Spec B: a session for the user whose passkey or API key stamped the request, or whom an
+   * X-Stamp-Attested stamp proved (decision 0020): then the session key is the attested key and
+   * a verification token is spent here, in the activity's transaction (its one login).
+   * @throws ApiError ERR_INVALID_PARAMETER (attested: another session key) | ERR_VERIFICATION_TOKEN_INVALID (attested: token already used)
+   */
   stamp_login: async (params, ctx) => {
     const owner = { organizationId: ctx.caller.organizationId, userId: ctx.caller.userId };
+    const { credential } = ctx.caller;
+    if (credential.kind === 'attested') {
+      // The attestation binds one key: that key, and no other, gets the session.
+      if (normalizeApiPublicKey('API_KEY_CURVE_P256', params.publicKey, 'publicKey') !== credential.publicKey) {
+        throw new ApiError('ERR_INVALID_PARAMETER', 'publicKey must be the key of the attested stamp', 'publicKey');
+      }
+      // The user was resolved before the transaction: it must still be there.
+      await requireUser(ctx.tx, owner.organizationId, owner.userId);
+      if (credential.verificationTokenId !== undefined) {
+        await spendVerificationToken(
+          ctx,
+          credential.verificationTokenId,
+          { purpose: 'login', subOrganizationId: owner.organizationId, afterSignup: true },
+          'publicKeyAttestation',
+        );
+      }
+    }
     const session = await openSession(ctx, owner, {
       publicKey: params.publicKey,
       ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),

@@ -1,10 +1,12 @@
 /**
  * Verification tokens (DESIGN section 2): ES256 JWTs by the enclave key proving that someone
  * received a one-time code at `contact`. Consuming one records its id in
- * `used_verification_tokens` inside the activity's transaction, so it is single use across
- * server instances and becomes usable again if the activity fails and rolls back.
+ * `used_verification_tokens` inside the activity's transaction, so it is spent across server
+ * instances and becomes usable again if the activity fails and rolls back. A token is used
+ * once, with one exception (decision 0020): a signup may be followed by one login of the
+ * sub-organization it created, as Turnkey's signUpWithOtp does with the token it signed up with.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { compressPublicKey, verifyClientSignature } from '@walletkit/crypto';
 import type { OtpType, ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
@@ -81,14 +83,57 @@ export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token:
 }
 
 /**
- * Verify a verification token, check what it proves, and mark it used.
+ * What a use of a token is for: a signup or a login names the sub-organization concerned; a
+ * login `afterSignup` may be the one that follows the token's signup of that sub-organization.
+ */
+export type TokenUse =
+  | { purpose: 'use' }
+  | { purpose: 'signup'; subOrganizationId: string }
+  | { purpose: 'login'; subOrganizationId: string; afterSignup: boolean };
+
+/**
+ * Record that the token `tokenId` (already verified) is spent, in the activity's transaction.
+ * A first use always passes; a second passes only as the one login (`afterSignup`) that may
+ * follow a signup, for the sub-organization that signup created. The row is written or advanced
+ * under its lock, so of racing uses one wins.
+ * @example await spendVerificationToken(ctx, claims.id, { purpose: 'login', subOrganizationId, afterSignup: true });
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID (already used)
+ */
+export async function spendVerificationToken(ctx: OperationContext, tokenId: string, use: TokenUse, field = 'verificationToken'): Promise<void> {
+  const subOrganizationId = use.purpose === 'use' ? null : use.subOrganizationId;
+  const inserted = await ctx.tx
+    .insert(usedVerificationTokens)
+    .values({ tokenId, usedAt: ctx.now(), purpose: use.purpose, subOrganizationId })
+    .onConflictDoNothing()
+    .returning({ tokenId: usedVerificationTokens.tokenId });
+  if (inserted.length > 0) return;
+  if (use.purpose === 'login' && use.afterSignup) {
+    const advanced = await ctx.tx
+      .update(usedVerificationTokens)
+      .set({ purpose: 'login', usedAt: ctx.now() })
+      .where(
+        and(
+          eq(usedVerificationTokens.tokenId, tokenId),
+          eq(usedVerificationTokens.purpose, 'signup'),
+          eq(usedVerificationTokens.subOrganizationId, use.subOrganizationId),
+        ),
+      )
+      .returning({ tokenId: usedVerificationTokens.tokenId });
+    if (advanced.length > 0) return;
+  }
+  throw invalid('the verification token has already been used', field);
+}
+
+/**
+ * Verify a verification token, check what it proves, and mark it used (`use`, by default a
+ * plain single use; see spendVerificationToken).
  * @example const claims = await useVerificationToken(ctx, token, { organizationIds: [ctx.organizationId], type: 'OTP_TYPE_SMS', contact: '+15551234567' });
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID (bad signature, expired, other organization, other contact, already used)
  */
 export async function useVerificationToken(
   ctx: OperationContext,
   token: string,
-  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string },
+  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string; use?: TokenUse },
 ): Promise<VerificationClaims> {
   const field = expect.field ?? 'verificationToken';
   const claims = verificationClaimsOf(ctx.enclave, token, () => ctx.now().getTime(), field);
@@ -98,12 +143,7 @@ export async function useVerificationToken(
   if (expect.contact !== undefined && contact.toLowerCase() !== expect.contact.toLowerCase()) {
     throw invalid('the verification token was issued for another contact', field);
   }
-  const inserted = await ctx.tx
-    .insert(usedVerificationTokens)
-    .values({ tokenId: id, usedAt: ctx.now() })
-    .onConflictDoNothing()
-    .returning({ tokenId: usedVerificationTokens.tokenId });
-  if (inserted.length === 0) throw invalid('the verification token has already been used', field);
+  await spendVerificationToken(ctx, id, expect.use ?? { purpose: 'use' }, field);
   return claims;
 }
 

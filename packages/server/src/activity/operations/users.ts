@@ -268,9 +268,14 @@ export const userHandlers = {
     // Stamps reach one level up only (authenticate.ts), so sub-organizations do not nest.
     if (parent.parentOrganizationId !== null) throw new ApiError('ERR_PERMISSION_DENIED', 'a sub-organization cannot create sub-organizations');
     assertDistinctContacts(params.rootUsers, 'rootUsers');
+    const subOrganizationId = newId();
     let claims: VerificationClaims | undefined;
     if (params.verificationToken !== undefined) {
-      claims = await useVerificationToken(ctx, params.verificationToken, { organizationIds: [ctx.organizationId] });
+      // One login of this new sub-organization may follow with the same token (decision 0020).
+      claims = await useVerificationToken(ctx, params.verificationToken, {
+        organizationIds: [ctx.organizationId],
+        use: { purpose: 'signup', subOrganizationId },
+      });
     }
     if (params.clientSignature !== undefined) {
       if (!claims) throw new ApiError('ERR_INVALID_PARAMETER', 'clientSignature binds a verificationToken, which is missing', 'clientSignature');
@@ -286,7 +291,6 @@ export const userHandlers = {
     }
     // The new sub-organization's parent is the target: the integrator calling vouches.
     const verified = verifiedContacts(params.rootUsers, claims, await callerVouchesForContacts(ctx, ctx.organizationId));
-    const subOrganizationId = newId();
     const now = ctx.now();
     await ctx.tx.insert(organizations).values({
       id: subOrganizationId,
