@@ -1,4 +1,5 @@
 import type { ParamsOf } from '@walletkit/protocol';
+import { oauthProvider } from '@walletkit/protocol/wire';
 import { WalletKitError } from './errors.js';
 import {
   buildAuthorizationUrl,
@@ -8,6 +9,7 @@ import {
   openOAuthPopup,
   parseOAuthCallback,
   resultOf,
+  usesCodeExchange,
   type OAuthProvider,
   type OAuthResult,
   type OAuthWindow,
@@ -57,9 +59,10 @@ export function createOAuthLogin(deps: Deps) {
     let oidcToken = result.idToken;
     if (!oidcToken) {
       if (!p.codeVerifier) throw new WalletKitError('ERR_OAUTH_CALLBACK_INVALID', 'a code arrived without a PKCE verifier');
-      const providerName = p.provider === 'x' ? 'OAUTH2_PROVIDER_X' : 'OAUTH2_PROVIDER_DISCORD';
+      const spec = oauthProvider(p.provider);
+      if (spec.kind !== 'oauth2') throw new WalletKitError('ERR_OAUTH_CALLBACK_INVALID', `${spec.name} answers with an id token, not a code`);
       ({ oidcToken } = await proxy.oauth2Authenticate({
-        provider: providerName,
+        provider: spec.oauth2Provider,
         authCode: result.code!,
         redirectUri: p.redirectUri,
         codeVerifier: p.codeVerifier,
@@ -82,7 +85,7 @@ export function createOAuthLogin(deps: Deps) {
     const state = createOAuthState();
     const ready = (async () => {
       const key = await generateSessionKey();
-      const pkce = provider === 'x' || provider === 'discord' ? await createPkce() : undefined;
+      const pkce = usesCodeExchange(provider) ? await createPkce() : undefined;
       const nonce = oauthNonce(key.publicKey);
       const url = buildAuthorizationUrl({
         provider,

@@ -1,18 +1,20 @@
 import { base64urlEncode, sha256Hex } from '@walletkit/crypto';
+import { byProvider, oauthProvider, type OAuthProviderId } from '@walletkit/protocol/wire';
 import { WalletKitError } from './errors.js';
 
-/** The social providers of the kit. Google/Apple: OIDC implicit id_token; X/Discord: code + PKCE. */
-export type OAuthProvider = 'google' | 'apple' | 'x' | 'discord';
+/**
+ * The social providers of the kit: the rows of `@walletkit/protocol`'s provider table. Kind
+ * `oidc` (Google, Apple): implicit id_token; kind `oauth2` (X, Discord): code + PKCE.
+ */
+export type OAuthProvider = OAuthProviderId;
 
-/** Authorization endpoints; override for self-hosted or test issuers. */
-export const OAUTH_AUTHORIZE_URLS: Record<OAuthProvider, string> = {
-  google: 'https://accounts.google.com/o/oauth2/v2/auth',
-  apple: 'https://appleid.apple.com/auth/authorize',
-  x: 'https://x.com/i/oauth2/authorize',
-  discord: 'https://discord.com/oauth2/authorize',
-};
+/** Authorization endpoints (the provider table's); override per provider for self-hosted or test issuers. */
+export const OAUTH_AUTHORIZE_URLS: Record<OAuthProvider, string> = byProvider((id) => oauthProvider(id).authorizeUrl);
 
-const SCOPES: Record<OAuthProvider, string> = { google: 'openid email profile', apple: 'openid', x: 'users.read tweet.read', discord: 'identify email' };
+/** Whether the provider answers with an authorization code to exchange server-side (needs PKCE). */
+export function usesCodeExchange(provider: OAuthProvider): boolean {
+  return oauthProvider(provider).kind === 'oauth2';
+}
 
 /** The message the callback page posts to its opener. */
 export interface OAuthCallbackMessage {
@@ -60,8 +62,9 @@ export function oauthNonce(publicKey: string): string {
 }
 
 /**
- * The provider's authorization URL: `response_type=id_token` with the nonce for Google and
- * Apple (fragment response), `response_type=code` with PKCE S256 for X and Discord.
+ * The provider's authorization URL: `response_type=id_token` with the nonce for OIDC providers
+ * (Google, Apple; fragment response), `response_type=code` with PKCE S256 for OAuth 2.0 ones
+ * (X, Discord).
  *
  * @example
  * ```ts
@@ -82,8 +85,8 @@ export function buildAuthorizationUrl(params: {
   q.set('client_id', params.clientId);
   q.set('redirect_uri', params.redirectUri);
   q.set('state', params.state);
-  q.set('scope', SCOPES[params.provider]);
-  if (params.provider === 'google' || params.provider === 'apple') {
+  q.set('scope', oauthProvider(params.provider).scopes);
+  if (!usesCodeExchange(params.provider)) {
     q.set('response_type', 'id_token');
     q.set('response_mode', 'fragment');
     q.set('nonce', params.nonce);

@@ -1,5 +1,5 @@
 import type { ChainConfig, SignOptions, WalletActions } from '@walletkit/client';
-import type { ParamsOf, ProxyResponseOf } from '@walletkit/protocol';
+import type { OAuthProviderId, ParamsOf, ProxyResponseOf } from '@walletkit/protocol';
 
 /**
  * The part of `@walletkit/client`'s `WalletKitClient` that the React kit calls, written down
@@ -80,7 +80,7 @@ export interface ChainsState {
 export type WalletKitConfig = ProxyResponseOf<'wallet_kit_config'>;
 
 /** The social providers the modal offers. */
-export type OAuthProviderName = 'google' | 'apple' | 'x' | 'discord';
+export type OAuthProviderName = OAuthProviderId;
 
 /** The session the client holds after a login. `expiresAt` is in milliseconds. */
 export interface SessionInfo {

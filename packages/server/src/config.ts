@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { OAUTH_PROVIDERS, type Oauth2Provider, type OidcProviderId } from '@walletkit/protocol';
 
 /** Typed server configuration; `loadConfig` fills it from the environment with embedded, production defaults. */
 export interface ServerConfig {
@@ -17,8 +18,8 @@ export interface ServerConfig {
   liveness: { maxAgeMs: number; maxSkewMs: number };
   /** Relying-party settings for passkey attestations (recover_user, create_authenticators). */
   webauthn: { rpId: string; origins: string[] };
-  /** OAuth 2.0 provider endpoints for X and Discord (tests point them at a local server). */
-  oauth2Providers: Record<'OAUTH2_PROVIDER_X' | 'OAUTH2_PROVIDER_DISCORD', { tokenUrl: string; userInfoUrl: string; issuer: string }>;
+  /** Endpoints of the OAuth 2.0 providers of the provider table (X, Discord), by wire enum; tests point them at a local server. */
+  oauth2Providers: Record<Oauth2Provider, { tokenUrl: string; userInfoUrl: string; issuer: string }>;
   /** OTP delivery: SMTP URL (nodemailer) and SMS webhook; a channel with neither is not configured (or the dev outbox when `devOutbox`). */
   delivery: { smtpUrl: string | undefined; smsWebhookUrl: string | undefined; emailFrom: string };
   /**
@@ -28,8 +29,8 @@ export interface ServerConfig {
    * (no daily cap when absent). Only the newest code of a contact verifies.
    */
   otp: { ttlSeconds: number; maxAttempts: number; maxPerContactPerWindow: number; windowSeconds: number; maxPerContactPerDay?: number };
-  /** Third-party OIDC issuers whose id_tokens are accepted (Google, Apple); tests point them at a local provider. */
-  oidcProviders: Array<{ name: 'google' | 'apple'; issuer: string; jwksUri: string }>;
+  /** The OIDC providers of the provider table whose id_tokens are accepted (Google, Apple); tests point them at a local provider. */
+  oidcProviders: Array<{ name: OidcProviderId; issuer: string; jwksUri: string }>;
   /** Largest accepted request body. */
   bodyLimit: number;
   /**
@@ -92,32 +93,37 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
       rpId,
       origins: (env.WALLETKIT_WEBAUTHN_ORIGINS ?? 'http://localhost:5173,http://localhost:8080').split(',').filter(Boolean),
     },
-    oauth2Providers: overrides.oauth2Providers ?? {
-      OAUTH2_PROVIDER_X: {
-        tokenUrl: env.X_TOKEN_URL ?? 'https://api.x.com/2/oauth2/token',
-        userInfoUrl: env.X_USERINFO_URL ?? 'https://api.x.com/2/users/me',
-        issuer: 'https://x.com',
-      },
-      OAUTH2_PROVIDER_DISCORD: {
-        tokenUrl: env.DISCORD_TOKEN_URL ?? 'https://discord.com/api/oauth2/token',
-        userInfoUrl: env.DISCORD_USERINFO_URL ?? 'https://discord.com/api/users/@me',
-        issuer: 'https://discord.com',
-      },
-    },
+    // The OAuth 2.0 providers of the table; `<PREFIX>_TOKEN_URL` and `<PREFIX>_USERINFO_URL` override (DISCORD_TOKEN_URL, ...).
+    oauth2Providers:
+      overrides.oauth2Providers ??
+      (Object.fromEntries(
+        OAUTH_PROVIDERS.flatMap((p) =>
+          p.kind === 'oauth2'
+            ? [
+                [
+                  p.oauth2Provider,
+                  {
+                    tokenUrl: env[`${p.envPrefix}_TOKEN_URL`] ?? p.tokenUrl,
+                    userInfoUrl: env[`${p.envPrefix}_USERINFO_URL`] ?? p.userInfoUrl,
+                    issuer: p.issuer,
+                  },
+                ],
+              ]
+            : [],
+        ),
+      ) as ServerConfig['oauth2Providers']),
     delivery: overrides.delivery ?? {
       smtpUrl: env.SMTP_URL || undefined,
       smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
       emailFrom: env.WALLETKIT_EMAIL_FROM ?? 'walletkit <no-reply@localhost>',
     },
     otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600, maxPerContactPerDay: 20 },
-    oidcProviders: overrides.oidcProviders ?? [
-      {
-        name: 'google',
-        issuer: env.GOOGLE_ISSUER ?? 'https://accounts.google.com',
-        jwksUri: env.GOOGLE_JWKS_URL ?? 'https://www.googleapis.com/oauth2/v3/certs',
-      },
-      { name: 'apple', issuer: env.APPLE_ISSUER ?? 'https://appleid.apple.com', jwksUri: env.APPLE_JWKS_URL ?? 'https://appleid.apple.com/auth/keys' },
-    ],
+    // The OIDC providers of the table; `<PREFIX>_ISSUER` and `<PREFIX>_JWKS_URL` override (GOOGLE_ISSUER, ...).
+    oidcProviders:
+      overrides.oidcProviders ??
+      OAUTH_PROVIDERS.flatMap((p) =>
+        p.kind === 'oidc' ? [{ name: p.id, issuer: env[`${p.envPrefix}_ISSUER`] ?? p.issuer, jwksUri: env[`${p.envPrefix}_JWKS_URL`] ?? p.jwksUri }] : [],
+      ),
     bodyLimit: overrides.bodyLimit ?? 1024 * 1024,
     // Production is the default whatever NODE_ENV says (issue 9): codes are never readable.
     devOutbox: overrides.devOutbox ?? false,

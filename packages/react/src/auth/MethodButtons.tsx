@@ -1,11 +1,10 @@
+import { oauthProvider } from '@walletkit/protocol/wire';
 import type { OAuthProviderName } from '../client-contract.js';
 import { connectWalletMutationOptions, oauthLoginMutationOptions, passkeyMutationOptions } from '../queries.js';
 import { useWalletKitContext } from '../provider/context.js';
 import { useKitMutation } from '../provider/hooks.js';
 import { ErrorText } from './ErrorText.js';
 import { useInjectedWallets } from './useInjectedWallets.js';
-
-const providerNames: Record<OAuthProviderName, string> = { google: 'Google', apple: 'Apple', x: 'X', discord: 'Discord' };
 
 /**
  * "Continue with Google" (Apple, X, Discord). The click handler calls the client directly, so
@@ -23,7 +22,7 @@ export function OAuthButton({ provider, onDone }: { provider: OAuthProviderName;
         disabled={login.isPending}
         onClick={() => login.mutate(client.auth.logInWithOAuth(provider), { onSuccess: onDone })}
       >
-        Continue with {providerNames[provider]}
+        Continue with {oauthProvider(provider).name}
       </button>
       <ErrorText error={login.error} />
     </div>

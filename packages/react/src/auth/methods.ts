@@ -1,10 +1,11 @@
+import { OAUTH_PROVIDER_IDS, type OAuthProviderId } from '@walletkit/protocol/wire';
 import type { WalletKitConfig } from '../client-contract.js';
 
-/** A login method the modal can show. `sms` is the phone-number entry. */
-export type AuthMethod = 'email' | 'sms' | 'passkey' | 'google' | 'apple' | 'x' | 'discord' | 'wallet';
+/** A login method the modal can show. `sms` is the phone-number entry; the social ones are the provider table's. */
+export type AuthMethod = 'email' | 'sms' | 'passkey' | OAuthProviderId | 'wallet';
 
-/** The default order: codes first, then passkeys, social providers, external wallets. */
-export const DEFAULT_METHOD_ORDER: readonly AuthMethod[] = ['email', 'sms', 'passkey', 'google', 'apple', 'x', 'discord', 'wallet'];
+/** The default order: codes first, then passkeys, social providers (in the provider table's order), external wallets. */
+export const DEFAULT_METHOD_ORDER: readonly AuthMethod[] = ['email', 'sms', 'passkey', ...OAUTH_PROVIDER_IDS, 'wallet'];
 
 /** Local overrides of the methods `wallet_kit_config` enables. */
 export interface AuthMethodOverrides {

@@ -45,13 +45,4 @@ export function issueOidcToken(
   return enclave.signJwt(claims as unknown as Record<string, unknown>);
 }
 
-/** The identity an OIDC token proves: issuer, subject, audience (and its nonce, if any). */
-export interface OidcIdentity {
-  iss: string;
-  sub: string;
-  aud: string;
-  nonce?: string;
-  email?: string;
-}
-
 // Verification of these tokens (and of Google/Apple ones) lives in oauth/oidc.ts.

@@ -8,20 +8,14 @@
  * a way that would help forging one (the message names the failed check for debugging).
  */
 import { createLocalJWKSet, createRemoteJWKSet, customFetch, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import { canonicalIssuer, oidcIdentityFrom, type OidcIdentity } from '@walletkit/protocol';
 import type { ServerConfig } from '../config.js';
 import type { Enclave } from '../enclave/index.js';
 import { ApiError } from '../errors.js';
 import { issuerOf } from './issued-token.js';
 
-/** What a verified OIDC token proves. `iss` is the configured issuer spelling (see GOOGLE_ISSUER_ALIASES). */
-export interface VerifiedOidcToken {
-  iss: string;
-  sub: string;
-  aud: string;
-  email?: string;
-  emailVerified?: boolean;
-  nonce?: string;
-}
+/** What a verified OIDC token proves. `iss` is the configured issuer spelling (aliases of the provider table map to it: `canonicalIssuer`). */
+export type VerifiedOidcToken = OidcIdentity;
 
 /** Dependencies and expectations of one verification. */
 export interface VerifyOidcOptions {
@@ -47,9 +41,6 @@ export const OIDC_CLOCK_SKEW_SECONDS = 60;
 const PROVIDER_ALGORITHMS = ['RS256'];
 /** The enclave signs ES256. */
 const OWN_ALGORITHMS = ['ES256'];
-
-/** Google documents both spellings of its `iss`; accept the bare one as the configured URL. */
-const GOOGLE_ISSUER_ALIASES: Record<string, string> = { 'accounts.google.com': 'https://accounts.google.com' };
 
 /** Remote key sets, cached per fetch implementation (tests inject their own) and JWKS URL. */
 const remoteKeySets = new WeakMap<typeof fetch, Map<string, JWTVerifyGetKey>>();
@@ -137,7 +128,7 @@ export async function verifyOidcToken(token: string, opts: VerifyOidcOptions): P
   const claimedIss = typeof unverified.iss === 'string' ? unverified.iss : '';
   const ownIssuer = issuerOf(opts.config);
   // The OIDC claims read beyond the registered ones (OIDC Core section 2 and 5.1); any may be missing or mistyped.
-  let payload: JWTPayload & { nonce?: unknown; email?: unknown; email_verified?: unknown };
+  let payload: JWTPayload;
   let iss: string;
   if (claimedIss === ownIssuer) {
     // The enclave key also signs sessions and verification tokens; only id tokens carry our iss.
@@ -146,7 +137,7 @@ export async function verifyOidcToken(token: string, opts: VerifyOidcOptions): P
     payload = await verifyWith(token, keys, { issuers: [ownIssuer], algorithms: OWN_ALGORITHMS, skewSeconds: 0 }, opts, field);
     iss = ownIssuer;
   } else {
-    const configured = GOOGLE_ISSUER_ALIASES[claimedIss] ?? claimedIss;
+    const configured = canonicalIssuer(claimedIss);
     const provider = opts.config.oidcProviders.find((p) => p.issuer === configured);
     if (!provider) throw invalid(field, 'the OIDC token has an unknown issuer');
     const accepted = claimedIss === configured ? [configured] : [configured, claimedIss];
@@ -155,29 +146,14 @@ export async function verifyOidcToken(token: string, opts: VerifyOidcOptions): P
     iss = provider.issuer;
   }
 
-  const auds = typeof payload.aud === 'string' ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud : [];
-  // The identity names exactly one client, and the proxy's check must see the same one the
-  // activity links: a token also issued to other clients is refused (OIDC Core 3.1.3.7, item 3:
-  // "additional audiences not trusted by the Client"), whatever their order.
-  if (auds.length !== 1) throw invalid(field, 'the OIDC token must have a single aud');
-  const aud: unknown = auds[0];
-  if (opts.audiences !== undefined && (typeof aud !== 'string' || !opts.audiences.includes(aud))) {
-    throw invalid(field, 'the OIDC token was issued for another client (aud)');
-  }
-  if (typeof payload.sub !== 'string' || payload.sub === '' || typeof aud !== 'string' || aud === '') {
-    throw invalid(field, 'the OIDC token lacks sub or aud');
-  }
-  const nonce = typeof payload.nonce === 'string' ? payload.nonce : undefined;
-  if (opts.nonce !== undefined && nonce !== opts.nonce) throw invalid(field, 'the OIDC token nonce does not match');
-
-  const result: VerifiedOidcToken = { iss, sub: payload.sub, aud };
-  if (typeof payload.email === 'string' && payload.email !== '') {
-    result.email = payload.email;
-    // Apple sends email_verified as the string "true"/"false".
-    const verified = payload.email_verified;
-    if (typeof verified === 'boolean') result.emailVerified = verified;
-    else if (verified === 'true' || verified === 'false') result.emailVerified = verified === 'true';
-  }
-  if (nonce !== undefined) result.nonce = nonce;
-  return result;
+  // The claims are read by the one parser of id-token claims (@walletkit/protocol tokens.ts): one
+  // audience (OIDC Core 3.1.3.7 item 3: a token also issued to other clients is refused, so the
+  // proxy's check and the linked identity see the same client), sub and aud present, Apple's
+  // string email_verified understood.
+  const parsed = oidcIdentityFrom(payload);
+  if ('error' in parsed) throw invalid(field, parsed.error);
+  const identity: VerifiedOidcToken = { ...parsed.identity, iss };
+  if (opts.audiences !== undefined && !opts.audiences.includes(identity.aud)) throw invalid(field, 'the OIDC token was issued for another client (aud)');
+  if (opts.nonce !== undefined && identity.nonce !== opts.nonce) throw invalid(field, 'the OIDC token nonce does not match');
+  return identity;
 }

@@ -8,7 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { compressPublicKey, formatAddress, hexToBytes } from '@walletkit/crypto';
 import type { ApiKeyCurve, ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
-import type { OidcIdentity } from '../../oauth/issued-token.js';
+import type { OidcIdentity } from '@walletkit/protocol';
 import { verifyOidcToken } from '../../oauth/oidc.js';
 import type { Tx } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
