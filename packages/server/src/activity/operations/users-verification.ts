@@ -8,23 +8,15 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { compressPublicKey, verifyClientSignature } from '@walletkit/crypto';
-import type { OtpType, ParamsOf } from '@walletkit/protocol';
+import { verificationClaimsFrom, type OtpType, type ParamsOf, type VerificationTokenClaims } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { Tx } from '../../store/db.js';
 import { organizations, usedVerificationTokens, users } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
 import type { Enclave } from '../../enclave/index.js';
 
-/** Claims of a verification token. */
-export interface VerificationClaims {
-  id: string;
-  verification_type: OtpType;
-  contact: string;
-  organization_id: string;
-  /** Compressed P-256 hex of the key bound at verify, when one was. */
-  public_key?: string;
-  exp: number;
-}
+/** Claims of a verification token (`@walletkit/protocol`'s, parsed by its `verificationClaimsFrom`). */
+export type VerificationClaims = VerificationTokenClaims;
 
 type ClientSignatureInput = NonNullable<ParamsOf<'create_sub_organization'>['clientSignature']>;
 
@@ -54,32 +46,23 @@ export async function callerVouchesForContacts(ctx: OperationContext, parentOrga
 
 /**
  * The claims of a verification token this server issued: signature and expiry checked against
- * the enclave key, and the claims a verification token must have (sessions and issued id
- * tokens are signed by the same key, so the shape tells them apart). The one parser of these
- * claims: the proxy's routes and the activities read them through it.
+ * the enclave key, then the claims read by the one parser of them (`verificationClaimsFrom` of
+ * @walletkit/protocol, which the proxy also routes by): sessions and issued id tokens are signed
+ * by the same key, so the shape tells them apart, and one without `exp` is not one.
  * @example const { contact, verification_type } = verificationClaimsOf(enclave, token, () => now.getTime());
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
  */
 export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token: string, now: () => number, field = 'verificationToken'): VerificationClaims {
-  let claims: Partial<VerificationClaims>;
+  let payload: unknown;
   try {
-    claims = enclave.verifyJwt<Partial<VerificationClaims>>(token, now);
+    payload = enclave.verifyJwt<unknown>(token, now);
   } catch (cause) {
     const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
     throw invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
   }
-  const { id, verification_type: type, contact, organization_id: org, exp } = claims;
-  // verifyJwt checks exp only when present; a verification token without one would never expire.
-  if (
-    typeof id !== 'string' ||
-    typeof contact !== 'string' ||
-    typeof org !== 'string' ||
-    typeof exp !== 'number' ||
-    (type !== 'OTP_TYPE_EMAIL' && type !== 'OTP_TYPE_SMS')
-  ) {
-    throw invalid('the token is not a verification token', field);
-  }
-  return claims as VerificationClaims;
+  const claims = verificationClaimsFrom(payload);
+  if (!claims) throw invalid('the token is not a verification token', field);
+  return claims;
 }
 
 /**
