@@ -126,6 +126,11 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     void reply.status(404).send(errorBody('ERR_ROUTE_NOT_FOUND', `no route ${req.method} ${req.url.split('?')[0]}`));
   });
 
+  // Discovery is public and read by browsers too (an integrator pinning the enclave key for
+  // @turnkey/crypto's encryptOtpCodeToBundle, decision 0020): any origin may read it, no credentials.
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.url.startsWith('/.well-known/')) void reply.header('access-control-allow-origin', '*');
+  });
   app.get('/.well-known/walletkit.json', async () => ({
     version: VERSION,
     activityApiUrl: `${publicUrlOf(config)}/public/v1`,

@@ -381,5 +381,17 @@ describe.each(storeKinds)('stamp_login with X-Stamp-Attested on %s', (kind) => {
       const allowed = String(res.headers['access-control-allow-headers']).split(/,\s*/);
       expect(allowed).toEqual(expect.arrayContaining(['content-type', 'x-stamp', 'x-stamp-webauthn', 'x-stamp-attested', 'x-client-version']));
     });
+
+    it('given a page on any origin, when it reads discovery for the enclave key (the OTP override of @turnkey/core), then the reply is readable cross-origin', async () => {
+      for (const url of ['/.well-known/walletkit.json', '/.well-known/jwks.json']) {
+        const res = await server.app.inject({ method: 'GET', url, headers: { origin: 'http://localhost:5173' } });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.headers['access-control-allow-origin'], url).toBe('*');
+        expect(res.headers['access-control-allow-credentials'], url).toBeUndefined();
+      }
+      expect(JSON.parse((await server.app.inject({ method: 'GET', url: '/.well-known/walletkit.json' })).body).enclaveSigningPublicKey).toBe(
+        server.enclave.signingPublicKey,
+      );
+    });
   });
 });
