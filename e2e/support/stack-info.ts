@@ -12,6 +12,8 @@ export interface StackInfo {
   /** Origins serving the demo's production build (see stack.ts). */
   /** strict: the main organization's demo under a strict Content-Security-Policy (no inline script or style). */
   demo: { main: string; short: string; foreign: string; strict: string };
+  /** The origin (allowed by the main organization's proxy) serving `dir`, where turnkey-core.spec.ts bundles its page. */
+  turnkeyCore: { url: string; dir: string };
   /** The local Hardhat chain the demo transacts on, and its demo ERC-20. */
   chain: { rpcUrl: string; chainId: number; token: string };
   /** The example apps (examples/), installed from the packed tarballs, or why they are not running. */

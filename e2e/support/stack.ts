@@ -8,6 +8,8 @@
  *   main     the demo organization: every method, Google, X and Discord enabled
  *   short    a second organization whose sessions last 60 s (refresh and expiry)
  *   foreign  the main organization's config on an origin its proxy does not allow
+ *   core     an empty directory on an origin the main organization's proxy allows: the page of
+ *            e2e/turnkey-core.spec.ts (Turnkey's @turnkey/core), bundled there by the spec
  * Prints one line `WK_E2E_READY <json>` (StackInfo) once ready; SIGTERM stops it all.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -41,7 +43,9 @@ async function main(): Promise<void> {
 
   const dist = join(import.meta.dirname, '../../apps/demo/dist');
   // Hosts first: their origins go into the providers' redirect URIs and the proxy configs.
-  const configs = { main: {} as DemoConfig, short: {} as DemoConfig, foreign: {} as DemoConfig, strict: {} as DemoConfig };
+  const configs = { main: {} as DemoConfig, short: {} as DemoConfig, foreign: {} as DemoConfig, strict: {} as DemoConfig, core: {} as DemoConfig };
+  const coreDir = await mkdtemp(join(tmpdir(), 'walletkit-e2e-turnkey-core-'));
+  disposers.push(() => rm(coreDir, { recursive: true, force: true }));
   // The strict host sends a Content-Security-Policy with no inline script or style (filled below, once the URLs are known).
   const strictHeaders: Record<string, string> = {};
   const hosts = {
@@ -49,6 +53,7 @@ async function main(): Promise<void> {
     strict: await serveDemo({ dir: dist, port: 0, config: configs.strict, headers: strictHeaders }),
     short: await serveDemo({ dir: dist, port: 0, config: configs.short }),
     foreign: await serveDemo({ dir: dist, port: 0, config: configs.foreign }),
+    core: await serveDemo({ dir: coreDir, port: 0, config: configs.core }),
   };
   for (const h of Object.values(hosts)) disposers.push(() => h.close());
   // The example apps installed from the packed tarballs by examples/test (when it ran first).
@@ -139,7 +144,7 @@ async function main(): Promise<void> {
   };
   const mainProxy = await enableProxy(server.store, server.enclave, {
     organizationId: mainOrg.organizationId,
-    origins: [hosts.main.url, hosts.strict.url],
+    origins: [hosts.main.url, hosts.strict.url, hosts.core.url],
     settings: { emailAppName: 'walletkit demo', social },
   });
   Object.assign(configs.main, {
@@ -160,6 +165,7 @@ async function main(): Promise<void> {
     "form-action 'self'",
   ].join('; ');
   Object.assign(configs.foreign, { kit: kitOf(mainOrg.organizationId, mainProxy.id), oauthAuthorizeUrls });
+  Object.assign(configs.core, { kit: kitOf(mainOrg.organizationId, mainProxy.id) });
 
   const shortOrg = await organization('walletkit demo (short sessions)');
   const shortProxy = await enableProxy(server.store, server.enclave, {
@@ -189,6 +195,7 @@ async function main(): Promise<void> {
     serverUrl: server.url,
     mailboxUrl: mailbox.url,
     demo: { main: hosts.main.url, short: hosts.short.url, foreign: hosts.foreign.url, strict: hosts.strict.url },
+    turnkeyCore: { url: hosts.core.url, dir: coreDir },
     chain: { rpcUrl: chain.info.chain.rpcUrl, chainId: chain.info.chain.id, token: chain.info.token.address },
     examples: examples ? { vite: examples.vite.url, nextjs: examples.nextjs.url } : { missing: examplesProblem! },
   };
