@@ -5,7 +5,7 @@
  * names and wallet addresses, which are not unique, from their own tables. The proofs the proxy
  * passes on (`verificationToken`, `oidcToken`) are verified here before the reply says anything.
  */
-import { and, asc, desc, eq, gt, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { QueryRequestOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import { verifyOidcToken } from '../../oauth/oidc.js';
@@ -112,6 +112,16 @@ async function checkProofs(request: Request, ctx: QueryContext, found: string[])
   }
 }
 
+/** The (created at, id) position of a page cursor: a sub-organization of the target. @throws ApiError ERR_INVALID_PARAMETER */
+async function cursorOf(ctx: QueryContext, id: string, field: string): Promise<SQL> {
+  const [row] = await ctx.db
+    .select({ createdAt: organizations.createdAt })
+    .from(organizations)
+    .where(and(eq(organizations.id, id), eq(organizations.parentOrganizationId, ctx.organizationId)));
+  if (!row) throw new ApiError('ERR_INVALID_PARAMETER', `${id} is not a sub-organization of this organization`, field);
+  return sql`(${row.createdAt}, ${id})`;
+}
+
 export const authProxyQueries = {
   get_auth_proxy_config: async (_request, ctx) => {
     const row = await proxyConfigOfOrganization(ctx.db, ctx.organizationId);
@@ -131,20 +141,23 @@ export const authProxyQueries = {
   },
 
   /**
-   * Sub-organizations of the target in creation order (ids are UUID v7), `paginationOptions`
-   * as everywhere (default 10, at most 100), optionally filtered.
+   * Sub-organizations of the target in creation order (then id), `paginationOptions` as
+   * everywhere (default 10, at most 100; `after`/`before` are sub-organization ids of the
+   * target), optionally filtered.
    */
   list_suborgs: async (request, ctx) => {
     const page = request.paginationOptions;
     const conditions: Array<SQL | undefined> = [eq(organizations.parentOrganizationId, ctx.organizationId), await filterCondition(request, ctx)];
-    if (page?.after !== undefined) conditions.push(gt(organizations.id, page.after));
-    if (page?.before !== undefined) conditions.push(lt(organizations.id, page.before));
+    const position = sql`(${organizations.createdAt}, ${organizations.id})`;
+    if (page?.after !== undefined) conditions.push(sql`${position} > ${await cursorOf(ctx, page.after, 'paginationOptions.after')}`);
+    if (page?.before !== undefined) conditions.push(sql`${position} < ${await cursorOf(ctx, page.before, 'paginationOptions.before')}`);
     const backwards = page?.before !== undefined && page.after === undefined;
+    const order = backwards ? [desc(organizations.createdAt), desc(organizations.id)] : [asc(organizations.createdAt), asc(organizations.id)];
     const rows = await ctx.db
       .select({ id: organizations.id })
       .from(organizations)
       .where(and(...conditions))
-      .orderBy(backwards ? desc(organizations.id) : asc(organizations.id))
+      .orderBy(...order)
       .limit(Number(page?.limit ?? '10'));
     const organizationIds = (backwards ? rows.reverse() : rows).map((r) => r.id);
     await checkProofs(request, ctx, organizationIds);
