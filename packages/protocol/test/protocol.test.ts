@@ -385,7 +385,7 @@ describe('errors', () => {
 
   it('given docs/errors.md, then it has one row per code with the same HTTP status and gRPC code', () => {
     const doc = readFileSync(new URL('../../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = new Map([...doc.matchAll(/^\| `(ERR_[A-Z0-9_]+)` \| (\d+) \| (\d+)\b/gm)].map((m) => [m[1], { status: Number(m[2]), grpc: Number(m[3]) }]));
+    const rows = new Map([...doc.matchAll(/^\| `(ERR_[A-Z0-9_]+)` +\| (\d+) +\| (\d+)\b/gm)].map((m) => [m[1], { status: Number(m[2]), grpc: Number(m[3]) }]));
     for (const code of codes) {
       expect(rows.get(code), code).toEqual({ status: errorTable[code].status, grpc: errorTable[code].grpc });
     }

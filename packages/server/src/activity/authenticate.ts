@@ -14,7 +14,9 @@ import {
   parseWebAuthnStamp,
   verifyApiKeyStamp,
   webAuthnChallengeForBody,
+  type ParsedStamp,
   type StampScheme,
+  type WebAuthnStamp,
 } from '@walletkit/crypto';
 import { ApiError } from '../errors.js';
 import { parseStrictJson } from '../request-body.js';
@@ -87,7 +89,7 @@ export async function authenticate(
 }
 
 async function authenticateApiKey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
-  let stamp;
+  let stamp: ParsedStamp;
   try {
     stamp = parseApiKeyStamp(value);
     // The header is JSON too, held to the body's rules (decision 0012): a key given twice would
@@ -115,7 +117,7 @@ async function authenticateApiKey(store: Store, services: Services, value: strin
 }
 
 async function authenticatePasskey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
-  let stamp;
+  let stamp: WebAuthnStamp;
   try {
     stamp = parseWebAuthnStamp(value);
     parseStrictJson(Buffer.from(value, 'utf8')); // as for X-Stamp: no repeated keys
