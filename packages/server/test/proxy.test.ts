@@ -4,6 +4,7 @@
  * of the same server, stamped with the proxy key.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair } from '@walletkit/crypto';
 import { disableProxy, enableProxy, updateProxySettings } from '../src/admin/proxy';
@@ -134,6 +135,19 @@ describe.each(storeKinds)('proxy guard on %s', (kind) => {
     const typedEmpty = await s.browser.raw('POST', '/v1/wallet_kit_config', undefined, { 'content-type': 'application/json' });
     expect(typedEmpty).toMatchObject({ status: 200, body: { organizationId: s.org.organizationId } });
     expectProxyError(await s.browser.raw('POST', '/v1/wallet_kit_config', 'null'), 400, 'ERR_INVALID_REQUEST');
+  });
+
+  it('given settings stored before a provider joined the provider table (its entry missing), then the proxy serves them with that provider off, and it can be turned on', async () => {
+    const config = await createOrganization(s.store, { name: 'older settings' });
+    const proxy = await enableProxy(s.store, s.enclave, { organizationId: config.organizationId, origins: [APP] });
+    await s.store.db.execute(sql`update proxy_configs set settings = settings #- '{social,discord}' where id = ${proxy.id}`);
+    const client = s.browser.with({ configId: proxy.id });
+    const before = await client.post('wallet_kit_config', {});
+    expect(before.status, JSON.stringify(before.body)).toBe(200);
+    expect(before.body.enabledProviders).not.toContain('discord');
+    await updateProxySettings(s.store, config.organizationId, { social: { discord: { enabled: true, clientIds: ['discord-client'] } } });
+    const after = await client.post('wallet_kit_config', {});
+    expect(after.body).toMatchObject({ enabledProviders: expect.arrayContaining(['discord']), oauthClientIds: { discord: 'discord-client' } });
   });
 
   it('given wallet_kit_client_params, when a client asks with or without a body, then the reply is the empty object (no bot protection here)', async () => {

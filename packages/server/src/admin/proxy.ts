@@ -12,6 +12,7 @@ import type { Enclave } from '../enclave/index.js';
 import { ApiError } from '../errors.js';
 import { defaultProxySettings, ProxySettings } from '../proxy/settings.js';
 import type { ProxyConfigRow } from '../proxy/config-store.js';
+import { readProxyConfig } from '../store/proxy-configs.js';
 import type { Store, Tx } from '../store/db.js';
 import { newId } from '../store/ids.js';
 import { apiKeys, organizations, proxyConfigs, users } from '../store/schema.js';
@@ -107,7 +108,7 @@ async function lockTopLevelOrganization(tx: Tx, organizationId: string): Promise
 
 async function configOf(tx: Tx, organizationId: string): Promise<ProxyConfigRow | undefined> {
   const [row] = await tx.select().from(proxyConfigs).where(eq(proxyConfigs.organizationId, organizationId));
-  return row;
+  return readProxyConfig(row);
 }
 
 /** Input of enableProxy: `origins` is a shorthand for `settings.allowedOrigins`. */

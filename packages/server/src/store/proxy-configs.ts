@@ -4,6 +4,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { ProxyConfigRow, ProxyConfigStore } from '../proxy/config-store.js';
+import { withEveryProvider } from '../proxy/settings.js';
 import type { Db } from './db.js';
 import { proxyConfigs } from './schema.js';
 
@@ -16,16 +17,21 @@ type Assert<T extends true> = T;
  */
 export type ProxyConfigRowMatchesTable = Assert<Same<ProxyConfigRow, typeof proxyConfigs.$inferSelect>>;
 
+/** A row as read, its settings holding every provider of the table (proxy/settings.ts withEveryProvider). @internal */
+export function readProxyConfig(row: ProxyConfigRow | undefined): ProxyConfigRow | undefined {
+  return row && { ...row, settings: withEveryProvider(row.settings) };
+}
+
 /** The proxy configuration with this id, if any. @internal */
 export async function loadProxyConfig(db: Db, configId: string): Promise<ProxyConfigRow | undefined> {
   const [row] = await db.select().from(proxyConfigs).where(eq(proxyConfigs.id, configId));
-  return row;
+  return readProxyConfig(row);
 }
 
 /** The proxy configuration of an organization, if enabled once. @internal */
 export async function proxyConfigOfOrganization(db: Db, organizationId: string): Promise<ProxyConfigRow | undefined> {
   const [row] = await db.select().from(proxyConfigs).where(eq(proxyConfigs.organizationId, organizationId));
-  return row;
+  return readProxyConfig(row);
 }
 
 /** True when an enabled configuration lists `origin` (or its variant with a trailing slash) or `*`. */
