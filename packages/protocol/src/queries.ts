@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineQuery, Obj, Enum } from './descriptor.js';
 import { Activity, ACTIVITY_STATUSES } from './envelope.js';
 import { API_KEY_CURVES } from './enums.js';
-import { Id, Jwt, MAX_ITEMS } from './fields.js';
+import { Address, DerivationPath, Id, Jwt, MAX_ITEMS } from './fields.js';
 import { AuthProxyConfigRecord } from './operations/auth-proxy.js';
 import {
   ApiKeyRecord,
@@ -106,6 +106,21 @@ export const listWalletAccounts = defineQuery({
     paginationOptions: Type.Optional(Pagination),
   }),
   response: Obj({ accounts: Type.Array(WalletAccountRecord) }),
+});
+
+/**
+ * One account of a wallet (Turnkey's get_wallet_account), found by `address`, by `path`, or by
+ * both (then both must match); at least one of them is required.
+ * @example { organizationId, walletId, address: '0xAbC...' } // -> { account }
+ */
+export const getWalletAccount = defineQuery({
+  name: 'get_wallet_account',
+  request: body({
+    walletId: Id,
+    address: Type.Optional(Address),
+    path: Type.Optional(DerivationPath),
+  }),
+  response: Obj({ account: WalletAccountRecord }),
 });
 
 /** One private key. @example { organizationId, privateKeyId } // -> { privateKey } */

@@ -6,7 +6,7 @@ import { approveActivity, rejectActivity } from './operations/consensus.js';
 import { createPrivateKeys, exportPrivateKey, importPrivateKey, initImportPrivateKey } from './operations/keys.js';
 import { createOauth2Credential, oauth2Authenticate } from './operations/oauth2.js';
 import { createSubOrganization, removeOrganizationFeature, setOrganizationFeature, updateRootQuorum } from './operations/organization.js';
-import { createPolicy, updatePolicy } from './operations/policies.js';
+import { createPolicy, deletePolicy, updatePolicy } from './operations/policies.js';
 import { signRawPayload, signRawPayloads, signTransaction } from './operations/signing.js';
 import { createSmartContractInterface, deleteSmartContractInterface } from './operations/smart-contracts.js';
 import { createPrivateKeyTag, createUserTag, deleteUserTags, updatePrivateKeyTag, updateUserTag } from './operations/tags.js';
@@ -81,6 +81,7 @@ export const operations = {
   approve_activity: approveActivity,
   reject_activity: rejectActivity,
   create_tvc_manifest: createTvcManifest,
+  delete_policy: deletePolicy,
   // authentication proxy administration (ours)
   enable_auth_proxy: enableAuthProxy,
   update_auth_proxy_config: updateAuthProxyConfig,
@@ -136,6 +137,7 @@ export const queries = {
   list_wallets: queryDescriptors.listWallets,
   get_wallet: queryDescriptors.getWallet,
   list_wallet_accounts: queryDescriptors.listWalletAccounts,
+  get_wallet_account: queryDescriptors.getWalletAccount,
   get_private_key: queryDescriptors.getPrivateKey,
   list_private_keys: queryDescriptors.listPrivateKeys,
   list_policies: queryDescriptors.listPolicies,

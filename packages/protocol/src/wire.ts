@@ -120,6 +120,7 @@ export const wireOperations = {
   approve_activity: { type: 'ACTIVITY_TYPE_APPROVE_ACTIVITY', intentKey: 'approveActivityIntent', resultKey: 'approveActivityResult' },
   reject_activity: { type: 'ACTIVITY_TYPE_REJECT_ACTIVITY', intentKey: 'rejectActivityIntent', resultKey: 'rejectActivityResult' },
   create_tvc_manifest: { type: 'ACTIVITY_TYPE_CREATE_TVC_MANIFEST', intentKey: 'createTvcManifestIntent', resultKey: 'createTvcManifestResult' },
+  delete_policy: { type: 'ACTIVITY_TYPE_DELETE_POLICY', intentKey: 'deletePolicyIntent', resultKey: 'deletePolicyResult' },
   enable_auth_proxy: { type: 'ACTIVITY_TYPE_ENABLE_AUTH_PROXY', intentKey: 'enableAuthProxyIntent', resultKey: 'enableAuthProxyResult' },
   update_auth_proxy_config: {
     type: 'ACTIVITY_TYPE_UPDATE_AUTH_PROXY_CONFIG',
@@ -158,6 +159,7 @@ export const QUERY_NAMES = [
   'list_wallets',
   'get_wallet',
   'list_wallet_accounts',
+  'get_wallet_account',
   'get_private_key',
   'list_private_keys',
   'list_policies',

@@ -148,6 +148,42 @@ describe.each(storeKinds)('policies on %s', (kind) => {
     expect((await server.client.query('get_policy', { policyId })).body.policy).toMatchObject({ policyName: 'free', effect: 'EFFECT_ALLOW' });
   });
 
+  it('given delete_policy, then the policy is gone from get_policy and list_policies, and a second delete is 404', async () => {
+    const { policyId } = await server.client.run('create_policy', { policyName: 'short-lived', effect: 'EFFECT_ALLOW' });
+    expect(await server.client.run('delete_policy', { policyId })).toEqual({ policyId });
+    expectError(await server.client.query('get_policy', { policyId }), 404, 'ERR_POLICY_NOT_FOUND');
+    expect((await server.client.query('list_policies', {})).body.policies.map((p: { policyId: string }) => p.policyId)).not.toContain(policyId);
+    expectError(await server.client.submit('delete_policy', { policyId }), 404, 'ERR_POLICY_NOT_FOUND', 'policyId');
+    // The name is free again.
+    await server.client.run('create_policy', { policyName: 'short-lived', effect: 'EFFECT_ALLOW' });
+  });
+
+  it("given another organization's policy or bad input, then delete_policy is a 4xx and nothing is deleted", async () => {
+    const other = await addOrganization(server);
+    const { policyId } = await other.client.run('create_policy', { policyName: 'keep me', effect: 'EFFECT_ALLOW' });
+    expectError(await server.client.submit('delete_policy', { policyId }), 404, 'ERR_POLICY_NOT_FOUND', 'policyId');
+    expectError(await server.client.submit('delete_policy', { policyId: 'nope' }), 404, 'ERR_POLICY_NOT_FOUND');
+    expectError(await server.client.submit('delete_policy', {} as never), 400, 'ERR_INVALID_REQUEST');
+    expectError(await server.client.submit('delete_policy', { policyId: '' }), 400, 'ERR_INVALID_REQUEST');
+    expectError(await server.client.submit('delete_policy', { policyId, policyName: 'keep me' } as never), 400, 'ERR_INVALID_REQUEST');
+    expect((await other.client.query('get_policy', { policyId })).body.policy.policyName).toBe('keep me');
+  });
+
+  it('given a non-root user allowed by a policy, when the root deletes that policy, then the user is denied again and may not delete policies itself', async () => {
+    const org = await addOrganization(server, 'Delete Org');
+    const { client, userId } = await addUser(server, { organizationId: org.organizationId });
+    const { policyId } = await org.client.run('create_policy', {
+      policyName: `allow ${userId}`,
+      effect: 'EFFECT_ALLOW',
+      condition: "activity.type == 'ACTIVITY_TYPE_CREATE_USER_TAG'",
+      consensus: `approvers.any(user, user.id == '${userId}')`,
+    });
+    await client.run('create_user_tag', { userTagName: `before-${userId.slice(0, 6)}`, userIds: [] });
+    expectError(await client.submit('delete_policy', { policyId }), 403, 'ERR_PERMISSION_DENIED');
+    await org.client.run('delete_policy', { policyId });
+    expectError(await client.submit('create_user_tag', { userTagName: `after-${userId.slice(0, 6)}`, userIds: [] }), 403, 'ERR_PERMISSION_DENIED');
+  });
+
   it('given a non-root user, when a policy allows them by id or by tag, then they may act; a DENY wins', async () => {
     // A fresh organization: the policies above allow every user of the first one.
     const org = await addOrganization(server, 'Policy Org');

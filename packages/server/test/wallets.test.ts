@@ -1,13 +1,16 @@
 /**
  * HD wallets through the HTTP layer: accounts derive from the wallet's own seed (proved by
  * exporting the mnemonic and re-deriving with viem), create_wallet_accounts with and without
- * persist, curve/format checks, the read endpoints, and organization scoping.
+ * persist, curve/format checks, the read endpoints (get_wallet_account by address or path), and
+ * organization scoping.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mnemonicToAccount } from 'viem/accounts';
-import { bytesToUtf8, deriveAccount, generateP256KeyPair, hpkeOpen, mnemonicToSeed, verifyBundle } from '@walletkit/crypto';
+import { bytesToUtf8, checksumAddress, deriveAccount, generateP256KeyPair, hpkeOpen, mnemonicToSeed, verifyBundle } from '@walletkit/crypto';
 import { createOrganization } from '../src/admin/organizations';
 import { startTestServer, type ActivityClient, type TestServer } from './support/harness';
+import { expectError } from './support/members';
 import { storeKinds } from './support/stores';
 
 const ETH = (index: number) => ({
@@ -101,6 +104,37 @@ describe.each(storeKinds)('wallets: %s', (kind) => {
     expect(previous.map((a: { path: string }) => a.path)).toEqual([ETH(2).path, ETH(3).path]);
   });
 
+  it('given an account address, its path or both, when get_wallet_account is queried, then it returns that one account', async () => {
+    const { walletId, addresses } = await client.run('create_wallet', { walletName: 'One account', accounts: [ETH(0), ETH(1), SOLANA(0)] });
+    const [eth0, eth1, sol] = addresses as [string, string, string];
+    const get = async (request: { address?: string; path?: string }) => {
+      const reply = await client.query('get_wallet_account', { walletId, ...request });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+      return reply.body.account;
+    };
+    const listed = (await client.query('list_wallet_accounts', { walletId })).body.accounts;
+    expect(await get({ address: eth1 })).toEqual(listed[1]);
+    expect(await get({ address: eth1.toLowerCase() })).toEqual(listed[1]);
+    expect(await get({ path: ETH(0).path })).toMatchObject({ walletId, organizationId: client.organizationId, address: eth0, curve: 'CURVE_SECP256K1' });
+    expect(await get({ address: sol, path: SOLANA(0).path })).toMatchObject({ address: sol, addressFormat: 'ADDRESS_FORMAT_SOLANA' });
+    expect(Object.keys(await get({ address: eth0 })).sort()).toEqual(Object.keys(listed[0]).sort());
+  });
+
+  it('given no account matching, a wallet of nobody or bad input, when get_wallet_account is queried, then it is a 4xx with a stable code', async () => {
+    const { walletId, addresses } = await client.run('create_wallet', { walletName: 'Lookups', accounts: [ETH(0)] });
+    const other = checksumAddress(`0x${'ab'.repeat(20)}`);
+    expectError(await client.query('get_wallet_account', { walletId, address: other }), 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND', 'address');
+    expectError(await client.query('get_wallet_account', { walletId, path: ETH(9).path }), 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND', 'path');
+    expectError(await client.query('get_wallet_account', { walletId, address: addresses[0]!, path: ETH(1).path }), 404, 'ERR_WALLET_ACCOUNT_NOT_FOUND');
+    expectError(await client.query('get_wallet_account', { walletId: randomUUID(), address: addresses[0]! }), 404, 'ERR_WALLET_NOT_FOUND', 'walletId');
+    expectError(await client.query('get_wallet_account', { walletId }), 400, 'ERR_INVALID_PARAMETER', 'address');
+    expectError(await client.query('get_wallet_account', { walletId, address: '' }), 400, 'ERR_INVALID_REQUEST');
+    expectError(await client.query('get_wallet_account', { walletId, path: 'x'.repeat(257) }), 400, 'ERR_INVALID_REQUEST');
+    expectError(await client.query('get_wallet_account', { address: addresses[0]! } as never), 400, 'ERR_INVALID_REQUEST');
+    expectError(await client.query('get_wallet_account', { walletId, address: addresses[0]!, index: 0 } as never), 400, 'ERR_INVALID_REQUEST');
+    expectError(await client.query('get_wallet_account', { walletId, address: 42 } as never), 400, 'ERR_INVALID_REQUEST');
+  });
+
   it.each([
     ['ed25519 with an Ethereum address', { ...SOLANA(0), addressFormat: 'ADDRESS_FORMAT_ETHEREUM' as const }, 'ERR_UNSUPPORTED_CURVE_FORMAT'],
     ['secp256k1 with a Solana address', { ...ETH(0), addressFormat: 'ADDRESS_FORMAT_SOLANA' as const }, 'ERR_UNSUPPORTED_CURVE_FORMAT'],
@@ -129,6 +163,7 @@ describe.each(storeKinds)('wallets: %s', (kind) => {
       await other.submit('export_wallet', { walletId, targetPublicKey: generateP256KeyPair().publicKeyUncompressed }),
       await other.query('get_wallet', { walletId }),
       await other.query('list_wallet_accounts', { walletId }),
+      await other.query('get_wallet_account', { walletId, path: ETH(0).path }),
     ];
     for (const reply of replies) {
       expect(reply.status).toBe(404);

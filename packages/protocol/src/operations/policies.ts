@@ -43,3 +43,15 @@ export const updatePolicy = defineOperation({
   }),
   result: Obj({ policyId: Type.String() }),
 });
+
+/**
+ * Extra (Turnkey ACTIVITY_TYPE_DELETE_POLICY): delete a policy of the organization. The result
+ * names the deleted policy.
+ * @example { policyId } // -> { policyId }
+ */
+export const deletePolicy = defineOperation({
+  name: 'delete_policy',
+  spec: false,
+  parameters: Obj({ policyId: Id }),
+  result: Obj({ policyId: Type.String() }),
+});

@@ -153,6 +153,13 @@ const PROBES: Probe[] = [
     name: 'list_wallet_accounts',
     params: (v) => ({ walletId: v.walletId, includeWalletDetails: true }),
   },
+  { what: 'get_wallet_account', kind: 'query', name: 'get_wallet_account', params: (v) => ({ walletId: v.walletId, address: v.address }) },
+  {
+    what: 'get_wallet_account of a foreign address (own wallet)',
+    kind: 'query',
+    name: 'get_wallet_account',
+    params: (v, own) => ({ walletId: own.walletId, address: v.address }),
+  },
   { what: 'get_user', kind: 'query', name: 'get_user', params: (v) => ({ userId: v.userId }) },
   { what: 'get_api_keys', kind: 'query', name: 'get_api_keys', params: (v) => ({ userId: v.userId }) },
   { what: 'get_authenticators', kind: 'query', name: 'get_authenticators', params: (v) => ({ userId: v.userId }) },
@@ -254,6 +261,7 @@ const PROBES: Probe[] = [
     name: 'update_policy',
     params: (v) => ({ policyId: v.policyId, policyName: `p-${randomUUID()}`, policyEffect: 'EFFECT_DENY' }),
   },
+  { what: 'delete_policy', kind: 'submit', name: 'delete_policy', params: (v) => ({ policyId: v.policyId }) },
   {
     what: 'delete_smart_contract_interface',
     kind: 'submit',

@@ -1,5 +1,5 @@
 /**
- * Policies (spec B: create_policy V3, update_policy V2). Expressions are checked to parse
+ * Policies (spec B: create_policy V3, update_policy V2; extra: delete_policy). Expressions are checked to parse
  * (policy-language.ts) so that a typo is a 400 now rather than a policy that never matches.
  */
 import { and, eq, ne } from 'drizzle-orm';
@@ -29,7 +29,7 @@ async function assertNameFree(tx: Tx, organizationId: string, name: string, fiel
   if (clash.length > 0) throw new ApiError('ERR_ALREADY_EXISTS', `a policy named '${name}' already exists`, field);
 }
 
-/** Handlers of create_policy and update_policy. */
+/** Handlers of create_policy, update_policy and delete_policy. */
 export const policyHandlers = {
   create_policy: async (params, ctx) => {
     assertExpression(params.condition, 'condition');
@@ -73,5 +73,15 @@ export const policyHandlers = {
       })
       .where(eq(policies.id, policy.id));
     return { policyId: policy.id };
+  },
+
+  /** Another organization's policy is a 404 like an unknown one. */
+  delete_policy: async (params, ctx) => {
+    const [deleted] = await ctx.tx
+      .delete(policies)
+      .where(and(eq(policies.id, params.policyId), eq(policies.organizationId, ctx.organizationId)))
+      .returning({ id: policies.id });
+    if (!deleted) throw new ApiError('ERR_POLICY_NOT_FOUND', `policy ${params.policyId} not found`, 'policyId');
+    return { policyId: deleted.id };
   },
 } satisfies HandlerTable;

@@ -10,6 +10,7 @@ import type { Pagination } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
 import { privateKeyTagMembers, privateKeys, walletAccounts, wallets } from '../../store/schema.js';
+import { canonicalAddress } from '../operations/wallets.js';
 import type { QueryTable } from './context.js';
 
 type WalletRow = typeof wallets.$inferSelect;
@@ -123,6 +124,31 @@ export const walletQueries = {
     const walletRows = wallet ? [wallet] : walletIds.length > 0 ? await ctx.db.select().from(wallets).where(inArray(wallets.id, walletIds)) : [];
     const byId = new Map(walletRows.map((w) => [w.id, w]));
     return { accounts: rows.map((row) => walletAccountRecord(row, byId.get(row.walletId))) };
+  },
+
+  /**
+   * One account of a wallet by address (any letter case for Ethereum), path, or both (Turnkey's
+   * get_wallet_account). Neither is a 400; no such account, or a wallet of another organization, a 404.
+   */
+  get_wallet_account: async (request, ctx) => {
+    const { address, path } = request;
+    if (address === undefined && path === undefined) throw new ApiError('ERR_INVALID_PARAMETER', 'give the address or the path of the account', 'address');
+    const wallet = await walletOf(ctx.db, ctx.organizationId, request.walletId);
+    const [row] = await ctx.db
+      .select()
+      .from(walletAccounts)
+      .where(
+        and(
+          eq(walletAccounts.walletId, wallet.id),
+          address !== undefined ? eq(walletAccounts.address, canonicalAddress(address)) : undefined,
+          path !== undefined ? eq(walletAccounts.path, path) : undefined,
+        ),
+      )
+      .orderBy(asc(walletAccounts.id))
+      .limit(1);
+    const field = address !== undefined ? 'address' : 'path';
+    if (!row) throw new ApiError('ERR_WALLET_ACCOUNT_NOT_FOUND', `wallet ${wallet.id} has no account with this ${field}`, field);
+    return { account: walletAccountRecord(row) };
   },
 
   get_private_key: async (request, ctx) => {
