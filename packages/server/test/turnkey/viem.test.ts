@@ -4,6 +4,9 @@
  * @turnkey/viem's createAccount, and a viem wallet client on a local Hardhat chain. What the
  * adapter sends (SIGN_RAW_PAYLOAD_V2 with HASH_FUNCTION_NO_OP for messages, typed data and
  * authorizations; SIGN_TRANSACTION_V2 without 0x) must come back in the shapes it parses.
+ * Then the same adapter given @turnkey/sdk-server's `apiClient()` (a TurnkeyServerClient, whose
+ * replies are flattened results) and only `signWith`: an address (used as is), or a private key
+ * id, which makes the adapter look its address up with getPrivateKey.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletClient, createPublicClient, http, parseEther, recoverMessageAddress, recoverTypedDataAddress, type Hex, type LocalAccount } from 'viem';
@@ -11,10 +14,11 @@ import { hardhat } from 'viem/chains';
 import { recoverAuthorizationAddress } from 'viem/utils';
 import { TurnkeyClient } from '@turnkey/http';
 import { ApiKeyStamper } from '@turnkey/api-key-stamper';
+import { Turnkey, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { createAccount } from '@turnkey/viem';
-import { startProxyServer, type ProxyTestServer } from './support/proxy';
-import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
-import { DEV_ACCOUNTS, fund, startLocalChain, type LocalChain } from './support/chain';
+import { startProxyServer, type ProxyTestServer } from '../support/proxy';
+import { ETHER_MAIL_TYPED_DATA } from '../../../crypto/test/fixtures';
+import { DEV_ACCOUNTS, fund, startLocalChain, type LocalChain } from '../support/chain';
 
 const ETH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 const RECIPIENT = DEV_ACCOUNTS[1].address;
@@ -75,5 +79,61 @@ describe('@turnkey/viem against this server (pglite, real HTTP, local chain)', (
     const signed = await account.signTransaction!(request as never);
     const receipt = await rpc().waitForTransactionReceipt({ hash: await rpc().sendRawTransaction({ serializedTransaction: signed }) });
     expect(receipt).toMatchObject({ status: 'success', type: 'legacy' });
+  });
+
+  describe("given @turnkey/sdk-server's apiClient() and only signWith", () => {
+    let api: TurnkeyApiClient;
+    let sdkAddress: Hex;
+    let sdkAccount: LocalAccount;
+    const sdkWallet = () => createWalletClient({ account: sdkAccount, chain: hardhat, transport: http(chain.rpcUrl) });
+
+    beforeAll(async () => {
+      api = new Turnkey({
+        apiBaseUrl: server.url,
+        apiPublicKey: server.org.apiKey.publicKey,
+        apiPrivateKey: server.org.apiKey.privateKey,
+        defaultOrganizationId: server.org.organizationId,
+      }).apiClient();
+      [sdkAddress] = (await api.createWallet({ walletName: 'Turnkey viem (sdk-server)', accounts: [ETH] })).addresses as [Hex];
+      await fund(chain, sdkAddress, 10n ** 19n);
+      sdkAccount = await createAccount({ client: api, organizationId: server.org.organizationId, signWith: sdkAddress });
+    });
+
+    it('given signWith an address and no ethereumAddress, when the account is created, then its address is that one', () => {
+      expect(sdkAccount.address).toBe(sdkAddress);
+    });
+
+    it('given a personal message, when signed through the TurnkeyServerClient, then it recovers to the account', async () => {
+      const signature = await sdkWallet().signMessage({ message: 'hello from sdk-server' });
+      expect(await recoverMessageAddress({ message: 'hello from sdk-server', signature })).toBe(sdkAddress);
+    });
+
+    it('given EIP-712 typed data, when signed through the TurnkeyServerClient, then it recovers to the account', async () => {
+      const signature = await sdkWallet().signTypedData(TYPED_DATA);
+      expect(await recoverTypedDataAddress({ ...TYPED_DATA, signature })).toBe(sdkAddress);
+    });
+
+    it('given an EIP-1559 transfer, when sent with the TurnkeyServerClient account, then it is mined with status success and the recipient is paid', async () => {
+      const before = await rpc().getBalance({ address: RECIPIENT });
+      const hash = await sdkWallet().sendTransaction({ to: RECIPIENT, value: parseEther('0.02') });
+      const receipt = await rpc().waitForTransactionReceipt({ hash });
+      expect(receipt).toMatchObject({ status: 'success', type: 'eip1559', from: sdkAddress.toLowerCase() });
+      expect(await rpc().getBalance({ address: RECIPIENT })).toBe(before + parseEther('0.02'));
+    });
+
+    it('given signWith a private key id and no ethereumAddress, when the account is created, then the adapter looks the address up (get_private_key) and a transfer from it is mined', async () => {
+      const { privateKeys } = await api.createPrivateKeys({
+        privateKeys: [{ privateKeyName: 'Turnkey viem key', curve: 'CURVE_SECP256K1', privateKeyTags: [], addressFormats: ['ADDRESS_FORMAT_ETHEREUM'] }],
+      });
+      const [{ privateKeyId, addresses }] = privateKeys as [{ privateKeyId: string; addresses: Array<{ format: string; address: string }> }];
+      const keyAccount = await createAccount({ client: api, organizationId: server.org.organizationId, signWith: privateKeyId });
+      expect(keyAccount.address).toBe(addresses[0]?.address);
+      await fund(chain, keyAccount.address, 10n ** 18n);
+      const hash = await createWalletClient({ account: keyAccount, chain: hardhat, transport: http(chain.rpcUrl) }).sendTransaction({
+        to: RECIPIENT,
+        value: 1n,
+      });
+      expect(await rpc().waitForTransactionReceipt({ hash })).toMatchObject({ status: 'success', from: keyAccount.address.toLowerCase() });
+    });
   });
 });
