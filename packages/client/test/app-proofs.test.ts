@@ -12,6 +12,8 @@ import { isWalletKitError, verifyActivityProofs, type WalletKitClient } from '..
 import { freshEmail, kitFor, outboxCode, startServer } from './support/kit';
 
 const enclave = generateP256KeyPair();
+/** The enclave's encryption key, carried first in an App Proof's publicKey (Turnkey's layout). */
+const encryptionKey = generateP256KeyPair().publicKeyUncompressed;
 const enclavePublicKey = uncompressPublicKey('p256', enclave.publicKey);
 const organizationId = 'org-1';
 const body = JSON.stringify({
@@ -66,48 +68,53 @@ const refusal = (r: ActivityReply) => {
 
 describe('verifyActivityProofs', () => {
   it('given a reply whose proof the pinned enclave key signed over this request and result, when verified, then it is accepted', () => {
-    expect(refusal(reply([signAppProof(statement(), enclave.privateKey)]))).toBe('accepted');
+    expect(refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)]))).toBe('accepted');
   });
 
   it('given the same result with its keys in another order, when verified, then it is accepted (the comparison is of content, not of text)', () => {
     const reordered = { signRawPayloadsResult: { signatures: [{ v: '00', s: '02', r: '01' }] } };
-    expect(refusal(reply([signAppProof(statement(), enclave.privateKey)], reordered))).toBe('accepted');
+    expect(refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)], reordered))).toBe('accepted');
   });
 
   it.each([
     [
       'the result changed after signing',
-      () => reply([signAppProof(statement(), enclave.privateKey)], { signRawPayloadsResult: { signatures: [{ r: '09', s: '02', v: '00' }] } }),
+      () => reply([signAppProof(statement(), enclave.privateKey, encryptionKey)], { signRawPayloadsResult: { signatures: [{ r: '09', s: '02', v: '00' }] } }),
       /another result/,
     ],
-    ['a proof signed by another key', () => reply([signAppProof(statement(), generateP256KeyPair().privateKey)]), /pinned enclave key/],
+    ['a proof signed by another key', () => reply([signAppProof(statement(), generateP256KeyPair().privateKey, encryptionKey)]), /pinned enclave key/],
     [
       'a proof of another activity',
-      () => reply([signAppProof(statement({ activityId: 'act-2' }), enclave.privateKey)]),
+      () => reply([signAppProof(statement({ activityId: 'act-2' }), enclave.privateKey, encryptionKey)]),
       /another activity$|another activity\./,
     ],
-    ['a proof for another organization', () => reply([signAppProof(statement({ organizationId: 'org-2' }), enclave.privateKey)]), /another organization/],
+    [
+      'a proof for another organization',
+      () => reply([signAppProof(statement({ organizationId: 'org-2' }), enclave.privateKey, encryptionKey)]),
+      /another organization/,
+    ],
     [
       'a proof of another activity type',
-      () => reply([signAppProof(statement({ type: 'ACTIVITY_TYPE_EXPORT_WALLET' }), enclave.privateKey)]),
+      () => reply([signAppProof(statement({ type: 'ACTIVITY_TYPE_EXPORT_WALLET' }), enclave.privateKey, encryptionKey)]),
       /another activity type/,
     ],
     [
       'a proof of another request (other body, same activity id)',
-      () => reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey)]),
+      () => reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey, encryptionKey)]),
       /another request/,
     ],
     [
       'a proof with its statement edited after signing',
       () => {
-        const proof = signAppProof(statement(), enclave.privateKey);
+        const proof = signAppProof(statement(), enclave.privateKey, encryptionKey);
         return reply([{ ...proof, proofPayload: proof.proofPayload.replace('"01"', '"09"') }]);
       },
       /pinned enclave key/,
     ],
     [
       'a valid proof followed by a bad one',
-      () => reply([signAppProof(statement(), enclave.privateKey), signAppProof(statement({ activityId: 'x' }), enclave.privateKey)]),
+      () =>
+        reply([signAppProof(statement(), enclave.privateKey, encryptionKey), signAppProof(statement({ activityId: 'x' }), enclave.privateKey, encryptionKey)]),
       /another activity/,
     ],
     ['no proof at all', () => reply(undefined), /no App Proof/],

@@ -428,7 +428,7 @@ export class Enclave {
   }
 
   signAppProof(payload: object): AppProof {
-    return signAppProof(payload, this.signing.privateKey);
+    return signAppProof(payload, this.signing.privateKey, this.atRest.publicKeyUncompressed);
   }
 
   /** Stable key id of the signing key, for JWT headers and the JWKS. */

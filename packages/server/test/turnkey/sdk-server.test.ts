@@ -452,10 +452,10 @@ describe('@turnkey/sdk-server against this server (pglite, real HTTP)', () => {
         // Turnkey's v1AppProof shape, field for field.
         expect(Object.keys(proof).sort()).toEqual(['proofPayload', 'publicKey', 'scheme', 'signature']);
         expect(proof.scheme).toBe('SIGNATURE_SCHEME_EPHEMERAL_KEY_P256');
-        // @turnkey/crypto's verifyAppProofSignature needs no boot proof, but it expects Turnkey's key
-        // layout (130 bytes: encryption key || signing key) and a raw r||s signature; walletkit's
-        // proofs carry the 65-byte enclave signing key and a DER signature (decision 0002).
-        expect(() => verifyAppProofSignature(proof)).toThrow(/Expected 130 bytes/);
+        // @turnkey/crypto's own check (no boot proof needed for it): Turnkey's key layout (130 bytes:
+        // the enclave's encryption key || its signing key) and a raw r||s signature over SHA-256 of the payload.
+        expect(() => verifyAppProofSignature(proof)).not.toThrow();
+        expect(proof.publicKey.slice(130)).toBe(enclaveKey);
         // Verified as @walletkit/client does (app-proofs.ts): pinned key, then the statement.
         expect(verifyAppProof(proof, enclaveKey)).toBe(true);
         expect(JSON.parse(proof.proofPayload)).toEqual({
