@@ -9,7 +9,7 @@
  */
 import type { ActivityReply, OperationName } from '@walletkit/protocol';
 import { operationWire } from '@walletkit/protocol/wire';
-import { sha256Hex, verifyAppProof, type AppProof } from '@walletkit/crypto';
+import { activityFingerprint, verifyAppProof, type AppProof } from '@walletkit/crypto';
 import { WalletKitError } from './errors.js';
 
 /** The operations whose replies carry App Proofs the client verifies. */
@@ -70,7 +70,7 @@ export function verifyActivityProofs(reply: ActivityReply, request: { body: stri
   const proofs: AppProof[] = activity.appProofs ?? [];
   if (proofs.length === 0) throw invalid('the reply carries no App Proof');
   const sent = JSON.parse(request.body) as { type: string; timestampMs: string; organizationId: string };
-  const fingerprint = sha256Hex(request.body);
+  const fingerprint = activityFingerprint(request.body);
   for (const proof of proofs) {
     if (!verifyAppProof(proof, request.enclavePublicKey)) throw invalid('it is not signed by the pinned enclave key');
     let statement: Partial<AppProofStatement>;
@@ -84,7 +84,8 @@ export function verifyActivityProofs(reply: ActivityReply, request: { body: stri
     if (statement.organizationId !== activity.organizationId || statement.organizationId !== sent.organizationId)
       throw invalid('it is about another organization');
     if (statement.type !== activity.type || statement.type !== sent.type) throw invalid('it is about another activity type');
-    if (statement.fingerprint !== fingerprint) throw invalid('it is about another request');
+    // Statements signed before fingerprints carried Turnkey's `sha256:` prefix name the bare digest.
+    if (statement.fingerprint !== fingerprint && `sha256:${statement.fingerprint}` !== fingerprint) throw invalid('it is about another request');
     if (statement.timestampMs !== sent.timestampMs) throw invalid('it is about another request time');
     if (canonical(statement.result) !== canonical(activity.result)) throw invalid('it vouches for another result');
   }

@@ -5,7 +5,7 @@
  * signing and export and verifies them, and a reply altered on the way is refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateP256KeyPair, sha256Hex, signAppProof, uncompressPublicKey, type AppProof } from '@walletkit/crypto';
+import { activityFingerprint, generateP256KeyPair, sha256Hex, signAppProof, uncompressPublicKey, type AppProof } from '@walletkit/crypto';
 import type { ActivityReply } from '@walletkit/protocol';
 import type { ProxyTestServer } from '../../server/test/support/proxy';
 import { isWalletKitError, verifyActivityProofs, type WalletKitClient } from '../src/index';
@@ -31,7 +31,7 @@ function statement(over: Record<string, unknown> = {}) {
     activityId: 'act-1',
     organizationId,
     type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS',
-    fingerprint: sha256Hex(body),
+    fingerprint: activityFingerprint(body),
     timestampMs: '1700000000000',
     result,
     ...over,
@@ -47,7 +47,7 @@ function reply(proofs: AppProof[] | undefined, activityResult: Record<string, un
     intent: {},
     result: activityResult,
     votes: [],
-    fingerprint: sha256Hex(body),
+    fingerprint: activityFingerprint(body),
     canApprove: false,
     canReject: false,
     createdAt: '0',
@@ -69,6 +69,11 @@ const refusal = (r: ActivityReply) => {
 describe('verifyActivityProofs', () => {
   it('given a reply whose proof the pinned enclave key signed over this request and result, when verified, then it is accepted', () => {
     expect(refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)]))).toBe('accepted');
+  });
+
+  it('given a statement signed before fingerprints carried the sha256: prefix (an idempotent replay of an older activity), when verified, then the bare digest of this body is accepted', () => {
+    expect(refusal(reply([signAppProof(statement({ fingerprint: sha256Hex(body) }), enclave.privateKey, encryptionKey)]))).toBe('accepted');
+    expect(refusal(reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey, encryptionKey)]))).toMatch(/another request/);
   });
 
   it('given the same result with its keys in another order, when verified, then it is accepted (the comparison is of content, not of text)', () => {
@@ -100,7 +105,7 @@ describe('verifyActivityProofs', () => {
     ],
     [
       'a proof of another request (other body, same activity id)',
-      () => reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey, encryptionKey)]),
+      () => reply([signAppProof(statement({ fingerprint: activityFingerprint(`${body} `) }), enclave.privateKey, encryptionKey)]),
       /another request/,
     ],
     [

@@ -25,7 +25,21 @@ export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
 }
 
 /**
- * Lowercase hex SHA-256, the form used for request fingerprints and WebAuthn challenges.
+ * The fingerprint of an activity: SHA-256 of the exact request body, as Turnkey's servers write
+ * it (`sha256:<lowercase hex>`; @turnkey/crypto's computeActivityFingerprint). Anyone holding the
+ * body can compute it (idempotency, consensus votes, App Proof statements).
+ *
+ * @example
+ * ```ts
+ * activityFingerprint('{"type":"ACTIVITY_TYPE_CREATE_WALLET",...}'); // 'sha256:3b5f...'
+ * ```
+ */
+export function activityFingerprint(body: Uint8Array | string): string {
+  return `sha256:${sha256Hex(body)}`;
+}
+
+/**
+ * Lowercase hex SHA-256, the form used for WebAuthn challenges.
  *
  * @example
  * ```ts

@@ -10,6 +10,7 @@ import { generateEd25519KeyPair, generateP256KeyPair, generateSecp256k1KeyPair, 
 import { operations } from '@walletkit/protocol';
 import type { HandlerTable } from '../src/activity/context';
 import { handlers } from '../src/activity/operations';
+import { computeActivityFingerprint } from '@turnkey/crypto';
 import { CommittedFailure } from '../src/activity/execute';
 import { ApiError } from '../src/errors';
 import { newId } from '../src/store/ids';
@@ -78,7 +79,7 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
       canReject: false,
     });
     expect(a.result.createPolicyResult.policyId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(a.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(new Date(a.createdAt).toISOString()).toBe(a.createdAt);
     expect(reply.body).toMatchObject({ id: a.id, status: a.status, type: a.type, organizationId: a.organizationId, result: a.result });
     expect(reply.body.timestampMs).toMatch(/^\d+$/);
@@ -221,6 +222,23 @@ describe.each(storeKinds)('activity API pipeline on %s', (kind) => {
     expect(payload).toMatchObject({ activityId: r.body.activity.id, organizationId: s.org.organizationId });
     expect(payload.result).toEqual(r.body.activity.result);
     expect(verifyAppProof({ ...proof, proofPayload: proof.proofPayload.replace(r.body.activity.id, newId()) }, wellKnown.enclaveSigningPublicKey)).toBe(false);
+  });
+
+  it("given a submitted body, then the activity's fingerprint is Turnkey's: sha256:<hex> of the exact bytes (@turnkey/crypto computeActivityFingerprint)", async () => {
+    const body = JSON.stringify({
+      type: operations.create_policy.type,
+      timestampMs: String(Date.now()),
+      organizationId: s.org.organizationId,
+      parameters: policyParams('fp'),
+    });
+    const res = await s.app.inject({
+      method: 'POST',
+      url: operations.create_policy.path,
+      payload: body,
+      headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(body, s.org.apiKey) },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).activity.fingerprint).toBe(computeActivityFingerprint(body));
   });
 
   it('given discovery requests, then the enclave key and JWKS are published', async () => {

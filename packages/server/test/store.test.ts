@@ -201,6 +201,31 @@ describe.each(storeKinds)('store on %s', (kind) => {
     expect(n?.n).toBe(1);
   });
 
+  it("given activities stored with bare-digest fingerprints, when 0006 runs, then each carries the sha256: prefix (Turnkey's form) and the unique index still holds", async () => {
+    if (kind !== 'pglite') return;
+    const dir = createTestDataDir();
+    const client = await PGlite.create(join(dir.dataDir, 'pglite'));
+    try {
+      const all = loadMigrations();
+      const before = all.filter((m) => m.version < '0006');
+      await migrate(client, before);
+      const digest = 'ab'.repeat(32);
+      await client.query(`INSERT INTO organizations (id, name) VALUES ('org-1', 'o')`);
+      await client.query(
+        `INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent) VALUES ('a1', 'org-1', 't', 's', '${digest}', '1', 'u', '{}'), ('a2', 'org-1', 't', 's', 'sha256:${'cd'.repeat(32)}', '1', 'u', '{}')`,
+      );
+      expect(await migrate(client, all)).toEqual(all.filter((m) => m.version >= '0006').map((m) => m.version));
+      const rows = (await client.query<{ id: string; fingerprint: string }>('SELECT id, fingerprint FROM activities ORDER BY id')).rows;
+      expect(rows).toEqual([
+        { id: 'a1', fingerprint: `sha256:${digest}` },
+        { id: 'a2', fingerprint: `sha256:${'cd'.repeat(32)}` },
+      ]);
+    } finally {
+      await client.close();
+      dir.remove();
+    }
+  });
+
   it('applies later migrations in order, each atomically, and refuses an edited one', async () => {
     // Drive migrate() directly on a raw connection of this kind.
     let target: PGlite | pg.Pool;

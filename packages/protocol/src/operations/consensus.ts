@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation, Obj } from '../descriptor.js';
 import { Activity } from '../envelope.js';
 
-/** The fingerprint of the activity voted on (its SHA-256 body hash, see DESIGN section 2). */
+/** The fingerprint of the activity voted on: `sha256:<hex>` of its body, as Turnkey writes it (a bare hex digest is accepted too). */
 const Fingerprint = Type.String({ minLength: 1, maxLength: 256 });
 
 /**

@@ -5,9 +5,9 @@
  * and parameters checked against the protocol schemas, liveness window, stamp verified over
  * the raw bytes, then the runner (idempotency + one transaction).
  */
-import { createHash } from 'node:crypto';
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { activityFingerprint } from '@walletkit/crypto';
 import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { useStrictJson } from '../request-body.js';
@@ -80,7 +80,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
         timestampMs: envelope.timestampMs,
         parameters,
         generateAppProofs: envelope.generateAppProofs === true,
-        fingerprint: createHash('sha256').update(rawBody).digest('hex'),
+        fingerprint: activityFingerprint(rawBody),
         caller,
       });
     });

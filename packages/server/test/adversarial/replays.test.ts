@@ -34,7 +34,8 @@ const tally = adversarialTally('replays');
 const APP = 'https://app.example';
 const COPIES = 20;
 
-const fingerprintOf = (body: string) => createHash('sha256').update(body).digest('hex');
+/** Turnkey's fingerprint form: sha256:<hex> of the exact body. */
+const fingerprintOf = (body: string) => `sha256:${createHash('sha256').update(body).digest('hex')}`;
 
 describe.each(storeKinds)('replays on %s', (kind) => {
   let s: ProxyTestServer;
@@ -112,7 +113,7 @@ describe.each(storeKinds)('replays on %s', (kind) => {
     const signWith = walletReplies[0]!.body.activity.result.createWalletResult.addresses[0] as string;
     const signBody = envelopeText('sign_raw_payloads', org(), {
       signWith,
-      payloads: [`0x${fingerprintOf(tag)}`],
+      payloads: [`0x${createHash('sha256').update(tag).digest('hex')}`],
       encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
       hashFunction: 'HASH_FUNCTION_NO_OP',
     });

@@ -311,7 +311,7 @@ describe.each(storeKinds)('transactions under attack on %s', (kind) => {
   });
 
   it(`given one stamped sign_transaction body sent ${COPIES} times at once, then all answer the same signed transaction from one activity; a refused body ${COPIES} times gives one stored refusal`, async () => {
-    const fingerprintOf = (text: string) => createHash('sha256').update(text).digest('hex');
+    const fingerprintOf = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
     const rows = async (text: string) => {
       const [row] = await s.store.db
         .select({ n: count() })

@@ -9,12 +9,19 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
 import { TurnkeyClient } from '@turnkey/http';
-import { decryptExportBundle, encryptPrivateKeyToBundle, encryptWalletToBundle, generateP256KeyPair, verifyAppProofSignature } from '@turnkey/crypto';
+import {
+  computeActivityFingerprint,
+  decryptExportBundle,
+  encryptPrivateKeyToBundle,
+  encryptWalletToBundle,
+  generateP256KeyPair,
+  verifyAppProofSignature,
+} from '@turnkey/crypto';
 import { ApiKeyStamper, Turnkey, TurnkeyRequestError, type TurnkeyApiClient } from '@turnkey/sdk-server';
 import { type Hex, isAddress, keccak256, recoverAddress, serializeSignature, toHex } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateP256KeyPair as walletkitKeyPair, sha256Hex, verifyAppProof } from '@walletkit/crypto';
+import { generateP256KeyPair as walletkitKeyPair, verifyAppProof } from '@walletkit/crypto';
 import { DEV_ACCOUNTS } from '../support/chain';
 import { startProxyServer, type ProxyTestServer } from '../support/proxy';
 
@@ -463,7 +470,7 @@ describe('@turnkey/sdk-server against this server (pglite, real HTTP)', () => {
           activityId: activity.id,
           organizationId,
           type: 'ACTIVITY_TYPE_CREATE_WALLET',
-          fingerprint: sha256Hex(JSON.stringify(request)),
+          fingerprint: computeActivityFingerprint(JSON.stringify(request)),
           timestampMs: request.timestampMs,
           result: activity.result,
         });

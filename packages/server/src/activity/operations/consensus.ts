@@ -46,7 +46,9 @@ async function runOrFail(ctx: OperationContext, activityId: string): Promise<voi
   }
 }
 
-async function vote(ctx: OperationContext, fingerprint: string, selection: Selection): Promise<{ activity: Activity }> {
+async function vote(ctx: OperationContext, given: string, selection: Selection): Promise<{ activity: Activity }> {
+  // Turnkey's form is `sha256:<hex>`; a bare digest (as clients computed it before) names the same activity.
+  const fingerprint = /^[0-9a-f]{64}$/i.test(given) ? `sha256:${given.toLowerCase()}` : given;
   // Row lock: concurrent voters on one activity are serialized, so it runs at most once.
   const [target] = await ctx.tx
     .select()
