@@ -9,6 +9,7 @@ import { addOrganization, expectError } from './support/members';
 import { codeChallengeOf, newCodeVerifier, startOAuth2Provider, type LocalOAuth2Provider } from './support/oauth2-provider';
 import { storeKinds } from './support/stores';
 import { openSealed } from './support/sealed';
+import { encryptOauth2ClientSecret } from '@turnkey/crypto';
 
 const CLIENT_ID = 'walletkit-test-client';
 const CLIENT_SECRET = 'correct horse battery staple';
@@ -135,6 +136,36 @@ describe.each(storeKinds)('OAuth 2.0 on %s', (kind) => {
       code_verifier: grant.codeVerifier,
       client_id: CLIENT_ID,
     });
+  });
+
+  it("given a client secret in Turnkey's format (@turnkey/crypto encryptOauth2ClientSecret to the enclave's encryption key), when the credential is created and used, then the exchange authenticates with that secret; the envelope to another key or tampered is a 400", async () => {
+    const encryptedClientSecret = await encryptOauth2ClientSecret(CLIENT_SECRET, server.enclave.encryptionPublicKey);
+    const created = await server.client.run('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_DISCORD', clientId: CLIENT_ID, encryptedClientSecret });
+    const [row] = await server.store.db.select().from(oauth2Credentials).where(eq(oauth2Credentials.id, created.oauth2CredentialId));
+    expect(JSON.stringify(row)).not.toContain(CLIENT_SECRET);
+    expect(await openSealed(server, row!.clientSecretEncrypted)).toBe(CLIENT_SECRET);
+    const sent = discord.tokenRequests.length;
+    const grant = consent(discord, { id: '42', username: 'tk' });
+    const { oidcToken } = await server.client.run('oauth2_authenticate', { oauth2CredentialId: created.oauth2CredentialId, ...grant, nonce: 'n-turnkey' });
+    expect(claimsOf(oidcToken).sub).toBe(`${discord.url}|42`);
+    expect(Buffer.from(discord.tokenRequests[sent]!.authorization!.replace('Basic ', ''), 'base64').toString()).toBe(
+      `${CLIENT_ID}:${CLIENT_SECRET.replace(/ /g, '+')}`,
+    );
+    const elsewhere = await encryptOauth2ClientSecret(CLIENT_SECRET, generateP256KeyPair().publicKeyUncompressed);
+    const flipped = encryptedClientSecret.slice(0, -2) + (encryptedClientSecret.endsWith('00') ? '01' : '00');
+    const empty = await encryptOauth2ClientSecret('', server.enclave.encryptionPublicKey);
+    for (const [bad, code] of [
+      [elsewhere, 'ERR_INVALID_ENCRYPTED_BUNDLE'],
+      [flipped, 'ERR_INVALID_ENCRYPTED_BUNDLE'],
+      [empty, 'ERR_INVALID_PARAMETER'],
+    ] as const) {
+      expectError(
+        await server.client.submit('create_oauth2_credential', { provider: 'OAUTH2_PROVIDER_X', clientId: CLIENT_ID, encryptedClientSecret: bad }),
+        400,
+        code,
+        'encryptedClientSecret',
+      );
+    }
   });
 
   it("given X's user-info shape, when oauth2_authenticate runs, then the subject is X's user id", async () => {

@@ -41,6 +41,7 @@ import {
 import { exchangeAuthorizationCode, fetchProviderUser, type ProviderEndpoints, type ProviderUser } from '../oauth/code-exchange.js';
 import { resolveMasterKey } from './master-key.js';
 import { checkOtpAttemptWith, issueOtpWith, type IssuedOtp } from './otp.js';
+import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
 
@@ -319,10 +320,23 @@ export class Enclave {
   // ---- secrets ---------------------------------------------------------------------------
 
   /**
-   * Accept a secret a caller HPKE-encrypted to `encryptionPublicKey` (JSON {encappedPublic,
-   * ciphertext}); it is checked to decrypt, then stored as sent.
+   * Accept a secret a caller encrypted to `encryptionPublicKey`: walletkit's HPKE bundle (JSON
+   * {encappedPublic, ciphertext}), checked to decrypt and stored as sent, or Turnkey's
+   * quorum-key envelope (hex, `@turnkey/crypto`'s encryptOauth2ClientSecret), opened and sealed
+   * at rest here. Either way the plaintext never leaves this call.
+   * @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE | ERR_INVALID_PARAMETER (empty secret)
    */
   async acceptCallerSecret(encrypted: string, field: string): Promise<Sealed> {
+    if (isQosEnvelopeHex(encrypted)) {
+      const plaintext = openQosEnvelope(encrypted, this.atRest);
+      if (!plaintext) throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} does not decrypt to the enclave encryption key`, field);
+      try {
+        if (plaintext.length === 0) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);
+        return await this.seal(plaintext);
+      } finally {
+        plaintext.fill(0);
+      }
+    }
     const sealed = parseEncryptedBundle(encrypted, field);
     try {
       // Caller input, so a failure is a 400: open directly rather than through unseal().
