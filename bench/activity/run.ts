@@ -22,7 +22,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 
 function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeArgs: string[] = []): Promise<{ child: ChildProcess; match: RegExpMatchArray }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', ...args], {
+    const child = spawn(process.execPath, ['--conditions=@walletkit/source', ...nodeArgs, '--import', 'tsx', ...args], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -39,7 +39,7 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp, nodeA
 
 function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['packages/server/bin/walletkit-server.js', ...args], {
+    const child = spawn(process.execPath, ['--conditions=@walletkit/source', '--import', 'tsx', 'packages/server/src/bin.ts', ...args], {
       cwd: root,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'inherit'],
