@@ -20,8 +20,12 @@ export interface ServerConfig {
   webauthn: { rpId: string; origins: string[] };
   /** Endpoints of the OAuth 2.0 providers of the provider table (X, Discord), by wire enum; tests point them at a local server. */
   oauth2Providers: Record<Oauth2Provider, { tokenUrl: string; userInfoUrl: string; issuer: string }>;
-  /** OTP delivery: SMTP URL (nodemailer) and SMS webhook; a channel with neither is not configured (or the dev outbox when `devOutbox`). */
-  delivery: { smtpUrl: string | undefined; smsWebhookUrl: string | undefined; emailFrom: string };
+  /**
+   * OTP delivery: email through SMTP (nodemailer) or, without SMTP, an email webhook (POST JSON
+   * `{to, subject, text}`); SMS through a webhook (POST JSON `{to, text}`). A channel without a
+   * transport is not configured (or the dev outbox when `devOutbox`).
+   */
+  delivery: { smtpUrl: string | undefined; smsWebhookUrl: string | undefined; emailWebhookUrl?: string | undefined; emailFrom: string };
   /**
    * OTP lifetimes and limits (DESIGN section 3; SECURITY.md "One-time codes"): a code lives
    * `ttlSeconds` and allows `maxAttempts` tries; one contact gets at most
@@ -60,6 +64,7 @@ export interface ServerEnv {
   DISCORD_USERINFO_URL?: string | undefined;
   SMTP_URL?: string | undefined;
   SMS_WEBHOOK_URL?: string | undefined;
+  EMAIL_WEBHOOK_URL?: string | undefined;
   WALLETKIT_EMAIL_FROM?: string | undefined;
   GOOGLE_ISSUER?: string | undefined;
   GOOGLE_JWKS_URL?: string | undefined;
@@ -115,6 +120,7 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
     delivery: overrides.delivery ?? {
       smtpUrl: env.SMTP_URL || undefined,
       smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
+      emailWebhookUrl: env.EMAIL_WEBHOOK_URL || undefined,
       emailFrom: env.WALLETKIT_EMAIL_FROM ?? 'walletkit <no-reply@localhost>',
     },
     otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600, maxPerContactPerDay: 20 },
@@ -144,7 +150,12 @@ export function startupWarnings(config: ServerConfig): string[] {
     );
     return lines;
   }
-  if (!config.delivery.smtpUrl) lines.push('email one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMTP_URL to deliver them');
+  if (config.delivery.smtpUrl && config.delivery.emailWebhookUrl) {
+    lines.push('both SMTP_URL and EMAIL_WEBHOOK_URL are set: email one-time codes go through SMTP, EMAIL_WEBHOOK_URL is not used');
+  }
+  if (!config.delivery.smtpUrl && !config.delivery.emailWebhookUrl) {
+    lines.push('email one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMTP_URL or EMAIL_WEBHOOK_URL to deliver them');
+  }
   if (!config.delivery.smsWebhookUrl) lines.push('SMS one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMS_WEBHOOK_URL to deliver them');
   return lines;
 }

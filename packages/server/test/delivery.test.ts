@@ -5,7 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { generateP256KeyPair } from '@walletkit/crypto';
 import { createDelivery, otpEmail, otpSms } from '../src/delivery';
 import { listOutbox } from '../src/delivery/outbox';
-import { loadConfig } from '../src/config';
+import { loadConfig, startupWarnings } from '../src/config';
 import { otps } from '../src/store/schema';
 import { startTestServer, type Reply, type TestServer } from './support/harness';
 import { addOrganization, expectError } from './support/members';
@@ -48,18 +48,21 @@ async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; refuse
   return { url: `smtp://127.0.0.1:${port}`, mails, refuse, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** An SMS provider's webhook: records JSON bodies, answers with `status.code`. */
-async function startSmsWebhook(): Promise<{ url: string; received: Array<{ to: string; text: string }>; status: { code: number }; close(): Promise<void> }> {
-  const received: Array<{ to: string; text: string }> = [];
+/** A provider's webhook (SMS or email): records JSON bodies, answers with `status.code`. */
+async function startWebhook<T = { to: string; text: string }>(
+  path = '/sms',
+): Promise<{ url: string; received: T[]; status: { code: number }; close(): Promise<void> }> {
+  const received: T[] = [];
   const status = { code: 200 };
   const app: FastifyInstance = Fastify();
-  app.post('/sms', async (req, reply) => {
-    received.push(req.body as { to: string; text: string });
+  app.post(path, async (req, reply) => {
+    received.push(req.body as T);
     return reply.status(status.code).send({ ok: status.code < 300 });
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: `${address}/sms`, received, status, close: () => app.close() };
+  return { url: `${address}${path}`, received, status, close: () => app.close() };
 }
+const startSmsWebhook = () => startWebhook();
 
 /** The decoded body of one MIME part (quoted-printable undone) of a raw message. */
 function mimePart(raw: string, contentType: string): string {
@@ -230,6 +233,113 @@ describe.each(storeKinds)('OTP delivery on %s', (kind) => {
       const pattern = new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`, 'i');
       for (const text of [...replies.map((r) => JSON.stringify(r.body)), ...logs]) expect(pattern.test(text), text.slice(0, 200)).toBe(false);
     }
+  });
+});
+
+describe.each(storeKinds)('OTP email through EMAIL_WEBHOOK_URL on %s', (kind) => {
+  let server: TestServer;
+  let hook: Awaited<ReturnType<typeof startWebhook<{ to: string; subject: string; text: string }>>>;
+  let logs: string[];
+  let now = Date.now();
+  const codes: string[] = [];
+  const replies: Reply[] = [];
+
+  beforeAll(async () => {
+    hook = await startWebhook<{ to: string; subject: string; text: string }>('/email');
+    server = await startTestServer(kind, {
+      clock: () => now,
+      config: {
+        logLevel: 'debug',
+        delivery: { smtpUrl: undefined, smsWebhookUrl: undefined, emailWebhookUrl: hook.url, emailFrom: 'walletkit <x@localhost>' },
+      },
+    });
+    logs = captureLogs(server.app);
+  }, 20_000);
+  afterAll(async () => {
+    await server?.dispose();
+    await hook?.close();
+  });
+
+  const initOtp = async (contact: string) => {
+    now += 1;
+    const reply = await server.client.submit('init_otp', { otpType: 'OTP_TYPE_EMAIL', contact, appName: 'Acme Wallet' });
+    replies.push(reply);
+    return reply;
+  };
+
+  it('given EMAIL_WEBHOOK_URL, when an email code is requested, then the webhook receives exactly {to, subject, text} with a code that verifies, and nothing is stored in the outbox', async () => {
+    const reply = await initOtp('Hook@Example.com');
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    const message = hook.received.at(-1)!;
+    expect(Object.keys(message).sort()).toEqual(['subject', 'text', 'to']);
+    expect(message.to).toBe('hook@example.com');
+    expect(message.subject).toBe('Your Acme Wallet verification code');
+    const code = codeIn(message.text);
+    codes.push(code);
+    expect(code).toMatch(/^[0-9]{6}$/);
+    expect(message.text).toContain('Your Acme Wallet verification code is:');
+    expect(message.subject).not.toContain(code);
+    expect(await listOutbox(server.store.db, {})).toHaveLength(0);
+
+    const { otpId, otpEncryptionTargetBundle } = reply.body.activity.result.initOtpResultV2;
+    const { targetPublic } = otpTargetOf(otpEncryptionTargetBundle, server.enclave.signingPublicKey);
+    const verified = await server.client.submit('verify_otp', {
+      otpId,
+      encryptedOtpBundle: await encryptOtpAttempt(targetPublic, code, generateP256KeyPair().publicKey),
+    });
+    replies.push(verified);
+    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+  });
+
+  it('given the email webhook answers 500 or is unreachable, when an email code is requested, then the reply is 502 ERR_DELIVERY_FAILED and the log names the webhook without the message', async () => {
+    hook.status.code = 500;
+    try {
+      expectError(await initOtp('failing@example.com'), 502, 'ERR_DELIVERY_FAILED');
+      expect(logs.some((line) => line.includes('email webhook answered 500'))).toBe(true);
+      codes.push(codeIn(hook.received.at(-1)!.text));
+    } finally {
+      hook.status.code = 200;
+    }
+    const unreachable = createDelivery(loadConfig({ EMAIL_WEBHOOK_URL: 'http://127.0.0.1:9/email' }), server.store);
+    expect(unreachable.kinds.email).toBe('webhook');
+    await expect(unreachable.sendEmail(server.org.organizationId, otpEmail({ to: 'x@example.com', code: '777777', expiresInSeconds: 300 }))).rejects.toThrow(
+      /^email webhook unreachable \(\w+\)$/,
+    );
+  });
+
+  it('given every delivery above, when replies and log lines are searched, then no code appears in any of them', () => {
+    expect(codes.length).toBeGreaterThanOrEqual(2);
+    for (const code of codes) {
+      const pattern = new RegExp(`(?<![0-9A-Za-z])${code}(?![0-9A-Za-z])`, 'i');
+      for (const text of [...replies.map((r) => JSON.stringify(r.body)), ...logs]) expect(pattern.test(text), text.slice(0, 200)).toBe(false);
+    }
+  });
+});
+
+describe('email transport selection', () => {
+  it('given EMAIL_WEBHOOK_URL alone, with SMTP_URL, or neither, then the email transport and the startup warnings say which one carries codes', async () => {
+    const store = { db: undefined } as never;
+    const webhookOnly = loadConfig({ EMAIL_WEBHOOK_URL: 'http://127.0.0.1:1/email', SMS_WEBHOOK_URL: 'http://127.0.0.1:1/sms' });
+    expect(webhookOnly.delivery.emailWebhookUrl).toBe('http://127.0.0.1:1/email');
+    expect(createDelivery(webhookOnly, store).kinds).toEqual({ email: 'webhook', sms: 'webhook' });
+    expect(startupWarnings(webhookOnly)).toEqual([]);
+
+    const both = loadConfig({ SMTP_URL: 'smtp://127.0.0.1:1', EMAIL_WEBHOOK_URL: 'http://127.0.0.1:1/email', SMS_WEBHOOK_URL: 'http://127.0.0.1:1/sms' });
+    expect(createDelivery(both, store).kinds.email).toBe('smtp');
+    expect(startupWarnings(both)).toEqual(['both SMTP_URL and EMAIL_WEBHOOK_URL are set: email one-time codes go through SMTP, EMAIL_WEBHOOK_URL is not used']);
+
+    const neither = loadConfig({ EMAIL_WEBHOOK_URL: '', SMS_WEBHOOK_URL: 'http://127.0.0.1:1/sms' });
+    expect(neither.delivery.emailWebhookUrl).toBeUndefined();
+    expect(createDelivery(neither, store).kinds.email).toBe('none');
+    expect(startupWarnings(neither)).toEqual([
+      'email one-time codes are refused (ERR_DELIVERY_NOT_CONFIGURED): set SMTP_URL or EMAIL_WEBHOOK_URL to deliver them',
+    ]);
+    await expect(
+      createDelivery(neither, store).sendEmail('org', otpEmail({ to: 'a@example.com', code: '123456', expiresInSeconds: 300 })),
+    ).rejects.toMatchObject({
+      code: 'ERR_DELIVERY_NOT_CONFIGURED',
+      message: 'this server has no email transport (SMTP_URL or EMAIL_WEBHOOK_URL) configured',
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * OTP delivery (DESIGN section 3): SMTP when SMTP_URL is set, the SMS webhook when
- * SMS_WEBHOOK_URL is set. A channel with neither is `none` (init_otp refuses it with
+ * OTP delivery (DESIGN section 3): email through SMTP when SMTP_URL is set, else through the
+ * email webhook when EMAIL_WEBHOOK_URL is set; SMS through the SMS webhook when SMS_WEBHOOK_URL
+ * is set. A channel without a transport is `none` (init_otp refuses it with
  * ERR_DELIVERY_NOT_CONFIGURED before anything is stored), unless the dev outbox was asked
  * for (`config.devOutbox`): then its messages go to the table `otp_outbox`.
  */
@@ -8,7 +9,7 @@ import type { ServerConfig } from '../config.js';
 import { ApiError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { insertOutbox } from './outbox.js';
-import { smsWebhookSender, smtpSender } from './transports.js';
+import { emailWebhookSender, smsWebhookSender, smtpSender } from './transports.js';
 import type { Delivery } from './types.js';
 
 export type { Delivery, EmailMessage, SmsMessage } from './types.js';
@@ -20,23 +21,27 @@ export { DeliveryError } from './transports.js';
 export const deliveryNotConfigured = (channel: 'email' | 'sms') =>
   new ApiError(
     'ERR_DELIVERY_NOT_CONFIGURED',
-    `this server has no ${channel === 'email' ? 'email transport (SMTP_URL)' : 'SMS transport (SMS_WEBHOOK_URL)'} configured`,
+    `this server has no ${channel === 'email' ? 'email transport (SMTP_URL or EMAIL_WEBHOOK_URL)' : 'SMS transport (SMS_WEBHOOK_URL)'} configured`,
     'otpType',
   );
 
 /**
- * Pick the transports from the configuration (SMTP_URL, SMS_WEBHOOK_URL; else the dev outbox
- * when it is on, else none).
+ * Pick the transports from the configuration (email: SMTP_URL, else EMAIL_WEBHOOK_URL; SMS:
+ * SMS_WEBHOOK_URL; a channel without one: the dev outbox when it is on, else none).
  * @example const delivery = createDelivery(config, store); await delivery.sendSms(orgId, otpSms({ to, code, expiresInSeconds: 300 }));
  */
 export function createDelivery(config: ServerConfig, store: Store, opts: { fetch?: typeof fetch } = {}): Delivery {
+  const fetchFn = opts.fetch ?? globalThis.fetch;
   const smtp = config.delivery.smtpUrl ? smtpSender(config.delivery.smtpUrl, config.delivery.emailFrom) : undefined;
-  const sms = config.delivery.smsWebhookUrl ? smsWebhookSender(config.delivery.smsWebhookUrl, opts.fetch ?? globalThis.fetch) : undefined;
+  // SMTP wins when both are set (startupWarnings says so).
+  const emailWebhook = !smtp && config.delivery.emailWebhookUrl ? emailWebhookSender(config.delivery.emailWebhookUrl, fetchFn) : undefined;
+  const sms = config.delivery.smsWebhookUrl ? smsWebhookSender(config.delivery.smsWebhookUrl, fetchFn) : undefined;
   const fallback = config.devOutbox ? 'outbox' : 'none';
   return {
-    kinds: { email: smtp ? 'smtp' : fallback, sms: sms ? 'webhook' : fallback },
+    kinds: { email: smtp ? 'smtp' : emailWebhook ? 'webhook' : fallback, sms: sms ? 'webhook' : fallback },
     async sendEmail(organizationId, message) {
       if (smtp) return smtp.send(message);
+      if (emailWebhook) return emailWebhook(message);
       if (fallback === 'none') throw deliveryNotConfigured('email');
       await insertOutbox(store.db, { organizationId, channel: 'email', recipient: message.to, subject: message.subject, body: message.text });
     },

@@ -1,7 +1,8 @@
 /**
- * The real transports: SMTP through nodemailer (SMTP_URL) and an SMS webhook (SMS_WEBHOOK_URL,
- * POST JSON `{to, text}`). Errors name the transport and a status or code only: they reach
- * the logs, and a provider's echo of the message could carry the code.
+ * The real transports: SMTP through nodemailer (SMTP_URL), an email webhook (EMAIL_WEBHOOK_URL,
+ * POST JSON `{to, subject, text}`) and an SMS webhook (SMS_WEBHOOK_URL, POST JSON `{to, text}`).
+ * Errors name the transport and a status or code only: they reach the logs, and a provider's
+ * echo of the message could carry the code.
  */
 import nodemailer from 'nodemailer';
 import type { EmailMessage, SmsMessage } from './types.js';
@@ -52,24 +53,39 @@ export function smtpSender(smtpUrl: string, emailFrom: string): { send(message: 
 }
 
 /**
+ * POST `payload` as JSON to a webhook; any non-2xx answer is a failure. The reply body is
+ * discarded unread (a provider may echo the message, code included).
+ */
+async function postWebhook(label: string, url: string, fetchFn: typeof fetch, payload: Record<string, string>): Promise<void> {
+  let status: number;
+  try {
+    const res = await fetchFn(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    status = res.status;
+    await res.body?.cancel();
+  } catch (err) {
+    throw new DeliveryError(`${label} unreachable (${(err as Error).name})`);
+  }
+  if (status < 200 || status >= 300) throw new DeliveryError(`${label} answered ${status}`);
+}
+
+/**
  * An SMS sender posting `{to, text}` to a webhook; any non-2xx answer is a failure.
  * @example await smsWebhookSender('https://sms.example.com/send', fetch)({ to: '+15551234567', text });
  */
 export function smsWebhookSender(url: string, fetchFn: typeof fetch): (message: SmsMessage) => Promise<void> {
-  return async (message) => {
-    let status: number;
-    try {
-      const res = await fetchFn(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ to: message.to, text: message.text }),
-        signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-      });
-      status = res.status;
-      await res.body?.cancel();
-    } catch (err) {
-      throw new DeliveryError(`SMS webhook unreachable (${(err as Error).name})`);
-    }
-    if (status < 200 || status >= 300) throw new DeliveryError(`SMS webhook answered ${status}`);
-  };
+  return (message) => postWebhook('SMS webhook', url, fetchFn, { to: message.to, text: message.text });
+}
+
+/**
+ * An email sender posting `{to, subject, text}` to a webhook (your mail provider's HTTP API
+ * behind a few lines of glue); any non-2xx answer is a failure. The HTML part is not sent.
+ * @example await emailWebhookSender('https://mail.example.com/send', fetch)(otpEmail({ to, code, expiresInSeconds: 300 }));
+ */
+export function emailWebhookSender(url: string, fetchFn: typeof fetch): (message: EmailMessage) => Promise<void> {
+  return (message) => postWebhook('email webhook', url, fetchFn, { to: message.to, subject: message.subject, text: message.text });
 }

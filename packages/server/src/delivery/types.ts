@@ -1,4 +1,4 @@
-/** OTP delivery (DESIGN section 3): SMTP, SMS webhook, or the dev outbox. */
+/** OTP delivery (DESIGN section 3): SMTP or an email webhook, an SMS webhook, or the dev outbox. */
 export interface EmailMessage {
   to: string;
   subject: string;
@@ -15,8 +15,8 @@ export interface SmsMessage {
 }
 
 export interface Delivery {
-  /** Which transport carries email ('smtp' | 'outbox') and SMS ('webhook' | 'outbox'); 'none' when the channel has none. */
-  readonly kinds: { email: 'smtp' | 'outbox' | 'none'; sms: 'webhook' | 'outbox' | 'none' };
+  /** Which transport carries email ('smtp' | 'webhook' | 'outbox') and SMS ('webhook' | 'outbox'); 'none' when the channel has none. */
+  readonly kinds: { email: 'smtp' | 'webhook' | 'outbox' | 'none'; sms: 'webhook' | 'outbox' | 'none' };
   sendEmail(organizationId: string, message: EmailMessage): Promise<void>;
   sendSms(organizationId: string, message: SmsMessage): Promise<void>;
 }
