@@ -1,26 +1,36 @@
 /**
  * `walletkit-server` command line.
- *   walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox]
+ *   walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox] [--workers N]
  *   walletkit-server org create --name NAME [--data-dir DIR] [--json]
  *   walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
- * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR, SMTP_URL, SMS_WEBHOOK_URL.
+ * Environment: DATABASE_URL, PORT, WALLETKIT_MASTER_KEY, WALLETKIT_DATA_DIR, SMTP_URL, EMAIL_WEBHOOK_URL, SMS_WEBHOOK_URL.
  * `start` is production whatever NODE_ENV says; `demo` and `start --dev-outbox` turn the dev outbox on.
  */
+import cluster from 'node:cluster';
 import { parseArgs } from 'node:util';
 import { startDemo } from './admin/demo.js';
 import { createOrganization } from './admin/organizations.js';
 import { enableProxy } from './admin/proxy.js';
 import { ApiError } from './errors.js';
 import { loadConfig, startupWarnings, type ServerConfig } from './config.js';
-import { openServices, startServer } from './main.js';
+import { openServices, reportListening, startCluster, startServer } from './main.js';
 
 const USAGE = `usage:
-  walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox]   (production; --dev-outbox: codes readable by loopback clients)
+  walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox] [--workers N]
+      (production; --dev-outbox: codes readable by loopback clients; --workers N: N processes on one port, PostgreSQL only)
   walletkit-server org create --name NAME [--data-dir DIR] [--json]
   walletkit-server proxy enable --org ID [--origin URL ...] [--data-dir DIR] [--json]
   walletkit-server demo [--port 8080] [--data-dir DIR]   (server + the demo organization and its proxy)
 environment: DATABASE_URL (PostgreSQL instead of the embedded database), PORT, WALLETKIT_MASTER_KEY,
-  SMTP_URL and WALLETKIT_EMAIL_FROM (email codes), SMS_WEBHOOK_URL (SMS codes)`;
+  SMTP_URL and WALLETKIT_EMAIL_FROM or EMAIL_WEBHOOK_URL (email codes), SMS_WEBHOOK_URL (SMS codes)`;
+
+/** Largest --workers: more processes than this on one machine is a configuration mistake. */
+const MAX_WORKERS = 256;
+
+/** The startup summary of `start` (one block on stdout; tools read the activity API line). */
+function summary(url: string, database: string, workers: number): string {
+  return `walletkit-server listening\n  activity API  ${url}/public/v1\n  auth proxy    ${url}/v1\n  discovery     ${url}/.well-known/walletkit.json\n  database      ${database}\n  workers       ${workers}\n`;
+}
 
 /** The operator's warnings (dev outbox on, a code channel without transport), one line each on stderr. */
 function printWarnings(config: ServerConfig): void {
@@ -39,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       origin: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       'dev-outbox': { type: 'boolean', default: false },
+      workers: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -52,14 +63,47 @@ export async function main(argv: string[]): Promise<number> {
     ...(values['data-dir'] !== undefined ? { dataDir: values['data-dir'] } : {}),
   };
 
+  if (values.workers !== undefined && command !== 'start') {
+    process.stderr.write('--workers applies to start only\n');
+    return 2;
+  }
+
   if (command === 'start') {
+    const workers = values.workers === undefined ? 1 : /^[1-9][0-9]*$/.test(values.workers) ? Number(values.workers) : Number.NaN;
+    if (!(workers >= 1 && workers <= MAX_WORKERS)) {
+      process.stderr.write(`--workers takes a whole number of processes from 1 to ${MAX_WORKERS}, not ${JSON.stringify(values.workers)}\n`);
+      return 2;
+    }
     // Production whatever NODE_ENV says: the dev outbox only when asked for by flag.
     const config = loadConfig(process.env, { ...overrides, devOutbox: values['dev-outbox'] });
+    if (workers > 1 && !config.databaseUrl) {
+      process.stderr.write(
+        `--workers ${workers} needs PostgreSQL (DATABASE_URL): the embedded database (PGlite) belongs to one process. ` +
+          'Run one process, or set DATABASE_URL (and WALLETKIT_MASTER_KEY) to share one PostgreSQL database between workers.\n',
+      );
+      return 2;
+    }
+    if (workers > 1 && cluster.isPrimary) {
+      // The primary serves nothing: it forks the workers (each re-runs this command as a cluster worker), restarts them, forwards SIGTERM.
+      const running = await startCluster(config, workers, (line) => process.stderr.write(`${line}\n`));
+      printWarnings(config);
+      process.stdout.write(summary(running.url, 'postgres', workers));
+      const stop = async () => {
+        await running.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      return -1; // keep running
+    }
     const server = await startServer(config);
-    printWarnings(config);
-    process.stdout.write(
-      `walletkit-server listening\n  activity API  ${server.url}/public/v1\n  auth proxy    ${server.url}/v1\n  discovery     ${server.url}/.well-known/walletkit.json\n  database      ${server.store.kind}\n`,
-    );
+    if (cluster.isWorker) {
+      // A worker of --workers N: the primary prints the summary and the warnings once.
+      reportListening(server.url);
+    } else {
+      printWarnings(config);
+      process.stdout.write(summary(server.url, server.store.kind, 1));
+    }
     const stop = async () => {
       await server.close();
       process.exit(0);
