@@ -57,6 +57,55 @@ export async function hpkeSeal(params: { plaintext: Uint8Array; receiverPublicKe
   return { encappedPublic: bytesToHex(enc), ciphertext: bytesToHex(ciphertext) };
 }
 
+/** A receiver's key pair prepared once (imported, public half computed) to open many ciphertexts. */
+export interface HpkeRecipient {
+  /** The receiver's uncompressed public key (hex). */
+  readonly publicKey: string;
+  /**
+   * Decrypts one ciphertext; `ERR_INVALID_ENCRYPTED_BUNDLE` on any failure.
+   * @example const plaintext = await recipient.open(bundle);
+   */
+  open(bundle: { encappedPublic: string; ciphertext: string }): Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/**
+ * Prepares a receiver's P-256 private key (hex) for {@link HpkeRecipient.open}: the key import and
+ * the public-key computation, which cost more than a decryption, happen once. For a key that opens
+ * many ciphertexts (the server's at-rest key); a malformed key is `ERR_INVALID_PARAMETER`.
+ *
+ * @example
+ * ```ts
+ * const recipient = await hpkeRecipient(atRestPrivateKey);
+ * const plaintext = await recipient.open(sealed);
+ * ```
+ */
+export async function hpkeRecipient(receiverPrivateKey: string): Promise<HpkeRecipient> {
+  assertString(receiverPrivateKey, 'receiverPrivateKey');
+  const privateKey = decodePrivateKey(receiverPrivateKey, p256);
+  const receiver = publicKeyOf(p256, privateKey, false);
+  const hpke = cipherSuite();
+  const recipientKey = {
+    privateKey: await hpke.DeserializePrivateKey(privateKey, false),
+    publicKey: await hpke.DeserializePublicKey(receiver),
+  };
+  return {
+    publicKey: bytesToHex(receiver),
+    async open(bundle) {
+      try {
+        assertObject(bundle, 'bundle');
+        assertString(bundle.encappedPublic, 'encappedPublic', 'ERR_INVALID_ENCRYPTED_BUNDLE');
+        assertString(bundle.ciphertext, 'ciphertext', 'ERR_INVALID_ENCRYPTED_BUNDLE');
+        const enc = decodePublicKey(p256, bundle.encappedPublic).toBytes(false);
+        const ciphertext = hexToBytes(bundle.ciphertext);
+        const recipient = await hpke.SetupRecipient(recipientKey, enc, { info: INFO });
+        return new Uint8Array(await recipient.Open(ciphertext, concatBytes(enc, receiver)));
+      } catch (cause) {
+        throw new CryptoError('ERR_INVALID_ENCRYPTED_BUNDLE', 'could not decrypt the encrypted bundle', { cause });
+      }
+    },
+  };
+}
+
 /**
  * Decrypts an HPKE ciphertext with the receiver's P-256 private key (hex). Throws
  * `ERR_INVALID_ENCRYPTED_BUNDLE` on any failure: malformed hex, a bad encapsulated key,
@@ -70,23 +119,5 @@ export async function hpkeSeal(params: { plaintext: Uint8Array; receiverPublicKe
  */
 export async function hpkeOpen(params: { encappedPublic: string; ciphertext: string; receiverPrivateKey: string }): Promise<Uint8Array<ArrayBuffer>> {
   assertObject(params, 'params');
-  assertString(params.receiverPrivateKey, 'receiverPrivateKey');
-  const privateKey = decodePrivateKey(params.receiverPrivateKey, p256);
-  const receiver = publicKeyOf(p256, privateKey, false);
-  try {
-    assertString(params.encappedPublic, 'encappedPublic', 'ERR_INVALID_ENCRYPTED_BUNDLE');
-    assertString(params.ciphertext, 'ciphertext', 'ERR_INVALID_ENCRYPTED_BUNDLE');
-    const enc = decodePublicKey(p256, params.encappedPublic).toBytes(false);
-    const ciphertext = hexToBytes(params.ciphertext);
-    const hpke = cipherSuite();
-    const recipientKey = {
-      privateKey: await hpke.DeserializePrivateKey(privateKey, false),
-      publicKey: await hpke.DeserializePublicKey(receiver),
-    };
-    const recipient = await hpke.SetupRecipient(recipientKey, enc, { info: INFO });
-    const aad = concatBytes(enc, receiver);
-    return new Uint8Array(await recipient.Open(ciphertext, aad));
-  } catch (cause) {
-    throw new CryptoError('ERR_INVALID_ENCRYPTED_BUNDLE', 'could not decrypt the encrypted bundle', { cause });
-  }
+  return (await hpkeRecipient(params.receiverPrivateKey)).open(params);
 }

@@ -5,7 +5,7 @@
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { errorBody } from '@walletkit/protocol';
 import { activityPlugin } from './activity/plugin.js';
-import { handlers as defaultHandlers, prefetchers as defaultPrefetchers } from './activity/operations/index.js';
+import { computeHandlers as defaultCompute, handlers as defaultHandlers, prefetchers as defaultPrefetchers } from './activity/operations/index.js';
 import { queryHandlers as defaultQueries } from './activity/queries/index.js';
 import type { Handlers, PrefetchTable, Services } from './activity/context.js';
 import type { Queries } from './activity/queries/context.js';
@@ -116,6 +116,8 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     stopRetention = startRetention(deps.store.db, config.otp, services.now, (err) => app.log.warn({ err: loggable(err) }, 'OTP retention sweep failed'));
   });
   app.addHook('onClose', async () => stopRetention?.());
+  // The enclave's signing threads stop with the server.
+  app.addHook('onClose', async () => deps.enclave.close());
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const apiError = toApiError(err);
@@ -148,6 +150,8 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     services,
     handlers: deps.handlers ?? defaultHandlers,
     prefetchers: deps.prefetchers ?? defaultPrefetchers,
+    // Tests that replace the handlers run them in transactions only.
+    compute: deps.handlers ? {} : defaultCompute,
     queries: deps.queries ?? defaultQueries,
   });
   const transport = deps.proxyTransport === 'inject' ? injectTransport(app) : httpTransport(() => activityServerBase(config), services.fetch);

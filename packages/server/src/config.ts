@@ -44,6 +44,8 @@ export interface ServerConfig {
    */
   devOutbox: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Enclave signing threads (WALLETKIT_SIGNER_THREADS): one per core beside the event loop's when unset; 0 signs in-process. */
+  signerThreads?: number | undefined;
 }
 
 export const DEFAULT_DATA_DIR = join('.walletkit', 'data');
@@ -134,7 +136,16 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
     // Production is the default whatever NODE_ENV says (issue 9): codes are never readable.
     devOutbox: overrides.devOutbox ?? false,
     logLevel: overrides.logLevel ?? (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? 'info',
+    signerThreads: overrides.signerThreads ?? signerThreadsOf(env.WALLETKIT_SIGNER_THREADS),
   };
+}
+
+/** WALLETKIT_SIGNER_THREADS: a whole number from 0 to 64, or unset (the default). */
+function signerThreadsOf(value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new Error(`WALLETKIT_SIGNER_THREADS must be a whole number from 0 to 64 (got ${value})`);
+  return n;
 }
 
 /**

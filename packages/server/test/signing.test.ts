@@ -9,7 +9,11 @@ import { hashMessage, hashTypedData, keccak256, recoverAddress, sha256, toBytes,
 import { hashAuthorization } from 'viem/utils';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { base58 } from '@scure/base';
+import { eq } from 'drizzle-orm';
+import { privateKeyToAddress } from 'viem/accounts';
 import { createOrganization } from '../src/admin/organizations';
+import { walletAccounts } from '../src/store/schema';
+import { openSealedBytes } from './support/sealed';
 import { startTestServer, type ActivityClient, type TestServer } from './support/harness';
 import { storeKinds } from './support/stores';
 import { ETHER_MAIL_TYPED_DATA } from '../../crypto/test/fixtures';
@@ -60,6 +64,22 @@ describe.each(storeKinds)('sign_raw_payloads: %s', (kind) => {
     edKey = { privateKeyId: privateKeys[1]!.privateKeyId, address: privateKeys[1]!.addresses[0]!.address };
   });
   afterAll(() => server?.dispose());
+
+  it('given accounts stored before keys were sealed per account (migration 0007), when they sign, then the signature is right, the sealed key is stored on the way, and it is the key the mnemonic derives', async () => {
+    const [address] = (await client.run('create_wallet', { walletName: `legacy ${Date.now()}`, accounts: [ETH, SOLANA] })).addresses as [string, string];
+    const sealedOf = async () => (await server.store.db.select().from(walletAccounts).where(eq(walletAccounts.address, address)))[0]!.privateKeyEncrypted;
+    // New accounts carry their sealed key; an account from before the migration has none.
+    expect(await sealedOf()).toEqual({ encappedPublic: expect.any(String), ciphertext: expect.any(String) });
+    await server.store.db.update(walletAccounts).set({ privateKeyEncrypted: null }).where(eq(walletAccounts.address, address));
+    const hash = keccak256(toHex('legacy account'));
+    for (let round = 0; round < 2; round += 1) {
+      const [signature] = await sign(address, [hash], 'PAYLOAD_ENCODING_HEXADECIMAL', 'HASH_FUNCTION_NO_OP');
+      expect(await recover(hash, signature!)).toBe(address);
+    }
+    const sealed = await sealedOf();
+    expect(sealed).not.toBeNull();
+    expect(privateKeyToAddress(`0x${Buffer.from(await openSealedBytes(server, sealed!)).toString('hex')}`)).toBe(address);
+  });
 
   it('given hex payloads with KECCAK256, when signed by a wallet account, then each signature recovers to its address', async () => {
     const payloads = [toHex('hello'), toHex('world'), '0x'];

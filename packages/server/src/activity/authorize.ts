@@ -58,7 +58,7 @@ export async function authorizeQuery(db: Executor, caller: Caller, name: string)
 }
 
 /** True when `userId` is a member of the root quorum of `organizationId`. */
-export async function isRootMember(tx: Tx, organizationId: string, userId: string): Promise<boolean> {
+export async function isRootMember(tx: Executor, organizationId: string, userId: string): Promise<boolean> {
   const rows = await tx
     .select({ userId: rootQuorumMembers.userId })
     .from(rootQuorumMembers)
@@ -67,7 +67,7 @@ export async function isRootMember(tx: Tx, organizationId: string, userId: strin
 }
 
 /** Approvals the root quorum of `organizationId` needs (1 when the organization is unknown). */
-export async function quorumThreshold(tx: Tx, organizationId: string): Promise<number> {
+export async function quorumThreshold(tx: Executor, organizationId: string): Promise<number> {
   const [org] = await tx.select({ t: organizations.rootQuorumThreshold }).from(organizations).where(eq(organizations.id, organizationId));
   return org?.t ?? 1;
 }
@@ -77,7 +77,7 @@ export async function quorumThreshold(tx: Tx, organizationId: string): Promise<n
  * @throws ApiError ERR_PERMISSION_DENIED
  */
 export async function authorize(
-  tx: Tx,
+  tx: Executor,
   input: { organizationId: string; caller: Caller; type: string; parameters: Record<string, unknown> },
 ): Promise<Decision> {
   const { caller } = input;

@@ -58,6 +58,26 @@ export type OperationPrefetch<N extends OperationName> = (params: ParamsOf<N>, c
 
 export type PrefetchTable = { [N in OperationName]?: OperationPrefetch<N> };
 
+/**
+ * What a compute handler sees: a database reader (no transaction), the target organization, the
+ * caller and the id its activity will have. For operations that only read and compute (signing):
+ * the runner authorizes, runs them with no transaction open, then stores the completed activity
+ * in one statement, so their crypto never holds a transaction (issue 14).
+ */
+export interface ComputeContext extends Services {
+  /** Reads, and idempotent writes that need no transaction (a legacy account's sealed key). */
+  db: Executor;
+  organizationId: string;
+  caller: Caller;
+  activityId: string;
+}
+
+/** A handler that runs outside any transaction: validated parameters in, the result object out. */
+export type ComputeHandler<N extends OperationName> = (params: ParamsOf<N>, ctx: ComputeContext) => Promise<ResultOf<N>>;
+
+/** Compute handlers by operation name (operations/index.ts `computeHandlers`). */
+export type ComputeTable = { [N in OperationName]?: ComputeHandler<N> };
+
 /** A handler: validated parameters in, the result object (under the descriptor's resultKey) out. */
 export type OperationHandler<N extends OperationName> = (params: ParamsOf<N>, ctx: OperationContext) => Promise<ResultOf<N>>;
 

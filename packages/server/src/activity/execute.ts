@@ -1,6 +1,9 @@
 /**
  * Running one activity: idempotency by fingerprint, one transaction per activity,
- * authorization and consensus, the handler, the stored record and its App Proofs.
+ * authorization and consensus, the handler, the stored record and its App Proofs. Operations
+ * that only read and compute (signing: `computeHandlers`) run with no transaction open: they
+ * are authorized, computed, and stored completed in one statement, so their crypto never
+ * holds a transaction (the embedded database runs one at a time).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
@@ -10,7 +13,7 @@ import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { activities, activityVotes, users } from '../store/schema.js';
 import { authorize } from './authorize.js';
-import type { Caller, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
+import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
 
 type ActivityRow = typeof activities.$inferSelect;
@@ -70,12 +73,89 @@ export class ActivityRunner {
   private readonly services: Services;
   private readonly handlers: Handlers;
   private readonly prefetchers: PrefetchTable;
+  private readonly compute: ComputeTable;
 
-  constructor(store: Store, services: Services, handlers: Handlers, prefetchers: PrefetchTable = {}) {
+  constructor(store: Store, services: Services, handlers: Handlers, prefetchers: PrefetchTable = {}, compute: ComputeTable = {}) {
     this.store = store;
     this.services = services;
     this.handlers = handlers;
     this.prefetchers = prefetchers;
+    this.compute = compute;
+  }
+
+  /** The App Proof of a completed activity (signed by the enclave key), when it asked for one. */
+  private proofsOf(
+    row: Pick<ActivityRow, 'id' | 'organizationId' | 'type' | 'fingerprint' | 'timestampMs' | 'generateAppProofs'>,
+    result: Record<string, unknown>,
+  ) {
+    if (!row.generateAppProofs) return null;
+    return [
+      this.services.enclave.signAppProof({
+        scheme: 'APP_PROOF_SCHEME_WALLETKIT_V1',
+        activityId: row.id,
+        organizationId: row.organizationId,
+        type: row.type,
+        fingerprint: row.fingerprint,
+        timestampMs: row.timestampMs,
+        result,
+      }),
+    ];
+  }
+
+  /**
+   * The transaction-free path of a compute operation: authorize with plain reads; when it may run
+   * now, compute its result and store the completed activity in one statement (the unique
+   * fingerprint index settles racing copies). Undefined when it needs consensus: the caller takes
+   * the transactional path, which records the pending activity and its first vote.
+   */
+  private async computeNow(input: SubmitInput, compute: ComputeHandler<never>): Promise<ActivityReply | undefined> {
+    const db = this.store.db;
+    const decision = await authorize(db, {
+      organizationId: input.organizationId,
+      caller: input.caller,
+      type: input.descriptor.type,
+      parameters: input.parameters,
+    });
+    if (decision.kind !== 'execute') return undefined;
+    const id = newSortableId();
+    let outcome: unknown;
+    try {
+      outcome = await compute(input.parameters as never, { ...this.services, db, organizationId: input.organizationId, caller: input.caller, activityId: id });
+    } catch (err) {
+      if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
+      throw err;
+    }
+    const now = this.services.now();
+    const result = { [input.descriptor.resultKey]: outcome };
+    const row = {
+      id,
+      organizationId: input.organizationId,
+      type: input.descriptor.type,
+      fingerprint: input.fingerprint,
+      timestampMs: input.timestampMs,
+      generateAppProofs: input.generateAppProofs,
+    };
+    const [stored] = await db
+      .insert(activities)
+      .values({
+        ...row,
+        status: 'ACTIVITY_STATUS_COMPLETED',
+        userId: input.caller.userId,
+        intent: { [input.descriptor.intentKey]: input.parameters },
+        result,
+        appProofs: this.proofsOf(row, result),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    // A fresh activity has no votes; a racing copy that stored first is the answer.
+    if (stored) return toReply(stored, [], input.caller.userId);
+    const winner = await findByFingerprint(db, input.organizationId, input.fingerprint);
+    if (!winner) throw new ApiError('ERR_INTERNAL', 'the activity conflicted with a copy that cannot be read');
+    const failed = failureOf(winner);
+    if (failed) throw failed;
+    return replyOf(db, winner, input.caller);
   }
 
   /**
@@ -89,6 +169,11 @@ export class ActivityRunner {
       const failed = failureOf(existing);
       if (failed) throw failed;
       return replyOf(this.store.db, existing, input.caller);
+    }
+    const compute = this.compute[input.descriptor.name as keyof ComputeTable] as ComputeHandler<never> | undefined;
+    if (compute) {
+      const done = await this.computeNow(input, compute);
+      if (done) return done;
     }
     const afterCommit: Array<() => Promise<void>> = [];
     // Provider calls happen here, before the transaction: a slow provider holds no transaction.
@@ -252,19 +337,7 @@ export class ActivityRunner {
     }
     const result = { [descriptor.resultKey]: outcome };
     const now = this.services.now();
-    const appProofs = row.generateAppProofs
-      ? [
-          this.services.enclave.signAppProof({
-            scheme: 'APP_PROOF_SCHEME_WALLETKIT_V1',
-            activityId: row.id,
-            organizationId: row.organizationId,
-            type: row.type,
-            fingerprint: row.fingerprint,
-            timestampMs: row.timestampMs,
-            result,
-          }),
-        ]
-      : null;
+    const appProofs = this.proofsOf(row, result);
     const [updated] = await tx
       .update(activities)
       .set({ status: 'ACTIVITY_STATUS_COMPLETED', result, appProofs, updatedAt: now })

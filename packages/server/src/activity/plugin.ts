@@ -14,7 +14,7 @@ import { useStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
 import { authenticate } from './authenticate.js';
 import { authorizeQuery } from './authorize.js';
-import type { Handlers, PrefetchTable, Services } from './context.js';
+import type { ComputeTable, Handlers, PrefetchTable, Services } from './context.js';
 import { ActivityRunner } from './execute.js';
 import type { Queries } from './queries/context.js';
 import { assertSchema } from './validate.js';
@@ -25,6 +25,8 @@ export interface ActivityPluginOptions {
   handlers: Handlers;
   /** Pre-transaction provider calls (operations/index.ts `prefetchers`). */
   prefetchers?: PrefetchTable;
+  /** Operations run outside any transaction (operations/index.ts `computeHandlers`). */
+  compute?: ComputeTable;
   queries: Queries;
 }
 
@@ -54,7 +56,7 @@ async function allowBrowsers(app: FastifyInstance): Promise<void> {
 
 export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginOptions): Promise<void> {
   const { store, services } = opts;
-  const runner = new ActivityRunner(store, services, opts.handlers, opts.prefetchers);
+  const runner = new ActivityRunner(store, services, opts.handlers, opts.prefetchers, opts.compute);
 
   // Only strict JSON is accepted (others get 415), and the exact bytes are kept: stamps are
   // verified over them, never over a re-serialization.

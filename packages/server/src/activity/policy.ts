@@ -9,7 +9,7 @@
  * whenever it might (UNKNOWN or unparsable), and DENY wins over ALLOW. No ALLOW, no access.
  */
 import { and, eq } from 'drizzle-orm';
-import type { Tx } from '../store/db.js';
+import type { Executor } from '../store/db.js';
 import { policies, userTagMembers, userTags } from '../store/schema.js';
 import type { Caller } from './context.js';
 import { evaluatePolicyExpression, parsePolicyExpression, UNKNOWN, type Expr, type Truth, type Value } from './policy-language.js';
@@ -90,7 +90,7 @@ export function decide(rules: PolicyRule[], subject: PolicySubject): Verdict {
 
 /** Evaluate the target organization's policies for a caller submitting an activity type. */
 export async function evaluatePolicies(
-  tx: Tx,
+  tx: Executor,
   input: { organizationId: string; caller: Caller; type: string; parameters?: Record<string, unknown> },
 ): Promise<Verdict> {
   // Policies bind users of their own organization only; a parent's non-root user gets nothing.

@@ -12,6 +12,7 @@ import {
   generateP256KeyPair,
   stampApiKey,
   hpkeOpen,
+  hpkeRecipient,
   hpkeSeal,
   p256PublicKey,
   signAppProof,
@@ -20,6 +21,7 @@ import {
   uncompressPublicKey,
   verifyJwt,
   type AppProof,
+  type HpkeRecipient,
   type Curve,
   type SignedBundle,
 } from '@walletkit/crypto';
@@ -28,7 +30,7 @@ import { ApiError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import {
   addressesOf,
-  deriveAccounts,
+  deriveAccountKeys,
   mnemonicSeed,
   newPrivateKey,
   parseImportedMnemonic,
@@ -44,8 +46,14 @@ import { checkOtpAttemptWith, issueOtpWith, type IssuedOtp } from './otp.js';
 import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
+import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
+
+/** A derived account as it is stored: public data and its private key sealed at rest. */
+export interface DerivedAccount extends DerivedAccountPublic {
+  sealedPrivateKey: Sealed;
+}
 
 /** HPKE ciphertext to the at-rest key, as stored in `*_encrypted` columns. */
 export interface Sealed {
@@ -89,18 +97,39 @@ export class Enclave {
   private readonly atRest: EnclaveKeyPair;
   private readonly signing: EnclaveKeyPair;
 
-  private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair) {
+  /** The at-rest key prepared once for opening (its import costs more than a decryption). */
+  private readonly atRestRecipient: HpkeRecipient;
+  /** Worker threads that open sealed keys and sign (signer-pool.ts). */
+  private readonly signer: SignerPool;
+
+  private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: HpkeRecipient, signer: SignerPool) {
     this.atRest = atRest;
     this.signing = signing;
+    this.atRestRecipient = atRestRecipient;
+    this.signer = signer;
   }
 
-  /** Load (or create on first start) the at-rest and signing keys sealed in the store. */
-  static async open(store: Store, opts: { masterKey: string | undefined; dataDir: string; databaseUrl: string | undefined }): Promise<Enclave> {
+  /**
+   * Load (or create on first start) the at-rest and signing keys sealed in the store, and start
+   * `signerThreads` signing threads (default: one per core beside the event loop's; 0 signs
+   * in-process).
+   */
+  static async open(
+    store: Store,
+    opts: { masterKey: string | undefined; dataDir: string; databaseUrl: string | undefined; signerThreads?: number | undefined },
+  ): Promise<Enclave> {
     const master = resolveMasterKey(opts);
     const atRest = await loadOrCreateKeyPair(store, master, 'at-rest');
     const signing = await loadOrCreateKeyPair(store, master, 'signing');
     master.fill(0);
-    return new Enclave(atRest, signing);
+    const recipient = await hpkeRecipient(atRest.privateKey);
+    const signer = new SignerPool(atRest.privateKey, recipient, opts.signerThreads ?? defaultSignerThreads());
+    return new Enclave(atRest, signing, recipient, signer);
+  }
+
+  /** Stop the signing threads. */
+  close(): Promise<void> {
+    return this.signer.close();
   }
 
   /** Uncompressed P-256 hex of the key that signs bundles, tokens, sessions and App Proofs. */
@@ -120,7 +149,7 @@ export class Enclave {
   /** Open a value sealed at rest; failure means corrupt storage or the wrong key: a 500. */
   private async unseal(sealed: Sealed): Promise<Uint8Array> {
     try {
-      return await hpkeOpen({ ...sealed, receiverPrivateKey: this.atRest.privateKey });
+      return await this.atRestRecipient.open(sealed);
     } catch (cause) {
       throw new ApiError('ERR_INTERNAL', 'a sealed value does not open with the at-rest key', undefined, { cause });
     }
@@ -137,36 +166,67 @@ export class Enclave {
 
   /**
    * Generate a BIP39 wallet and derive `accounts` from it before sealing (no second unseal);
-   * only the sealed mnemonic and public data leave the enclave.
+   * only the sealed mnemonic, each account's sealed private key and public data leave the enclave.
    * @example const { sealedMnemonic, accounts } = await enclave.createWallet(12, [{ curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }]);
    */
-  async createWallet(
-    mnemonicLength: MnemonicLength,
-    accounts: readonly AccountSpec[] = [],
-  ): Promise<{ sealedMnemonic: Sealed; accounts: DerivedAccountPublic[] }> {
+  async createWallet(mnemonicLength: MnemonicLength, accounts: readonly AccountSpec[] = []): Promise<{ sealedMnemonic: Sealed; accounts: DerivedAccount[] }> {
     const mnemonic = generateMnemonic(mnemonicLength);
-    const derived = this.deriveFromMnemonic(mnemonic, accounts);
+    const derived = await this.deriveFromMnemonic(mnemonic, accounts);
     return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), accounts: derived };
   }
 
-  private deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): DerivedAccountPublic[] {
+  private async deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
     if (accounts.length === 0) return [];
     const seed = mnemonicSeed(mnemonic);
     try {
-      return deriveAccounts(seed, accounts);
+      return await this.sealDerived(seed, accounts);
     } finally {
       seed.fill(0);
     }
   }
 
-  /** Derive public data (address, public key) of accounts of a sealed wallet: one unseal. */
-  async deriveWalletAccounts(sealedMnemonic: Sealed, accounts: readonly AccountSpec[]): Promise<DerivedAccountPublic[]> {
+  /**
+   * Derive accounts and seal each one's private key at rest: signing then opens one 32-byte
+   * key instead of running BIP39's PBKDF2 and BIP32 on every signature (issue 14).
+   */
+  private async sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
+    const keys = deriveAccountKeys(seed, accounts);
+    try {
+      const out: DerivedAccount[] = [];
+      for (const k of keys) out.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await this.seal(k.privateKey) });
+      return out;
+    } finally {
+      for (const k of keys) k.privateKey.fill(0);
+    }
+  }
+
+  /** Derive accounts of a sealed wallet (public data and each sealed private key): one unseal. */
+  async deriveWalletAccounts(sealedMnemonic: Sealed, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
     if (accounts.length === 0) return [];
     const seed = await this.seedOf(sealedMnemonic);
     try {
-      return deriveAccounts(seed, accounts);
+      return await this.sealDerived(seed, accounts);
     } finally {
       seed.fill(0);
+    }
+  }
+
+  /**
+   * The sealed private key of one account of a sealed wallet, for accounts stored before keys
+   * were sealed per account (they sign through their mnemonic until then).
+   */
+  async sealAccountKey(sealedMnemonic: Sealed, account: { curve: Curve; path: string }): Promise<Sealed> {
+    const seed = await this.seedOf(sealedMnemonic);
+    let privateKey: Uint8Array;
+    try {
+      privateKey = derivePrivateKey(seed, account.curve, account.path);
+    } finally {
+      seed.fill(0);
+    }
+    try {
+      return await this.seal(privateKey);
+    } finally {
+      privateKey.fill(0);
     }
   }
 
@@ -230,16 +290,20 @@ export class Enclave {
    * @example await enclave.signMessages({ kind: 'privateKey', sealedPrivateKey, curve: 'CURVE_SECP256K1' }, [digest])
    */
   async signMessages(key: SigningKey, messages: readonly Uint8Array[]): Promise<RawSignature[]> {
-    let privateKey: Uint8Array;
     if (key.kind === 'privateKey') {
-      privateKey = await this.unseal(key.sealedPrivateKey);
-    } else {
-      const seed = await this.seedOf(key.sealedMnemonic);
       try {
-        privateKey = derivePrivateKey(seed, key.curve, key.path);
-      } finally {
-        seed.fill(0);
+        return await this.signer.sign({ sealedPrivateKey: key.sealedPrivateKey, curve: key.curve, messages: [...messages] });
+      } catch (cause) {
+        throw new ApiError('ERR_INTERNAL', 'a sealed key does not open or sign', undefined, { cause });
       }
+    }
+    // An account stored before its key was sealed on its own (migration 0007): through its mnemonic.
+    const seed = await this.seedOf(key.sealedMnemonic);
+    let privateKey: Uint8Array;
+    try {
+      privateKey = derivePrivateKey(seed, key.curve, key.path);
+    } finally {
+      seed.fill(0);
     }
     try {
       return signMessages(key.curve, privateKey, messages);
@@ -285,7 +349,7 @@ export class Enclave {
     organizationId: string,
     userId: string,
     accounts: readonly AccountSpec[] = [],
-  ): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number; accounts: DerivedAccountPublic[] }> {
+  ): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number; accounts: DerivedAccount[] }> {
     const bytes = await this.openImport(encryptedBundle, organizationId, userId);
     let mnemonic: string;
     try {
@@ -293,7 +357,7 @@ export class Enclave {
     } finally {
       bytes.fill(0);
     }
-    const derived = this.deriveFromMnemonic(mnemonic, accounts);
+    const derived = await this.deriveFromMnemonic(mnemonic, accounts);
     return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), mnemonicLength: mnemonic.split(' ').length, accounts: derived };
   }
 
@@ -340,7 +404,7 @@ export class Enclave {
     const sealed = parseEncryptedBundle(encrypted, field);
     try {
       // Caller input, so a failure is a 400: open directly rather than through unseal().
-      const plaintext = await hpkeOpen({ ...sealed, receiverPrivateKey: this.atRest.privateKey });
+      const plaintext = await this.atRestRecipient.open(sealed);
       const empty = plaintext.length === 0;
       plaintext.fill(0);
       if (empty) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);

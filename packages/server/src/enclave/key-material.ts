@@ -46,18 +46,27 @@ export function mnemonicSeed(mnemonic: string): Uint8Array {
   return pbkdf2Sync(utf8.encode(mnemonic.normalize('NFKD')), utf8.encode('mnemonic'), 2048, 64, 'sha512');
 }
 
-/** Addresses and public keys of `specs` under one seed; private keys are zeroed at once. */
-export function deriveAccounts(seed: Uint8Array, specs: readonly AccountSpec[]): DerivedAccountPublic[] {
-  return specs.map((spec, i) => {
-    let derived: ReturnType<typeof deriveAccount>;
-    try {
-      derived = deriveAccount({ seed, curve: spec.curve, path: spec.path, addressFormat: spec.addressFormat });
-    } catch (err) {
-      throw inputError(err, `accounts.${i}`);
+/**
+ * Addresses, public keys and private keys of `specs` under one seed. The caller seals each
+ * private key and zeroes it; on an error, the keys derived so far are zeroed here.
+ */
+export function deriveAccountKeys(seed: Uint8Array, specs: readonly AccountSpec[]): Array<DerivedAccountPublic & { privateKey: Uint8Array }> {
+  const out: Array<DerivedAccountPublic & { privateKey: Uint8Array }> = [];
+  try {
+    for (const [i, spec] of specs.entries()) {
+      let derived: ReturnType<typeof deriveAccount>;
+      try {
+        derived = deriveAccount({ seed, curve: spec.curve, path: spec.path, addressFormat: spec.addressFormat });
+      } catch (err) {
+        throw inputError(err, `accounts.${i}`);
+      }
+      out.push({ address: derived.address, publicKey: derived.publicKey, privateKey: derived.privateKey });
     }
-    derived.privateKey.fill(0);
-    return { address: derived.address, publicKey: derived.publicKey };
-  });
+    return out;
+  } catch (err) {
+    for (const a of out) a.privateKey.fill(0);
+    throw err;
+  }
 }
 
 /**

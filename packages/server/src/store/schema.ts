@@ -174,6 +174,12 @@ export const walletAccounts = pgTable(
     addressFormat: text('address_format').notNull(),
     address: text('address').notNull(),
     publicKey: text('public_key').notNull(),
+    /**
+     * HPKE ciphertext (to the at-rest key) of the account's private key, so a signature opens one
+     * key instead of deriving it from the mnemonic (migration 0007); null for accounts stored
+     * before, filled at their first signature.
+     */
+    privateKeyEncrypted: jsonb('private_key_encrypted').$type<{ encappedPublic: string; ciphertext: string }>(),
     createdAt: created(),
   },
   (t) => [

@@ -19,12 +19,20 @@ export function unsealEnclaveKey(masterKey: string, name: string, sealed: { iv: 
 }
 
 /**
+ * The plaintext bytes of a value sealed to the enclave's at-rest key.
+ * @example const key = await openSealedBytes(server, account.privateKeyEncrypted);
+ */
+export async function openSealedBytes(server: { store: Store; config: { masterKey: string | undefined } }, sealed: Sealed): Promise<Uint8Array> {
+  const [row] = await server.store.db.select().from(enclaveKeys).where(eq(enclaveKeys.name, 'at-rest'));
+  if (!row || server.config.masterKey === undefined) throw new Error('no at-rest key or master key');
+  const receiverPrivateKey = unsealEnclaveKey(server.config.masterKey, 'at-rest', row.sealed);
+  return hpkeOpen({ ...sealed, receiverPrivateKey });
+}
+
+/**
  * The plaintext (UTF-8) of a value sealed to the enclave's at-rest key.
  * @example expect(await openSealed(server, row.clientSecretEncrypted)).toBe(CLIENT_SECRET);
  */
 export async function openSealed(server: { store: Store; config: { masterKey: string | undefined } }, sealed: Sealed): Promise<string> {
-  const [row] = await server.store.db.select().from(enclaveKeys).where(eq(enclaveKeys.name, 'at-rest'));
-  if (!row || server.config.masterKey === undefined) throw new Error('no at-rest key or master key');
-  const receiverPrivateKey = unsealEnclaveKey(server.config.masterKey, 'at-rest', row.sealed);
-  return new TextDecoder().decode(await hpkeOpen({ ...sealed, receiverPrivateKey }));
+  return new TextDecoder().decode(await openSealedBytes(server, sealed));
 }

@@ -1,9 +1,9 @@
 /** Every activity handler, by operation name; the plugin registers a route for each. */
-import type { Handlers, PrefetchTable } from '../context.js';
+import type { ComputeTable, Handlers, PrefetchTable } from '../context.js';
 import { walletHandlers } from './wallets.js';
 import { privateKeyHandlers } from './private-keys.js';
-import { signingHandlers } from './signing.js';
-import { transactionHandlers } from './transactions.js';
+import { signingCompute, signingHandlers } from './signing.js';
+import { transactionCompute, transactionHandlers } from './transactions.js';
 import { policyHandlers } from './policies.js';
 import { tagHandlers } from './tags.js';
 import { smartContractHandlers } from './smart-contracts.js';
@@ -39,4 +39,10 @@ export const handlers: Handlers = {
 /** Work done before an activity's transaction (provider calls), by operation name. */
 export const prefetchers: PrefetchTable = {
   ...oauth2Prefetchers,
+};
+
+/** Operations that only read and compute (signing): run outside any transaction (execute.ts). */
+export const computeHandlers: ComputeTable = {
+  ...signingCompute,
+  ...transactionCompute,
 };

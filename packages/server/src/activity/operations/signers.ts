@@ -2,11 +2,11 @@
  * The key behind a signing request's `signWith`, within the target organization only: an
  * unknown value and another organization's account get the same ERR_WALLET_ACCOUNT_NOT_FOUND.
  */
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Curve } from '@walletkit/crypto';
-import type { SigningKey } from '../../enclave/index.js';
+import type { Enclave, RawSignature, SigningKey } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
-import type { Tx } from '../../store/db.js';
+import type { Executor } from '../../store/db.js';
 import { privateKeys, walletAccounts, wallets } from '../../store/schema.js';
 import { canonicalAddress } from './wallets.js';
 
@@ -14,6 +14,8 @@ import { canonicalAddress } from './wallets.js';
 export interface Signer {
   key: SigningKey;
   publicKey: string;
+  /** A wallet account stored before its private key was sealed on its own (migration 0007): its id, to store it at this signature. */
+  unsealedAccountId?: string;
 }
 
 /**
@@ -22,23 +24,29 @@ export interface Signer {
  * @throws ApiError ERR_WALLET_ACCOUNT_NOT_FOUND
  * @example const { key } = await resolveSigner(ctx.tx, ctx.organizationId, params.signWith);
  */
-export async function resolveSigner(tx: Tx, organizationId: string, signWith: string): Promise<Signer> {
+export async function resolveSigner(tx: Executor, organizationId: string, signWith: string): Promise<Signer> {
   const address = canonicalAddress(signWith);
   const [account] = await tx
     .select({
+      id: walletAccounts.id,
       curve: walletAccounts.curve,
       path: walletAccounts.path,
       publicKey: walletAccounts.publicKey,
+      sealedPrivateKey: walletAccounts.privateKeyEncrypted,
       sealedMnemonic: wallets.mnemonicEncrypted,
     })
     .from(walletAccounts)
     .innerJoin(wallets, eq(wallets.id, walletAccounts.walletId))
     .where(and(eq(walletAccounts.organizationId, organizationId), eq(walletAccounts.address, address)))
     .limit(1);
+  if (account?.sealedPrivateKey) {
+    return { key: { kind: 'privateKey', sealedPrivateKey: account.sealedPrivateKey, curve: account.curve as Curve }, publicKey: account.publicKey };
+  }
   if (account) {
     return {
       key: { kind: 'walletAccount', sealedMnemonic: account.sealedMnemonic, curve: account.curve as Curve, path: account.path },
       publicKey: account.publicKey,
+      unsealedAccountId: account.id,
     };
   }
   const [key] = await tx
@@ -53,4 +61,22 @@ export async function resolveSigner(tx: Tx, organizationId: string, signWith: st
     .limit(1);
   if (key) return { key: { kind: 'privateKey', sealedPrivateKey: key.sealedPrivateKey, curve: key.curve as Curve }, publicKey: key.publicKey };
   throw new ApiError('ERR_WALLET_ACCOUNT_NOT_FOUND', `no wallet account or private key ${signWith} in this organization`, 'signWith');
+}
+
+/**
+ * Sign `messages` with the signer's key (one unseal). An account stored before migration 0007
+ * derives its key from the mnemonic this once and stores it sealed, so its next signature opens
+ * one key like every other (the account never stops signing while it migrates).
+ * @example const [signature] = await signWithSigner(ctx, signer, [digest]);
+ */
+export async function signWithSigner(ctx: { db: Executor; enclave: Enclave }, signer: Signer, messages: readonly Uint8Array[]): Promise<RawSignature[]> {
+  const signatures = await ctx.enclave.signMessages(signer.key, messages);
+  if (signer.unsealedAccountId !== undefined && signer.key.kind === 'walletAccount') {
+    const sealed = await ctx.enclave.sealAccountKey(signer.key.sealedMnemonic, signer.key);
+    await ctx.db
+      .update(walletAccounts)
+      .set({ privateKeyEncrypted: sealed })
+      .where(and(eq(walletAccounts.id, signer.unsealedAccountId), isNull(walletAccounts.privateKeyEncrypted)));
+  }
+  return signatures;
 }

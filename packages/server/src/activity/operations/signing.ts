@@ -5,8 +5,9 @@
  */
 import { isCryptoError, payloadDigest, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
 import { ApiError } from '../../errors.js';
-import type { HandlerTable } from '../context.js';
-import { resolveSigner } from './signers.js';
+import { inTransaction } from './compute.js';
+import type { ComputeTable } from '../context.js';
+import { resolveSigner, signWithSigner } from './signers.js';
 
 /** The bytes to sign for one payload; whatever payloadDigest rejects is a bad payload at `field`. */
 function digestOf(payload: string, encoding: PayloadEncoding, hashFunction: HashFunction, curve: Curve, field: string): Uint8Array {
@@ -19,23 +20,27 @@ function digestOf(payload: string, encoding: PayloadEncoding, hashFunction: Hash
   }
 }
 
-export const signingHandlers = {
+/** Signing reads and computes only: it runs outside any transaction (context.ts, ComputeContext). */
+export const signingCompute = {
   /**
    * secp256k1: ECDSA over the 32-byte digest (low-S, `v` = recovery id 00/01); ed25519: over
    * the message itself (`v` = 00). Invalid encoding/hash combinations are ERR_INVALID_PAYLOAD.
    */
   sign_raw_payloads: async (params, ctx) => {
-    const { key } = await resolveSigner(ctx.tx, ctx.organizationId, params.signWith);
+    const signer = await resolveSigner(ctx.db, ctx.organizationId, params.signWith);
     // Hash every payload before the enclave opens anything: a bad payload costs no unseal.
-    const messages = params.payloads.map((payload, i) => digestOf(payload, params.encoding, params.hashFunction, key.curve, `payloads.${i}`));
-    return { signatures: await ctx.enclave.signMessages(key, messages) };
+    const messages = params.payloads.map((payload, i) => digestOf(payload, params.encoding, params.hashFunction, signer.key.curve, `payloads.${i}`));
+    return { signatures: await signWithSigner(ctx, signer, messages) };
   },
 
   /** One payload of sign_raw_payloads; the result is the signature itself, `{r, s, v}`. */
   sign_raw_payload: async (params, ctx) => {
-    const { key } = await resolveSigner(ctx.tx, ctx.organizationId, params.signWith);
-    const message = digestOf(params.payload, params.encoding, params.hashFunction, key.curve, 'payload');
-    const [signature] = await ctx.enclave.signMessages(key, [message]);
+    const signer = await resolveSigner(ctx.db, ctx.organizationId, params.signWith);
+    const message = digestOf(params.payload, params.encoding, params.hashFunction, signer.key.curve, 'payload');
+    const [signature] = await signWithSigner(ctx, signer, [message]);
     return signature!;
   },
-} satisfies HandlerTable;
+} satisfies ComputeTable;
+
+/** The same, inside a transaction (an activity approved by consensus runs there). */
+export const signingHandlers = inTransaction(signingCompute);

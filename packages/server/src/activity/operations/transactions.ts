@@ -21,8 +21,9 @@ import {
 import type { TransactionType } from '@walletkit/protocol';
 import type { RawSignature } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
-import type { HandlerTable } from '../context.js';
-import { resolveSigner } from './signers.js';
+import { inTransaction } from './compute.js';
+import type { ComputeTable } from '../context.js';
+import { resolveSigner, signWithSigner } from './signers.js';
 
 /** What one transaction needs signed, and how the signature goes back in. */
 interface Signable {
@@ -79,16 +80,20 @@ const SIGNABLE: Record<TransactionType, (unsigned: string) => Signable> = {
 
 const CURVE_NAME: Record<Curve, string> = { CURVE_SECP256K1: 'secp256k1', CURVE_ED25519: 'ed25519' };
 
-export const transactionHandlers = {
+/** Signing a transaction reads and computes only: it runs outside any transaction (context.ts, ComputeContext). */
+export const transactionCompute = {
   sign_transaction: async (params, ctx) => {
     // Parse and hash first: a malformed transaction costs no key lookup and no unseal.
     const signable = SIGNABLE[params.type](params.unsignedTransaction);
-    const signer = await resolveSigner(ctx.tx, ctx.organizationId, params.signWith);
+    const signer = await resolveSigner(ctx.db, ctx.organizationId, params.signWith);
     if (signer.key.curve !== signable.curve) {
       throw invalid(`${params.type} needs a ${CURVE_NAME[signable.curve]} key; signWith is ${CURVE_NAME[signer.key.curve]}`);
     }
     signable.admit?.(signer.publicKey);
-    const [signature] = await ctx.enclave.signMessages(signer.key, [signable.message]);
+    const [signature] = await signWithSigner(ctx, signer, [signable.message]);
     return { signedTransaction: bytesToHex(signable.place(signature!)) };
   },
-} satisfies HandlerTable;
+} satisfies ComputeTable;
+
+/** The same, inside a transaction (an activity approved by consensus runs there). */
+export const transactionHandlers = inTransaction(transactionCompute);

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { HARDENED_OFFSET, parsePath, type Curve } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength, PathFormat } from '@walletkit/protocol';
-import type { AccountSpec, Enclave, Sealed } from '../../enclave/index.js';
+import type { AccountSpec, DerivedAccount, Enclave, Sealed } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
 import type { Tx } from '../../store/db.js';
 import { newSortableId } from '../../store/ids.js';
@@ -113,12 +113,7 @@ function inRequestOrder(accounts: readonly AccountParams[], unique: readonly Acc
   return accounts.map((a) => byKey.get(accountKey(a))!);
 }
 
-async function insertAccounts(
-  target: AccountTarget,
-  walletId: string,
-  unique: readonly AccountParams[],
-  derived: ReadonlyArray<{ address: string; publicKey: string }>,
-): Promise<void> {
+async function insertAccounts(target: AccountTarget, walletId: string, unique: readonly AccountParams[], derived: readonly DerivedAccount[]): Promise<void> {
   if (unique.length === 0) return;
   await target.tx
     .insert(walletAccounts)
@@ -133,6 +128,7 @@ async function insertAccounts(
         addressFormat: a.addressFormat,
         address: derived[i]!.address,
         publicKey: derived[i]!.publicKey,
+        privateKeyEncrypted: derived[i]!.sealedPrivateKey,
         createdAt: target.now,
       })),
     )
@@ -144,7 +140,7 @@ async function insertAccounts(
 export type ImportedMnemonic = (specs: AccountSpec[]) => Promise<{
   sealedMnemonic: Sealed;
   mnemonicLength: number;
-  accounts: Array<{ address: string; publicKey: string }>;
+  accounts: DerivedAccount[];
 }>;
 
 /**
