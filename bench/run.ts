@@ -489,7 +489,9 @@ async function main(): Promise<void> {
 
     for (const scale of perScale ? scales : [scales.at(-1)!]) {
       log(`\n--- ${kind}, ${num(scale)} seeded sub-organizations ---`);
+      const seeding = performance.now();
       await attempt(world, 'seeding', 1, scale, () => world.seedTo(scale));
+      extra[`seeding_seconds_${kind}_${scale}`] = Math.round((performance.now() - seeding) / 100) / 10;
       if (!perScale) break;
       if (parts.has('sign')) await attempt(world, 'signing', 10, scale, () => signFigures(world, scale));
       if (parts.has('reads')) await attempt(world, 'reads', 40, scale, () => readFigures(world, scale));
@@ -517,6 +519,7 @@ async function main(): Promise<void> {
   const table = rows.map(({ order: _o, dbIndex: _d, scaleIndex: _s, ...row }) => row);
   log(`\nDone in ${((performance.now() - started) / 60_000).toFixed(1)} min.\n`);
   log(renderText(table));
+  log('\nratio: the figure over its ceiling or target (p99: p99 / 50 ms, lower is better; growth: large / small scale; memory: last / first).');
   const files = writeResults(table, conf, { figures: raw, extra }, logLines);
   process.stdout.write(`\nwritten: ${files.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}\n`);
 }
