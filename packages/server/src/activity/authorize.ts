@@ -12,10 +12,10 @@
  * - a caller authenticated by X-Stamp-Attested (attested.ts) may submit stamp_login only, for
  *   itself, without consensus or policy (decision 0020).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { operations, type OperationName, type QueryName } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
-import type { Executor, Tx } from '../store/db.js';
+import type { Executor } from '../store/db.js';
 import { organizations, proxyConfigs, rootQuorumMembers, users } from '../store/schema.js';
 import type { Caller } from './context.js';
 import { evaluatePolicies } from './policy.js';
@@ -66,10 +66,28 @@ export async function isRootMember(tx: Executor, organizationId: string, userId:
   return rows.length > 0;
 }
 
-/** Approvals the root quorum of `organizationId` needs (1 when the organization is unknown). */
-export async function quorumThreshold(tx: Executor, organizationId: string): Promise<number> {
-  const [org] = await tx.select({ t: organizations.rootQuorumThreshold }).from(organizations).where(eq(organizations.id, organizationId));
-  return org?.t ?? 1;
+/**
+ * What authorization needs to know about the caller, in one statement (every activity reads
+ * it): whether it is a proxy user and its proxy is enabled, whether it is a member of its
+ * organization's root quorum, and that quorum's threshold (1 when the organization is unknown).
+ */
+async function callerFacts(db: Executor, caller: Caller): Promise<{ isProxy: boolean; proxyEnabled: boolean; rootMember: boolean; threshold: number }> {
+  const [row] = await db
+    .select({
+      isProxy: users.isProxy,
+      proxyEnabled: proxyConfigs.enabled,
+      rootMember: sql<boolean>`exists (select 1 from ${rootQuorumMembers} where ${rootQuorumMembers.organizationId} = ${caller.organizationId} and ${rootQuorumMembers.userId} = ${users.id})`,
+      threshold: sql<number>`(select ${organizations.rootQuorumThreshold} from ${organizations} where ${organizations.id} = ${caller.organizationId})`,
+    })
+    .from(users)
+    .leftJoin(proxyConfigs, eq(proxyConfigs.proxyUserId, users.id))
+    .where(eq(users.id, caller.userId));
+  return {
+    isProxy: row?.isProxy === true,
+    proxyEnabled: row?.proxyEnabled === true,
+    rootMember: row?.rootMember === true,
+    threshold: row?.threshold === null || row?.threshold === undefined ? 1 : Number(row.threshold),
+  };
 }
 
 /**
@@ -87,16 +105,15 @@ export async function authorize(
     if (input.type !== operations.stamp_login.type) throw new ApiError('ERR_PERMISSION_DENIED', 'an attested stamp may only submit stamp_login');
     return { kind: 'execute' };
   }
-  const proxy = await proxyStatus(tx, caller.userId);
-  if (proxy.isProxy) {
+  const facts = await callerFacts(tx, caller);
+  if (facts.isProxy) {
     // Checked before the root quorum and policies: nothing may widen what the proxy can do.
-    if (!proxy.enabled || !PROXY_TYPES.has(input.type)) refuseProxy(proxy.enabled, `submit ${input.type}`);
+    if (!facts.proxyEnabled || !PROXY_TYPES.has(input.type)) refuseProxy(facts.proxyEnabled, `submit ${input.type}`);
     return { kind: 'execute' };
   }
-  if (await isRootMember(tx, caller.organizationId, caller.userId)) {
+  if (facts.rootMember) {
     if (VOTE_TYPES.has(input.type)) return { kind: 'execute' };
-    const threshold = await quorumThreshold(tx, caller.organizationId);
-    return threshold > 1 ? { kind: 'consensus', threshold } : { kind: 'execute' };
+    return facts.threshold > 1 ? { kind: 'consensus', threshold: facts.threshold } : { kind: 'execute' };
   }
   if (VOTE_TYPES.has(input.type)) throw new ApiError('ERR_PERMISSION_DENIED', 'only root quorum members vote on activities');
   const verdict = await evaluatePolicies(tx, input);

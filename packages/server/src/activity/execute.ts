@@ -13,6 +13,7 @@ import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { activities, activityVotes, users } from '../store/schema.js';
 import { authorize } from './authorize.js';
+import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
 
@@ -74,6 +75,7 @@ export class ActivityRunner {
   private readonly handlers: Handlers;
   private readonly prefetchers: PrefetchTable;
   private readonly compute: ComputeTable;
+  private readonly completed: CompletedWriter;
 
   constructor(store: Store, services: Services, handlers: Handlers, prefetchers: PrefetchTable = {}, compute: ComputeTable = {}) {
     this.store = store;
@@ -81,6 +83,7 @@ export class ActivityRunner {
     this.handlers = handlers;
     this.prefetchers = prefetchers;
     this.compute = compute;
+    this.completed = new CompletedWriter(store.db);
   }
 
   /** The App Proof of a completed activity (signed by the enclave key), when it asked for one. */
@@ -135,20 +138,16 @@ export class ActivityRunner {
       timestampMs: input.timestampMs,
       generateAppProofs: input.generateAppProofs,
     };
-    const [stored] = await db
-      .insert(activities)
-      .values({
-        ...row,
-        status: 'ACTIVITY_STATUS_COMPLETED',
-        userId: input.caller.userId,
-        intent: { [input.descriptor.intentKey]: input.parameters },
-        result,
-        appProofs: this.proofsOf(row, result),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
+    const stored = await this.completed.write({
+      ...row,
+      status: 'ACTIVITY_STATUS_COMPLETED',
+      userId: input.caller.userId,
+      intent: { [input.descriptor.intentKey]: input.parameters },
+      result,
+      appProofs: this.proofsOf(row, result),
+      createdAt: now,
+      updatedAt: now,
+    });
     // A fresh activity has no votes; a racing copy that stored first is the answer.
     if (stored) return toReply(stored, [], input.caller.userId);
     const winner = await findByFingerprint(db, input.organizationId, input.fingerprint);
