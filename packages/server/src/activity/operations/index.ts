@@ -1,6 +1,6 @@
 /** Every activity handler, by operation name; the plugin registers a route for each. */
 import type { ComputeTable, Handlers, PrefetchTable } from '../context.js';
-import { walletHandlers } from './wallets.js';
+import { walletHandlers, walletPrefetchers } from './wallets.js';
 import { privateKeyHandlers } from './private-keys.js';
 import { signingCompute, signingHandlers } from './signing.js';
 import { transactionCompute, transactionHandlers } from './transactions.js';
@@ -8,7 +8,7 @@ import { policyHandlers } from './policies.js';
 import { tagHandlers } from './tags.js';
 import { smartContractHandlers } from './smart-contracts.js';
 import { organizationHandlers } from './organization.js';
-import { userHandlers } from './users.js';
+import { userHandlers, userPrefetchers } from './users.js';
 import { sessionHandlers } from './sessions.js';
 import { oauth2Handlers, oauth2Prefetchers } from './oauth2.js';
 import { oauthLoginHandlers } from './oauth-login.js';
@@ -39,6 +39,8 @@ export const handlers: Handlers = {
 /** Work done before an activity's transaction (provider calls), by operation name. */
 export const prefetchers: PrefetchTable = {
   ...oauth2Prefetchers,
+  ...walletPrefetchers,
+  ...userPrefetchers,
 };
 
 /** Operations that only read and compute (signing): run outside any transaction (execute.ts). */

@@ -9,11 +9,11 @@ import type { ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembers, userTagMembers, userTags, users } from '../../store/schema.js';
-import type { HandlerTable, OperationContext } from '../context.js';
+import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { syncSubOrganizationIdentities } from './identities.js';
 import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials.js';
 import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
-import { createWalletRecord } from './wallet-store.js';
+import { createWalletRecord, type PreparedWallet, prepareWallet } from './wallet-store.js';
 
 type UserInput = ParamsOf<'create_users'>['users'][number];
 type RootUserInput = ParamsOf<'create_sub_organization'>['rootUsers'][number];
@@ -157,6 +157,12 @@ async function updateContact(
   await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
   return { userId: user.id };
 }
+
+/** A signup's wallet is made before the transaction (wallet-records.ts prepareWallet). */
+export const userPrefetchers = {
+  create_sub_organization: async (params, ctx) =>
+    params.wallet ? prepareWallet(ctx.enclave, params.wallet.accounts, params.wallet.mnemonicLength) : undefined,
+} satisfies PrefetchTable;
 
 export const userHandlers = {
   /** Create users with their API keys, passkeys, OAuth providers and tags. */
@@ -319,6 +325,7 @@ export const userHandlers = {
       ...(params.wallet.mnemonicLength !== undefined ? { mnemonicLength: params.wallet.mnemonicLength } : {}),
       now,
       fieldPrefix: 'wallet.',
+      prepared: ctx.prefetched as PreparedWallet | undefined,
     });
     return { subOrganizationId, wallet, rootUserIds };
   },

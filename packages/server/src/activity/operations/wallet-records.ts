@@ -143,6 +143,43 @@ export type ImportedMnemonic = (specs: AccountSpec[]) => Promise<{
   accounts: DerivedAccount[];
 }>;
 
+/** A new wallet's sealed mnemonic and derived accounts, made before the activity's transaction. */
+export interface PreparedWallet {
+  sealedMnemonic: Sealed;
+  mnemonicLength: number;
+  specs: AccountSpec[];
+  accounts: DerivedAccount[];
+}
+
+/**
+ * The enclave's work for a new wallet (BIP39 entropy, PBKDF2, BIP32, sealing), done by an
+ * operation's prefetcher so that it holds no transaction; `createWalletRecord` then only
+ * inserts. Undefined when the accounts do not check out: the handler refuses them as before.
+ * @example prefetch: (params, ctx) => prepareWallet(ctx.enclave, params.accounts, params.mnemonicLength)
+ */
+export async function prepareWallet(
+  enclave: Enclave,
+  accounts: readonly AccountParams[],
+  mnemonicLength: MnemonicLength = 12,
+): Promise<PreparedWallet | undefined> {
+  try {
+    assertAccounts(accounts);
+  } catch {
+    return undefined;
+  }
+  const specs = uniqueAccounts(accounts).map(specOf);
+  return { ...(await enclave.createWallet(mnemonicLength, specs)), mnemonicLength, specs };
+}
+
+/** Whether a prepared wallet was made for exactly these accounts and length. */
+function preparedFits(prepared: PreparedWallet, mnemonicLength: number, specs: readonly AccountSpec[]): boolean {
+  return (
+    prepared.mnemonicLength === mnemonicLength &&
+    prepared.specs.length === specs.length &&
+    prepared.specs.every((a, i) => a.curve === specs[i]!.curve && a.path === specs[i]!.path && a.addressFormat === specs[i]!.addressFormat)
+  );
+}
+
 /**
  * Create a wallet with accounts in `organizationId`: a new BIP39 mnemonic (default 12 words),
  * or, with `imported`, one the enclave opened from an import bundle. Checks the accounts and
@@ -160,6 +197,8 @@ export async function createWalletRecord(
     now: Date;
     fieldPrefix?: string;
     imported?: ImportedMnemonic;
+    /** The new mnemonic and its accounts, made before the transaction (`prepareWallet`). */
+    prepared?: PreparedWallet | undefined;
   },
 ): Promise<{ walletId: string; addresses: string[] }> {
   const prefix = input.fieldPrefix ?? '';
@@ -167,9 +206,9 @@ export async function createWalletRecord(
   await assertWalletNameFree(tx, input.organizationId, input.walletName, `${prefix}walletName`);
   const unique = uniqueAccounts(input.accounts);
   const specs = unique.map(specOf);
-  const made = input.imported
-    ? await input.imported(specs)
-    : { ...(await enclave.createWallet(input.mnemonicLength ?? 12, specs)), mnemonicLength: input.mnemonicLength ?? 12 };
+  const mnemonicLength = input.mnemonicLength ?? 12;
+  const prepared = input.prepared && !input.imported && preparedFits(input.prepared, mnemonicLength, specs) ? input.prepared : undefined;
+  const made = input.imported ? await input.imported(specs) : (prepared ?? { ...(await enclave.createWallet(mnemonicLength, specs)), mnemonicLength });
   const walletId = newSortableId();
   await tx.insert(wallets).values({
     id: walletId,

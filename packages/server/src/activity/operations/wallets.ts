@@ -7,9 +7,9 @@ import { checksumAddress, type Curve } from '@walletkit/crypto';
 import { ApiError } from '../../errors.js';
 import type { Tx } from '../../store/db.js';
 import { walletAccounts, wallets } from '../../store/schema.js';
-import type { HandlerTable, OperationContext } from '../context.js';
+import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { claimExportTarget } from './export-targets.js';
-import { assertUserOf, createWalletRecord, deriveAndStoreAccounts } from './wallet-records.js';
+import { assertUserOf, createWalletRecord, deriveAndStoreAccounts, type PreparedWallet, prepareWallet } from './wallet-records.js';
 
 type WalletRow = typeof wallets.$inferSelect;
 
@@ -38,6 +38,11 @@ async function markWalletExported(ctx: OperationContext, walletId: string): Prom
   await ctx.tx.update(wallets).set({ exported: true, updatedAt: ctx.now() }).where(eq(wallets.id, walletId));
 }
 
+/** The new wallet's mnemonic and accounts are made before the transaction (wallet-records.ts prepareWallet). */
+export const walletPrefetchers = {
+  create_wallet: (params, ctx) => prepareWallet(ctx.enclave, params.accounts, params.mnemonicLength),
+} satisfies PrefetchTable;
+
 export const walletHandlers = {
   /** A new BIP39 wallet (default 12 words) with its accounts derived and stored. */
   create_wallet: async (params, ctx) =>
@@ -47,6 +52,7 @@ export const walletHandlers = {
       accounts: params.accounts,
       ...(params.mnemonicLength !== undefined ? { mnemonicLength: params.mnemonicLength } : {}),
       now: ctx.now(),
+      prepared: ctx.prefetched as PreparedWallet | undefined,
     }),
 
   /** Spec B. `persist: false` derives and returns addresses without storing them. */
