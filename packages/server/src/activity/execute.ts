@@ -288,7 +288,9 @@ export class ActivityRunner {
     }
     const done = await this.complete(tx, row!, input.caller, afterCommit, prefetched);
     const failure = failureOf(done);
-    return failure ? { reply: await replyOf(tx, done, input.caller), failure } : { reply: await replyOf(tx, done, input.caller) };
+    // Executed at once, the activity has no votes (only a consensus path records them).
+    const reply = toReply(done, [], input.caller.userId);
+    return failure ? { reply, failure } : { reply };
   }
 
   /** Run the handler of a stored activity and record its result (and App Proofs). */

@@ -92,7 +92,7 @@ export async function insertApiKeys(
   owner: CredentialOwner,
   keys: ApiKeyInput[],
   field: ListField,
-  opts: { isSession?: boolean } = {},
+  opts: { isSession?: boolean; syncIdentities?: boolean } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return [];
   const now = ctx.now();
@@ -119,7 +119,7 @@ export async function insertApiKeys(
     throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
   }
   await ctx.tx.insert(apiKeys).values(rows);
-  if (opts.isSession !== true) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
+  if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
 
@@ -127,7 +127,13 @@ export async function insertApiKeys(
  * Verify the attestations and insert the passkeys of a user; returns their ids in order.
  * @throws ApiError ERR_INVALID_ATTESTATION | ERR_ALREADY_EXISTS (credential id already registered in the organization)
  */
-export async function insertAuthenticators(ctx: OperationContext, owner: CredentialOwner, inputs: AuthenticatorInput[], field: ListField): Promise<string[]> {
+export async function insertAuthenticators(
+  ctx: OperationContext,
+  owner: CredentialOwner,
+  inputs: AuthenticatorInput[],
+  field: ListField,
+  opts: { syncIdentities?: boolean } = {},
+): Promise<string[]> {
   if (inputs.length === 0) return [];
   const passkeys = [];
   const relyingParty = await relyingPartyFor(ctx.tx, owner.organizationId, ctx.config);
@@ -146,7 +152,7 @@ export async function insertAuthenticators(ctx: OperationContext, owner: Credent
   const now = ctx.now();
   const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
   await ctx.tx.insert(authenticators).values(rows);
-  await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
+  if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
 
@@ -155,7 +161,13 @@ export async function insertAuthenticators(ctx: OperationContext, owner: Credent
  * authorized caller) and link it to the user; returns the provider ids in order.
  * @throws ApiError ERR_OIDC_TOKEN_INVALID | ERR_ALREADY_EXISTS (identity already linked in the organization)
  */
-export async function insertOauthProviders(ctx: OperationContext, owner: CredentialOwner, inputs: OauthProviderInput[], field: ListField): Promise<string[]> {
+export async function insertOauthProviders(
+  ctx: OperationContext,
+  owner: CredentialOwner,
+  inputs: OauthProviderInput[],
+  field: ListField,
+  opts: { syncIdentities?: boolean } = {},
+): Promise<string[]> {
   if (inputs.length === 0) return [];
   const identities: OidcIdentity[] = [];
   for (const [i, p] of inputs.entries()) {
@@ -192,6 +204,6 @@ export async function insertOauthProviders(ctx: OperationContext, owner: Credent
     createdAt: now,
   }));
   await ctx.tx.insert(oauthProviders).values(rows);
-  await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
+  if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }

@@ -65,10 +65,10 @@ async function insertUser(
     updatedAt: now,
   });
   const target = { organizationId, userId };
-  await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`);
-  await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`);
-  await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`);
-  // Contacts too (the credential inserts above already synced when they wrote anything).
+  // The identities (credentials and contacts) are synced once, after all of them are stored.
+  await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`, { syncIdentities: false });
+  await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`, { syncIdentities: false });
+  await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`, { syncIdentities: false });
   await syncSubOrganizationIdentities(ctx.tx, organizationId);
   return userId;
 }
