@@ -21,7 +21,7 @@ import {
 import { ApiError } from '../errors.js';
 import { parseStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
-import { apiKeys, authenticators, organizations } from '../store/schema.js';
+import { apiKeys, authenticators, organizations, proxyConfigs, users } from '../store/schema.js';
 import type { Caller, Services } from './context.js';
 import { authenticateAttested } from './attested.js';
 import { verifyP256Node } from './p256-node.js';
@@ -102,18 +102,25 @@ async function authenticateApiKey(store: Store, services: Services, value: strin
   if (!verifyApiKeyStamp(rawBody, stamp, { verifyP256: verifyP256Node })) throw new ApiError('ERR_STAMP_INVALID');
   const keys = (
     await store.db
-      .select({ key: apiKeys })
+      .select({ key: apiKeys, isProxy: users.isProxy, proxyEnabled: proxyConfigs.enabled })
       .from(apiKeys)
       .innerJoin(organizations, ofActingOrganizations(apiKeys, organizationId))
+      .innerJoin(users, eq(users.id, apiKeys.userId))
+      .leftJoin(proxyConfigs, eq(proxyConfigs.proxyUserId, users.id))
       .where(and(eq(apiKeys.publicKey, stamp.publicKey.toLowerCase()), eq(apiKeys.curve, CURVE_OF_SCHEME[stamp.scheme])))
-  ).map((r) => r.key);
+  ).map((r) => ({ ...r.key, proxy: { isProxy: r.isProxy === true, enabled: r.proxyEnabled === true } }));
   if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const now = services.now().getTime();
   // Prefer a key of the target organization itself over its parent's.
   keys.sort((a, b) => Number(b.organizationId === organizationId) - Number(a.organizationId === organizationId));
   const live = keys.find((k) => !k.expiresAt || k.expiresAt.getTime() > now);
   if (!live) throw new ApiError('ERR_API_KEY_EXPIRED');
-  return { userId: live.userId, organizationId: live.organizationId, credential: { kind: 'api_key', id: live.id, publicKey: live.publicKey } };
+  return {
+    userId: live.userId,
+    organizationId: live.organizationId,
+    credential: { kind: 'api_key', id: live.id, publicKey: live.publicKey },
+    proxy: live.proxy,
+  };
 }
 
 async function authenticatePasskey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {

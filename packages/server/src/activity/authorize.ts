@@ -52,7 +52,7 @@ function refuseProxy(enabled: boolean, what: string): never {
  * @throws ApiError ERR_PERMISSION_DENIED | ERR_PROXY_DISABLED
  */
 export async function authorizeQuery(db: Executor, caller: Caller, name: string): Promise<void> {
-  const proxy = await proxyStatus(db, caller.userId);
+  const proxy = caller.proxy ?? (await proxyStatus(db, caller.userId));
   if (!proxy.isProxy) return;
   if (!proxy.enabled || !PROXY_QUERIES.has(name as QueryName)) refuseProxy(proxy.enabled, `read ${name}`);
 }

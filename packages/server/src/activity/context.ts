@@ -12,6 +12,12 @@ export interface Caller {
   organizationId: string;
   /** What stamped: an API key, a passkey, or an attestation (X-Stamp-Attested, stamp_login only: attested.ts). */
   credential: { kind: 'api_key'; id: string; publicKey: string } | { kind: 'authenticator'; id: string } | AttestedCredential;
+  /**
+   * Whether the user is an authentication proxy's and that proxy is enabled, read with the API key
+   * (one statement fewer per read; authorize.ts `authorizeQuery`). Activities read it again inside
+   * their own statement.
+   */
+  proxy?: { isProxy: boolean; enabled: boolean };
 }
 
 /** Services every handler may use; injected so tests can vary clock and fetch. */
