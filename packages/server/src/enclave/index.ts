@@ -8,7 +8,6 @@
  */
 import { createHmac } from 'node:crypto';
 import {
-  generateMnemonic,
   generateP256KeyPair,
   stampApiKey,
   hpkeOpen,
@@ -170,9 +169,8 @@ export class Enclave {
    * @example const { sealedMnemonic, accounts } = await enclave.createWallet(12, [{ curve: 'CURVE_SECP256K1', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' }]);
    */
   async createWallet(mnemonicLength: MnemonicLength, accounts: readonly AccountSpec[] = []): Promise<{ sealedMnemonic: Sealed; accounts: DerivedAccount[] }> {
-    const mnemonic = generateMnemonic(mnemonicLength);
-    const derived = await this.deriveFromMnemonic(mnemonic, accounts);
-    return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), accounts: derived };
+    // On a signer thread (signer-core.ts makeWallet): PBKDF2 and BIP32 stay off the event loop.
+    return this.signer.makeWallet({ mnemonicLength, accounts: [...accounts] });
   }
 
   private async deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {

@@ -1,10 +1,30 @@
 /**
- * The one signing step that needs a plaintext key, shared by the enclave's worker threads
+ * The enclave's CPU-bound steps that hold plaintext keys, shared by its worker threads
  * (signer-worker.ts) and its in-process fallback: open a sealed private key, sign the prepared
- * messages, zero the key. Nothing else holds it.
+ * messages, zero the key; and make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts),
+ * sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
  */
-import type { Curve, HpkeRecipient } from '@walletkit/crypto';
-import { signMessages, type RawSignature } from './key-material.js';
+import { type Curve, generateMnemonic, type HpkeRecipient, hpkeSeal } from '@walletkit/crypto';
+import type { MnemonicLength } from '@walletkit/protocol';
+import { type AccountSpec, deriveAccountKeys, type DerivedAccountPublic, mnemonicSeed, signMessages, type RawSignature } from './key-material.js';
+
+/** A value sealed to the at-rest key (HPKE). */
+export interface SealedValue {
+  encappedPublic: string;
+  ciphertext: string;
+}
+
+/** What to make: a wallet of this length with these accounts. */
+export interface WalletJob {
+  mnemonicLength: MnemonicLength;
+  accounts: AccountSpec[];
+}
+
+/** A new wallet as it leaves the enclave: sealed mnemonic, accounts with public data and sealed keys. */
+export interface MadeWallet {
+  sealedMnemonic: SealedValue;
+  accounts: Array<DerivedAccountPublic & { sealedPrivateKey: SealedValue }>;
+}
 
 /** A sealed key (HPKE to the at-rest key) and what to sign with it. */
 export interface SignJob {
@@ -25,4 +45,25 @@ export async function signSealed(atRest: HpkeRecipient, job: SignJob): Promise<R
   } finally {
     privateKey.fill(0);
   }
+}
+
+/**
+ * Generate, derive, seal, zero.
+ * @example const wallet = await makeWallet(atRest, { mnemonicLength: 12, accounts });
+ */
+export async function makeWallet(atRest: HpkeRecipient, job: WalletJob): Promise<MadeWallet> {
+  const mnemonic = generateMnemonic(job.mnemonicLength);
+  const seal = (plaintext: Uint8Array) => hpkeSeal({ plaintext, receiverPublicKey: atRest.publicKey });
+  const accounts: MadeWallet['accounts'] = [];
+  if (job.accounts.length > 0) {
+    const seed = mnemonicSeed(mnemonic);
+    const keys = deriveAccountKeys(seed, job.accounts);
+    seed.fill(0);
+    try {
+      for (const k of keys) accounts.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await seal(k.privateKey) });
+    } finally {
+      for (const k of keys) k.privateKey.fill(0);
+    }
+  }
+  return { sealedMnemonic: await seal(new TextEncoder().encode(mnemonic)), accounts };
 }

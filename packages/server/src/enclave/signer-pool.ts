@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HpkeRecipient } from '@walletkit/crypto';
 import type { RawSignature } from './key-material.js';
-import { signSealed, type SignJob } from './signer-core.js';
+import { type MadeWallet, makeWallet, signSealed, type SignJob, type WalletJob } from './signer-core.js';
 
 /** Default worker count: the cores beside the one the event loop uses, at least one. */
 export function defaultSignerThreads(): number {
@@ -51,7 +51,7 @@ interface Slot {
 
 export class SignerPool {
   private readonly slots: Slot[] = [];
-  private readonly pending = new Map<number, { resolve(v: RawSignature[]): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
 
   /**
@@ -81,12 +81,12 @@ export class SignerPool {
           : new Worker(fileURLToPath(new URL('./signer-worker.js', import.meta.url)), { workerData });
         worker.unref();
         const slot: Slot = { worker, jobs: new Set() };
-        worker.on('message', (m: { id: number; signatures?: RawSignature[]; error?: string }) => {
+        worker.on('message', (m: { id: number; result?: unknown; error?: string }) => {
           slot.jobs.delete(m.id);
           const waiter = this.pending.get(m.id);
           this.pending.delete(m.id);
           if (!waiter) return;
-          if (m.signatures) waiter.resolve(m.signatures);
+          if (m.error === undefined) waiter.resolve(m.result);
           else waiter.reject(new Error(`the signer thread failed (${m.error ?? 'unknown'})`));
         });
         worker.on('error', (err) => this.fail(slot, err));
@@ -109,15 +109,24 @@ export class SignerPool {
   }
 
   /** Sign on the least busy worker, or in-process when there is none. */
-  async sign(job: SignJob): Promise<RawSignature[]> {
+  sign(job: SignJob): Promise<RawSignature[]> {
+    return this.run({ job }, () => signSealed(this.atRest, job)) as Promise<RawSignature[]>;
+  }
+
+  /** Make a new wallet on the least busy worker, or in-process when there is none. */
+  makeWallet(wallet: WalletJob): Promise<MadeWallet> {
+    return this.run({ wallet }, () => makeWallet(this.atRest, wallet)) as Promise<MadeWallet>;
+  }
+
+  private async run(message: { job: SignJob } | { wallet: WalletJob }, inProcess: () => Promise<unknown>): Promise<unknown> {
     if (this.threads > 0 && !this.closed) await this.start();
     const slot = this.slots.reduce<Slot | undefined>((best, s) => (best === undefined || s.jobs.size < best.jobs.size ? s : best), undefined);
-    if (!slot) return signSealed(this.atRest, job);
+    if (!slot) return inProcess();
     const id = this.nextId++;
     slot.jobs.add(id);
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, job });
+      slot.worker.postMessage({ id, ...message });
     });
   }
 

@@ -5,16 +5,18 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { hpkeRecipient } from '@walletkit/crypto';
-import { signSealed, type SignJob } from './signer-core.js';
+import { makeWallet, signSealed, type SignJob, type WalletJob } from './signer-core.js';
 
 const port = parentPort;
 if (!port) throw new Error('signer-worker runs as a worker thread');
 const recipient = hpkeRecipient((workerData as { atRestPrivateKey: string }).atRestPrivateKey);
 
-port.on('message', (message: { id: number; job: SignJob }) => {
+port.on('message', (message: { id: number; job: SignJob } | { id: number; wallet: WalletJob }) => {
   void (async () => {
     try {
-      port.postMessage({ id: message.id, signatures: await signSealed(await recipient, message.job) });
+      const at = await recipient;
+      if ('wallet' in message) port.postMessage({ id: message.id, result: await makeWallet(at, message.wallet) });
+      else port.postMessage({ id: message.id, result: await signSealed(at, message.job) });
     } catch (err) {
       // Names only: an error text never carries key material, but keep the reply minimal.
       port.postMessage({ id: message.id, error: err instanceof Error ? err.name : 'Error' });
