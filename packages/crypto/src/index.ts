@@ -34,7 +34,7 @@ export {
   type Ed25519KeyPair,
   type WeierstrassCurve,
 } from './keys.js';
-export { verifyP256Der } from './ecdsa.js';
+export { useNativeP256, verifyP256Der, type NativeP256 } from './ecdsa.js';
 export {
   parseApiKeyStamp,
   stampApiKey,

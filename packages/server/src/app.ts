@@ -2,6 +2,8 @@
  * build(config, deps) -> FastifyInstance, without listen(): the activity API under
  * /public/v1, discovery under /.well-known, one error table for every reply.
  */
+import { useNativeP256 } from '@walletkit/crypto';
+import { nodeP256 } from './activity/p256-node.js';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { errorBody } from '@walletkit/protocol';
 import { activityPlugin } from './activity/plugin.js';
@@ -97,6 +99,8 @@ export function publicUrlOf(config: ServerConfig): string {
 }
 
 export async function build(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
+  // Stamps, bundles, JWTs and App Proofs on node:crypto instead of noble (issue 14).
+  useNativeP256(nodeP256);
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,
