@@ -6,7 +6,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export type Status = 'ok' | 'MISS' | 'ERROR' | 'skipped';
+/** `*`: the two measurements compared ran different server source (it changed during the run). */
+export type Status = 'ok' | 'MISS' | 'ok*' | 'MISS*' | 'ERROR';
 
 export interface Row {
   figure: string;
