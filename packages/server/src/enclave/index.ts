@@ -214,6 +214,15 @@ export class Enclave {
    * were sealed per account (they sign through their mnemonic until then).
    */
   async sealAccountKey(sealedMnemonic: Sealed, account: { curve: Curve; path: string }): Promise<Sealed> {
+    return this.withAccountKey(sealedMnemonic, account, (privateKey) => this.seal(privateKey));
+  }
+
+  /** Run `use` with the private key of one account of a sealed wallet (one unseal), zeroed after. */
+  private async withAccountKey<T>(
+    sealedMnemonic: Sealed,
+    account: { curve: Curve; path: string },
+    use: (privateKey: Uint8Array) => T | Promise<T>,
+  ): Promise<T> {
     const seed = await this.seedOf(sealedMnemonic);
     let privateKey: Uint8Array;
     try {
@@ -222,7 +231,7 @@ export class Enclave {
       seed.fill(0);
     }
     try {
-      return await this.seal(privateKey);
+      return await use(privateKey);
     } finally {
       privateKey.fill(0);
     }
@@ -296,18 +305,7 @@ export class Enclave {
       }
     }
     // An account stored before its key was sealed on its own (migration 0007): through its mnemonic.
-    const seed = await this.seedOf(key.sealedMnemonic);
-    let privateKey: Uint8Array;
-    try {
-      privateKey = derivePrivateKey(seed, key.curve, key.path);
-    } finally {
-      seed.fill(0);
-    }
-    try {
-      return signMessages(key.curve, privateKey, messages);
-    } finally {
-      privateKey.fill(0);
-    }
+    return this.withAccountKey(key.sealedMnemonic, key, (privateKey) => signMessages(key.curve, privateKey, messages));
   }
 
   // ---- import ----------------------------------------------------------------------------
