@@ -85,7 +85,11 @@ export const apiKeys = pgTable(
     isSession: boolean('is_session').notNull().default(false),
     createdAt: created(),
   },
-  (t) => [uniqueIndex('api_keys_user_public_key_uq').on(t.userId, t.publicKey), index('api_keys_public_key_idx').on(t.publicKey)],
+  (t) => [
+    uniqueIndex('api_keys_user_public_key_uq').on(t.userId, t.publicKey),
+    index('api_keys_public_key_idx').on(t.publicKey),
+    index('api_keys_org_idx').on(t.organizationId),
+  ],
 );
 
 export const authenticators = pgTable(

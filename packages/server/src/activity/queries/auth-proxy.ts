@@ -61,10 +61,13 @@ async function filterCondition(request: Request, ctx: QueryContext): Promise<SQL
       const { kind, value } = await identityOf(filterType, filterValue, ctx);
       if (request.apiKeyCurve !== undefined) {
         if (kind !== 'PUBLIC_KEY') throw new ApiError('ERR_INVALID_REQUEST', 'apiKeyCurve goes with a PUBLIC_KEY filter', 'apiKeyCurve');
-        return sql`exists (select 1 from ${apiKeys} where ${apiKeys.organizationId} = ${organizations.id} and ${apiKeys.publicKey} = ${value}
+        return sql`${organizations.id} in (select ${apiKeys.organizationId} from ${apiKeys} where ${apiKeys.publicKey} = ${value}
           and ${apiKeys.curve} = ${request.apiKeyCurve} and not ${apiKeys.isSession})`;
       }
-      return sql`exists (select 1 from ${subOrganizationIdentities} where ${subOrganizationIdentities.subOrganizationId} = ${organizations.id}
+      // Driven by the identity's primary key (parent, kind, value): one index lookup however many
+      // sub-organizations the parent has (a correlated EXISTS walked all of them).
+      return sql`${organizations.id} in (select ${subOrganizationIdentities.subOrganizationId} from ${subOrganizationIdentities}
+        where ${subOrganizationIdentities.parentOrganizationId} = ${ctx.organizationId}
         and ${subOrganizationIdentities.kind} = ${kind} and ${subOrganizationIdentities.value} = ${value})`;
     }
   }
