@@ -79,6 +79,18 @@ function mimePart(raw: string, contentType: string): string {
     : body;
 }
 
+/** The delivered code must verify against the otpId the init_otp reply named (the verify reply joins `replies`). */
+async function expectDeliveredCodeVerifies(server: TestServer, replies: Reply[], reply: Reply, code: string): Promise<void> {
+  const { otpId, otpEncryptionTargetBundle } = reply.body.activity.result.initOtpResultV2;
+  const { targetPublic } = otpTargetOf(otpEncryptionTargetBundle, server.enclave.signingPublicKey);
+  const verified = await server.client.submit('verify_otp', {
+    otpId,
+    encryptedOtpBundle: await encryptOtpAttempt(targetPublic, code, generateP256KeyPair().publicKey),
+  });
+  replies.push(verified);
+  expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+}
+
 describe.each(storeKinds)('OTP delivery on %s', (kind) => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtp>>;
@@ -109,17 +121,7 @@ describe.each(storeKinds)('OTP delivery on %s', (kind) => {
     replies.push(reply);
     return reply;
   };
-  /** The delivered code must verify against the otpId the reply named. */
-  const expectCodeVerifies = async (reply: Reply, code: string) => {
-    const { otpId, otpEncryptionTargetBundle } = reply.body.activity.result.initOtpResultV2;
-    const { targetPublic } = otpTargetOf(otpEncryptionTargetBundle, server.enclave.signingPublicKey);
-    const verified = await server.client.submit('verify_otp', {
-      otpId,
-      encryptedOtpBundle: await encryptOtpAttempt(targetPublic, code, generateP256KeyPair().publicKey),
-    });
-    replies.push(verified);
-    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
-  };
+  const expectCodeVerifies = (reply: Reply, code: string) => expectDeliveredCodeVerifies(server, replies, reply, code);
 
   it('given SMTP_URL, when an email code is requested, then a real SMTP server receives a text and HTML mail with the app name, the logo and a code that verifies', async () => {
     const reply = await initOtp({
@@ -281,14 +283,7 @@ describe.each(storeKinds)('OTP email through EMAIL_WEBHOOK_URL on %s', (kind) =>
     expect(message.subject).not.toContain(code);
     expect(await listOutbox(server.store.db, {})).toHaveLength(0);
 
-    const { otpId, otpEncryptionTargetBundle } = reply.body.activity.result.initOtpResultV2;
-    const { targetPublic } = otpTargetOf(otpEncryptionTargetBundle, server.enclave.signingPublicKey);
-    const verified = await server.client.submit('verify_otp', {
-      otpId,
-      encryptedOtpBundle: await encryptOtpAttempt(targetPublic, code, generateP256KeyPair().publicKey),
-    });
-    replies.push(verified);
-    expect(verified.status, JSON.stringify(verified.body)).toBe(200);
+    await expectDeliveredCodeVerifies(server, replies, reply, code);
   });
 
   it('given the email webhook answers 500 or is unreachable, when an email code is requested, then the reply is 502 ERR_DELIVERY_FAILED and the log names the webhook without the message', async () => {

@@ -29,7 +29,6 @@ import { ApiError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import {
   addressesOf,
-  deriveAccountKeys,
   mnemonicSeed,
   newPrivateKey,
   parseImportedMnemonic,
@@ -45,6 +44,7 @@ import { checkOtpAttemptWith, issueOtpWith, type IssuedOtp } from './otp.js';
 import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
+import { sealedAccounts } from './signer-core.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
@@ -187,15 +187,8 @@ export class Enclave {
    * Derive accounts and seal each one's private key at rest: signing then opens one 32-byte
    * key instead of running BIP39's PBKDF2 and BIP32 on every signature (issue 14).
    */
-  private async sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    const keys = deriveAccountKeys(seed, accounts);
-    try {
-      const out: DerivedAccount[] = [];
-      for (const k of keys) out.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await this.seal(k.privateKey) });
-      return out;
-    } finally {
-      for (const k of keys) k.privateKey.fill(0);
-    }
+  private sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
+    return sealedAccounts(seed, accounts, (plaintext) => this.seal(plaintext));
   }
 
   /** Derive accounts of a sealed wallet (public data and each sealed private key): one unseal. */

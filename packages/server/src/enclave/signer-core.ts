@@ -54,16 +54,33 @@ export async function signSealed(atRest: HpkeRecipient, job: SignJob): Promise<R
 export async function makeWallet(atRest: HpkeRecipient, job: WalletJob): Promise<MadeWallet> {
   const mnemonic = generateMnemonic(job.mnemonicLength);
   const seal = (plaintext: Uint8Array) => hpkeSeal({ plaintext, receiverPublicKey: atRest.publicKey });
-  const accounts: MadeWallet['accounts'] = [];
+  let accounts: MadeWallet['accounts'] = [];
   if (job.accounts.length > 0) {
     const seed = mnemonicSeed(mnemonic);
-    const keys = deriveAccountKeys(seed, job.accounts);
-    seed.fill(0);
     try {
-      for (const k of keys) accounts.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await seal(k.privateKey) });
+      accounts = await sealedAccounts(seed, job.accounts, seal);
     } finally {
-      for (const k of keys) k.privateKey.fill(0);
+      seed.fill(0);
     }
   }
   return { sealedMnemonic: await seal(new TextEncoder().encode(mnemonic)), accounts };
+}
+
+/**
+ * Derive `specs` from a BIP39 seed and seal each account's private key with `seal`; the plain
+ * keys are zeroed before this returns. Shared by `makeWallet` and the enclave's own derivations.
+ */
+export async function sealedAccounts(
+  seed: Uint8Array,
+  specs: readonly AccountSpec[],
+  seal: (plaintext: Uint8Array) => Promise<SealedValue>,
+): Promise<MadeWallet['accounts']> {
+  const keys = deriveAccountKeys(seed, specs);
+  try {
+    const out: MadeWallet['accounts'] = [];
+    for (const k of keys) out.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await seal(k.privateKey) });
+    return out;
+  } finally {
+    for (const k of keys) k.privateKey.fill(0);
+  }
 }
