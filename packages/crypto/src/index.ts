@@ -50,7 +50,7 @@ export {
   webAuthnChallengeForBody,
   type WebAuthnStamp,
 } from './webauthnStamp.js';
-export { hpkeOpen, hpkeRecipient, hpkeSeal, type HpkeCiphertext, type HpkeRecipient } from './hpke.js';
+export { hpkeOpen, hpkeRecipient, hpkeSeal, useNativeHpke, type HpkeCiphertext, type HpkeRecipient, type NativeHpke } from './hpke.js';
 export { signBundle, verifyBundle, type SignedBundle } from './bundle.js';
 export { generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from './mnemonic.js';
 export { HARDENED_OFFSET, parsePath } from './path.js';
