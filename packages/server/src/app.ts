@@ -2,8 +2,6 @@
  * build(config, deps) -> FastifyInstance, without listen(): the activity API under
  * /public/v1, discovery under /.well-known, one error table for every reply.
  */
-import { useNativeP256 } from '@walletkit/crypto';
-import { nodeP256 } from './activity/p256-node.js';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { errorBody } from '@walletkit/protocol';
 import { activityPlugin } from './activity/plugin.js';
@@ -16,6 +14,7 @@ import { createDelivery, type Delivery } from './delivery/index.js';
 import { startRetention } from './store/retention.js';
 import type { Enclave } from './enclave/index.js';
 import { ApiError } from './errors.js';
+import { installNativeCrypto } from './native-crypto.js';
 import { framesPlugin } from './frames/plugin.js';
 import { httpTransport, injectTransport } from './proxy/activity-api.js';
 import { proxyPlugin } from './proxy/plugin.js';
@@ -99,8 +98,8 @@ export function publicUrlOf(config: ServerConfig): string {
 }
 
 export async function build(config: ServerConfig, deps: AppDeps): Promise<FastifyInstance> {
-  // Stamps, bundles, JWTs and App Proofs on node:crypto instead of noble (issue 14).
-  useNativeP256(nodeP256);
+  // Stamps, bundles, JWTs, App Proofs and HPKE on node:crypto instead of noble and WebCrypto (issue 14).
+  installNativeCrypto();
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: config.bodyLimit,

@@ -26,6 +26,7 @@ import {
 } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
+import { installNativeCrypto } from '../native-crypto.js';
 import type { Store } from '../store/db.js';
 import {
   addressesOf,
@@ -117,6 +118,8 @@ export class Enclave {
     store: Store,
     opts: { masterKey: string | undefined; dataDir: string; databaseUrl: string | undefined; signerThreads?: number | undefined },
   ): Promise<Enclave> {
+    // HPKE on node:crypto before the at-rest recipient is prepared (build() runs after this).
+    installNativeCrypto();
     const master = resolveMasterKey(opts);
     const atRest = await loadOrCreateKeyPair(store, master, 'at-rest');
     const signing = await loadOrCreateKeyPair(store, master, 'signing');

@@ -5,7 +5,11 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { hpkeRecipient } from '@walletkit/crypto';
+import { installNativeCrypto } from '../native-crypto.js';
 import { makeWallet, signSealed, type SignJob, type WalletJob } from './signer-core.js';
+
+// An isolate of its own: its @walletkit/crypto opens and seals on node:crypto too.
+installNativeCrypto();
 
 const port = parentPort;
 if (!port) throw new Error('signer-worker runs as a worker thread');
