@@ -67,6 +67,9 @@ export async function openSeedConnection(target: { dataDir?: string; databaseUrl
     rows: async (text) => rowsOf(await store.db.execute(sql.raw(text))),
     batch: (statements) =>
       store.transaction(async (tx) => {
+        // The copies are new organizations no server has cached: the change triggers (migration
+        // 0009) would only bump and announce each of them, row by row.
+        await tx.execute(sql.raw('SET LOCAL session_replication_role = replica'));
         for (const s of statements) await tx.execute(sql.raw(s));
       }),
     close: () => store.close(),

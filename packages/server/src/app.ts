@@ -22,6 +22,7 @@ import { registerDevOutbox } from './delivery/outbox-route.js';
 import { issuerOf as activityServerBase } from './oauth/issued-token.js';
 import { proxyConfigStore } from './store/proxy-configs.js';
 import type { Store } from './store/db.js';
+import { Facts } from './activity/facts.js';
 
 export interface AppDeps {
   store: Store;
@@ -39,9 +40,10 @@ export interface AppDeps {
   /** @internal */
   queries?: Queries;
   /**
-   * How the auth proxy reaches the activity API: `'http'` (default: over the network to the
-   * server's public URL, as a separate deployment would) or `'inject'` (in-process through
-   * Fastify's inject(), for tests).
+   * How the auth proxy reaches the activity API: `'inject'` (default: in-process through Fastify's
+   * inject(), the same routes, parser, stamp check and error handler as over the network, without
+   * a socket or the HTTP round trip to itself) or `'http'` (over the network to the server's public
+   * URL, as a separate deployment would).
    */
   proxyTransport?: 'http' | 'inject';
 }
@@ -111,7 +113,11 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     now: deps.now ?? (() => new Date()),
     fetch: deps.fetch ?? globalThis.fetch,
     delivery: deps.delivery ?? createDelivery(config, deps.store),
+    facts: new Facts(deps.store),
   };
+  // A server answers requests from the cached facts as soon as it hears the database's changes:
+  // on PostgreSQL, start listening now rather than at the first request.
+  void deps.store.changes.live;
 
   // Expired OTP rows and outbox messages are swept while the server runs (store/retention.ts).
   let stopRetention: (() => void) | undefined;
@@ -157,8 +163,14 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     compute: deps.handlers ? {} : defaultCompute,
     queries: deps.queries ?? defaultQueries,
   });
-  const transport = deps.proxyTransport === 'inject' ? injectTransport(app) : httpTransport(() => activityServerBase(config), services.fetch);
-  await app.register(proxyPlugin, { prefix: '/v1', configs: proxyConfigStore(deps.store.db), transport, enclave: deps.enclave, now: services.now });
+  const transport = deps.proxyTransport === 'http' ? httpTransport(() => activityServerBase(config), services.fetch) : injectTransport(app);
+  await app.register(proxyPlugin, {
+    prefix: '/v1',
+    configs: proxyConfigStore(deps.store.db, services.facts.cache),
+    transport,
+    enclave: deps.enclave,
+    now: services.now,
+  });
   // Outbox rows hold codes: the route exists only when the dev outbox was asked for.
   if (config.devOutbox) await app.register(async (dev) => registerDevOutbox(dev, deps.store), { prefix: '/v1' });
   await app.register(framesPlugin, { prefix: '/frames', store: deps.store, enclave: deps.enclave });

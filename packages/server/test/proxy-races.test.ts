@@ -110,7 +110,7 @@ describe.each(storeKinds)('proxy races and replays on %s', (kind) => {
     });
     await updateProxySettings(a.store, a.org.organizationId, { social: { google: { enabled: true, clientIds: [CLIENT_ID] } } });
     if (kind === 'postgres') {
-      const b = await startSecondInstance(a as ProxyTestServer & { store: { location: string } }, { fetch: proxyFetch });
+      const b = await startSecondInstance(a as ProxyTestServer & { store: { location: string } }, { fetch: proxyFetch, proxyTransport: 'http' });
       bUrl = b.url;
       closeB = b.close;
     } else {

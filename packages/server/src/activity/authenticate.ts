@@ -21,7 +21,7 @@ import {
 import { ApiError } from '../errors.js';
 import { parseStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
-import { apiKeys, authenticators, organizations, proxyConfigs, users } from '../store/schema.js';
+import { type apiKeys, authenticators, organizations } from '../store/schema.js';
 import type { Caller, Services } from './context.js';
 import { authenticateAttested } from './attested.js';
 import { verifyP256Node } from './p256-node.js';
@@ -78,7 +78,7 @@ export async function authenticate(
   if ([apiStamp, webauthnStamp, attestedStamp].filter((h) => h !== undefined).length > 1) {
     throw new ApiError('ERR_STAMP_MALFORMED', 'send exactly one of X-Stamp, X-Stamp-WebAuthn and X-Stamp-Attested');
   }
-  if (apiStamp !== undefined) return authenticateApiKey(store, services, apiStamp, rawBody, organizationId);
+  if (apiStamp !== undefined) return authenticateApiKey(services, apiStamp, rawBody, organizationId);
   if (webauthnStamp !== undefined) return authenticatePasskey(store, services, webauthnStamp, rawBody, organizationId);
   if (attestedStamp !== undefined) {
     // An attestation names a user, not a credential of one: it may open a session, nothing else.
@@ -88,7 +88,7 @@ export async function authenticate(
   throw new ApiError('ERR_STAMP_MISSING');
 }
 
-async function authenticateApiKey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
+async function authenticateApiKey(services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
   let stamp: ParsedStamp;
   try {
     stamp = parseApiKeyStamp(value);
@@ -100,26 +100,20 @@ async function authenticateApiKey(store: Store, services: Services, value: strin
   }
   // Verify the signature before touching the database: a bad stamp learns nothing.
   if (!verifyApiKeyStamp(rawBody, stamp, { verifyP256: verifyP256Node })) throw new ApiError('ERR_STAMP_INVALID');
-  const keys = (
-    await store.db
-      .select({ key: apiKeys, isProxy: users.isProxy, proxyEnabled: proxyConfigs.enabled })
-      .from(apiKeys)
-      .innerJoin(organizations, ofActingOrganizations(apiKeys, organizationId))
-      .innerJoin(users, eq(users.id, apiKeys.userId))
-      .leftJoin(proxyConfigs, eq(proxyConfigs.proxyUserId, users.id))
-      .where(and(eq(apiKeys.publicKey, stamp.publicKey.toLowerCase()), eq(apiKeys.curve, CURVE_OF_SCHEME[stamp.scheme])))
-  ).map((r) => ({ ...r.key, proxy: { isProxy: r.isProxy === true, enabled: r.proxyEnabled === true } }));
+  const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme]);
   if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const now = services.now().getTime();
   // Prefer a key of the target organization itself over its parent's.
-  keys.sort((a, b) => Number(b.organizationId === organizationId) - Number(a.organizationId === organizationId));
-  const live = keys.find((k) => !k.expiresAt || k.expiresAt.getTime() > now);
+  const live =
+    keys.find((k) => k.organizationId === organizationId && (k.expiresAt === null || k.expiresAt > now)) ??
+    keys.find((k) => k.expiresAt === null || k.expiresAt > now);
   if (!live) throw new ApiError('ERR_API_KEY_EXPIRED');
   return {
     userId: live.userId,
     organizationId: live.organizationId,
     credential: { kind: 'api_key', id: live.id, publicKey: live.publicKey },
-    proxy: live.proxy,
+    facts: { isProxy: live.isProxy, proxyEnabled: live.proxyEnabled, rootMember: live.rootMember, threshold: live.threshold },
+    versions,
   };
 }
 

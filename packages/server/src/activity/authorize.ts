@@ -17,7 +17,7 @@ import { operations, type OperationName, type QueryName } from '@walletkit/proto
 import { ApiError } from '../errors.js';
 import type { Executor } from '../store/db.js';
 import { organizations, proxyConfigs, rootQuorumMembers, users } from '../store/schema.js';
-import type { Caller } from './context.js';
+import type { Caller, CallerFacts } from './context.js';
 import { evaluatePolicies } from './policy.js';
 
 export type Decision = { kind: 'execute' } | { kind: 'consensus'; threshold: number };
@@ -52,7 +52,7 @@ function refuseProxy(enabled: boolean, what: string): never {
  * @throws ApiError ERR_PERMISSION_DENIED | ERR_PROXY_DISABLED
  */
 export async function authorizeQuery(db: Executor, caller: Caller, name: string): Promise<void> {
-  const proxy = caller.proxy ?? (await proxyStatus(db, caller.userId));
+  const proxy = caller.facts ? { isProxy: caller.facts.isProxy, enabled: caller.facts.proxyEnabled } : await proxyStatus(db, caller.userId);
   if (!proxy.isProxy) return;
   if (!proxy.enabled || !PROXY_QUERIES.has(name as QueryName)) refuseProxy(proxy.enabled, `read ${name}`);
 }
@@ -71,7 +71,7 @@ export async function isRootMember(tx: Executor, organizationId: string, userId:
  * it): whether it is a proxy user and its proxy is enabled, whether it is a member of its
  * organization's root quorum, and that quorum's threshold (1 when the organization is unknown).
  */
-async function callerFacts(db: Executor, caller: Caller): Promise<{ isProxy: boolean; proxyEnabled: boolean; rootMember: boolean; threshold: number }> {
+async function callerFacts(db: Executor, caller: Caller): Promise<CallerFacts> {
   const [row] = await db
     .select({
       isProxy: users.isProxy,
@@ -105,7 +105,7 @@ export async function authorize(
     if (input.type !== operations.stamp_login.type) throw new ApiError('ERR_PERMISSION_DENIED', 'an attested stamp may only submit stamp_login');
     return { kind: 'execute' };
   }
-  const facts = await callerFacts(tx, caller);
+  const facts = caller.facts ?? (await callerFacts(tx, caller));
   if (facts.isProxy) {
     // Checked before the root quorum and policies: nothing may widen what the proxy can do.
     if (!facts.proxyEnabled || !PROXY_TYPES.has(input.type)) refuseProxy(facts.proxyEnabled, `submit ${input.type}`);

@@ -4,6 +4,8 @@ import type { ServerConfig } from '../config.js';
 import type { Delivery } from '../delivery/index.js';
 import type { Enclave } from '../enclave/index.js';
 import type { Executor, Tx } from '../store/db.js';
+import type { Facts, OrgVersion } from './facts.js';
+import type { Signer } from './operations/signers.js';
 
 /** Who stamped the request: a user of the target organization or of its parent. */
 export interface Caller {
@@ -13,11 +15,24 @@ export interface Caller {
   /** What stamped: an API key, a passkey, or an attestation (X-Stamp-Attested, stamp_login only: attested.ts). */
   credential: { kind: 'api_key'; id: string; publicKey: string } | { kind: 'authenticator'; id: string } | AttestedCredential;
   /**
-   * Whether the user is an authentication proxy's and that proxy is enabled, read with the API key
-   * (one statement fewer per read; authorize.ts `authorizeQuery`). Activities read it again inside
-   * their own statement.
+   * What authorization asks of the caller, read with its API key (facts.ts: cached while its
+   * organizations are unchanged). Absent for passkeys and attested stamps: authorize.ts reads it.
    */
-  proxy?: { isProxy: boolean; enabled: boolean };
+  facts?: CallerFacts;
+  /**
+   * The versions of the organizations `facts` were read at (the target and its parent): the
+   * activity's INSERT commits only if they still hold (activity-insert.ts), so no activity runs on
+   * facts that another server process changed meanwhile.
+   */
+  versions?: readonly OrgVersion[];
+}
+
+/** Whether the caller is a proxy user and its proxy enabled, a member of its organization's root quorum, and that quorum's threshold. */
+export interface CallerFacts {
+  isProxy: boolean;
+  proxyEnabled: boolean;
+  rootMember: boolean;
+  threshold: number;
 }
 
 /** Services every handler may use; injected so tests can vary clock and fetch. */
@@ -28,6 +43,8 @@ export interface Services {
   fetch: typeof fetch;
   /** OTP delivery transports. */
   delivery: Delivery;
+  /** Facts of API keys and signers, cached while their organizations are unchanged (facts.ts). */
+  facts: Facts;
 }
 
 /** What one handler sees: its transaction, the target organization, the caller. No HTTP. */
@@ -76,6 +93,12 @@ export interface ComputeContext extends Services {
   organizationId: string;
   caller: Caller;
   activityId: string;
+  /**
+   * The key behind a signature's `signWith` in the organization (signers.ts `resolveSigner`): from
+   * the cached facts on the transaction-free path, read in the transaction on an approval's.
+   * @throws ApiError ERR_WALLET_ACCOUNT_NOT_FOUND
+   */
+  signer(signWith: string): Promise<Signer>;
 }
 
 /** A handler that runs outside any transaction: validated parameters in, the result object out. */

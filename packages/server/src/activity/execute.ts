@@ -3,7 +3,10 @@
  * authorization and consensus, the handler, the stored record and its App Proofs. Operations
  * that only read and compute (signing: `computeHandlers`) run with no transaction open: they
  * are authorized, computed, and stored completed in one statement, so their crypto never
- * holds a transaction (the embedded database runs one at a time).
+ * holds a transaction (the embedded database runs one at a time). Either way the activity row is
+ * created by a guarded INSERT (activity-insert.ts): the unique fingerprint index settles racing
+ * copies (the loser answers the winner's record), and the guard refuses a row whose caller's
+ * facts changed since they were read (`StaleFacts`: the request runs again).
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
@@ -12,12 +15,11 @@ import { ApiError } from '../errors.js';
 import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { activities, activityVotes, users } from '../store/schema.js';
+import { type ActivityRow, insertActivities, StaleFacts } from './activity-insert.js';
 import { authorize } from './authorize.js';
 import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
-
-type ActivityRow = typeof activities.$inferSelect;
 
 /**
  * Thrown by a handler whose failure must still commit what it wrote (e.g. a wrong OTP
@@ -123,7 +125,14 @@ export class ActivityRunner {
     const id = newSortableId();
     let outcome: unknown;
     try {
-      outcome = await compute(input.parameters as never, { ...this.services, db, organizationId: input.organizationId, caller: input.caller, activityId: id });
+      outcome = await compute(input.parameters as never, {
+        ...this.services,
+        db,
+        organizationId: input.organizationId,
+        caller: input.caller,
+        activityId: id,
+        signer: (signWith) => this.services.facts.signer(input.organizationId, signWith),
+      });
     } catch (err) {
       if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
       throw err;
@@ -138,37 +147,36 @@ export class ActivityRunner {
       timestampMs: input.timestampMs,
       generateAppProofs: input.generateAppProofs,
     };
-    const stored = await this.completed.write({
-      ...row,
-      status: 'ACTIVITY_STATUS_COMPLETED',
-      userId: input.caller.userId,
-      intent: { [input.descriptor.intentKey]: input.parameters },
-      result,
-      appProofs: this.proofsOf(row, result),
-      createdAt: now,
-      updatedAt: now,
-    });
+    const stored = await this.completed.write(
+      {
+        ...row,
+        status: 'ACTIVITY_STATUS_COMPLETED',
+        userId: input.caller.userId,
+        intent: { [input.descriptor.intentKey]: input.parameters },
+        result,
+        appProofs: this.proofsOf(row, result),
+        createdAt: now,
+        updatedAt: now,
+      },
+      input.caller.versions,
+    );
     // A fresh activity has no votes; a racing copy that stored first is the answer.
     if (stored) return toReply(stored, [], input.caller.userId);
     const winner = await findByFingerprint(db, input.organizationId, input.fingerprint);
-    if (!winner) throw new ApiError('ERR_INTERNAL', 'the activity conflicted with a copy that cannot be read');
+    if (!winner) throw new StaleFacts((input.caller.versions ?? []).map(([o]) => o));
     const failed = failureOf(winner);
     if (failed) throw failed;
     return replyOf(db, winner, input.caller);
   }
 
   /**
-   * Submit an activity. An identical body (same fingerprint) returns the existing record
-   * and never runs twice, also when copies race: the unique (organization, fingerprint)
-   * index makes every loser's transaction fail, after which it reads the winner's record.
+   * Submit an activity. An identical body (same fingerprint) returns the stored record and never
+   * takes effect twice, also when copies race: the unique (organization, fingerprint) index fails
+   * every copy but the first at its INSERT (a transaction rolls back whatever it did), after
+   * which it reads the winner's record.
+   * @throws StaleFacts when the caller's facts changed while it ran (nothing was stored)
    */
   async submit(input: SubmitInput): Promise<ActivityReply> {
-    const existing = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
-    if (existing) {
-      const failed = failureOf(existing);
-      if (failed) throw failed;
-      return replyOf(this.store.db, existing, input.caller);
-    }
     const compute = this.compute[input.descriptor.name as keyof ComputeTable] as ComputeHandler<never> | undefined;
     if (compute) {
       const done = await this.computeNow(input, compute);
@@ -184,15 +192,15 @@ export class ActivityRunner {
     try {
       reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit, prefetched));
     } catch (err) {
-      if (isUniqueViolation(err)) {
+      if (isUniqueViolation(err, 'activities_fingerprint_uq')) {
         const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
         if (winner) {
           const failed = failureOf(winner);
           if (failed) throw failed;
           return replyOf(this.store.db, winner, input.caller);
         }
-        return this.refuse(input, new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
       }
+      if (isUniqueViolation(err)) return this.refuse(input, new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
       if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
       throw err;
     }
@@ -244,6 +252,11 @@ export class ActivityRunner {
     return replyOf(this.store.db, winner!, input.caller);
   }
 
+  /**
+   * Inside the activity's transaction: authorize, write the row (guarded: its INSERT is the
+   * first statement, so the caller's facts are checked before the handler runs), then either
+   * record the submitter's vote (consensus) or run the handler and store its outcome.
+   */
   private async run(
     tx: Tx,
     input: SubmitInput,
@@ -252,49 +265,66 @@ export class ActivityRunner {
   ): Promise<{ reply: ActivityReply; failure?: ApiError }> {
     const now = this.services.now();
     const id = newSortableId();
-    const [row] = await tx
-      .insert(activities)
-      .values({
-        id,
-        organizationId: input.organizationId,
-        type: input.descriptor.type,
-        status: 'ACTIVITY_STATUS_CREATED',
-        fingerprint: input.fingerprint,
-        timestampMs: input.timestampMs,
-        userId: input.caller.userId,
-        intent: { [input.descriptor.intentKey]: input.parameters },
-        result: {},
-        generateAppProofs: input.generateAppProofs,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
     const decision = await authorize(tx, {
       organizationId: input.organizationId,
       caller: input.caller,
       type: input.descriptor.type,
       parameters: input.parameters,
     });
+    const row: ActivityRow = {
+      id,
+      organizationId: input.organizationId,
+      type: input.descriptor.type,
+      status: decision.kind === 'consensus' ? 'ACTIVITY_STATUS_CONSENSUS_NEEDED' : 'ACTIVITY_STATUS_CREATED',
+      fingerprint: input.fingerprint,
+      timestampMs: input.timestampMs,
+      userId: input.caller.userId,
+      intent: { [input.descriptor.intentKey]: input.parameters },
+      result: {},
+      appProofs: null,
+      generateAppProofs: input.generateAppProofs,
+      failure: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.store1(tx, row, input.caller);
     if (decision.kind === 'consensus') {
       await tx
         .insert(activityVotes)
         .values({ id: newSortableId(), activityId: id, userId: input.caller.userId, selection: 'VOTE_SELECTION_APPROVED', createdAt: now });
-      const [pending] = await tx
-        .update(activities)
-        .set({ status: 'ACTIVITY_STATUS_CONSENSUS_NEEDED', updatedAt: now })
-        .where(eq(activities.id, id))
-        .returning();
-      return { reply: await replyOf(tx, pending ?? row!, input.caller) };
+      return { reply: await replyOf(tx, row, input.caller) };
     }
-    const done = await this.complete(tx, row!, input.caller, afterCommit, prefetched);
+    const outcome = await this.outcomeOf(tx, row, input.caller, afterCommit, prefetched);
+    await tx.update(activities).set(outcome).where(eq(activities.id, id));
+    const done: ActivityRow = { ...row, ...outcome };
     const failure = failureOf(done);
     // Executed at once, the activity has no votes (only a consensus path records them).
     const reply = toReply(done, [], input.caller.userId);
     return failure ? { reply, failure } : { reply };
   }
 
-  /** Run the handler of a stored activity and record its result (and App Proofs). */
-  private async complete(tx: Tx, row: ActivityRow, caller: Caller, afterCommit: Array<() => Promise<void>>, prefetched?: unknown): Promise<ActivityRow> {
+  /**
+   * The activity's INSERT in its transaction, guarded by the caller's fact versions: a copy with
+   * its fingerprint stored first raises the unique violation (the transaction rolls back); changed
+   * facts raise StaleFacts (rolls back too; the request runs again).
+   */
+  private async store1(tx: Tx, row: ActivityRow, caller: Caller): Promise<void> {
+    const guard = caller.versions ?? [];
+    const written = await insertActivities(tx, [{ row, guard }], { skipConflicts: false });
+    if (!written.has(row.id)) throw new StaleFacts(guard.map(([o]) => o));
+  }
+
+  /**
+   * Run the handler of an activity; its outcome as the columns of its row: completed with its
+   * result (and App Proofs), or failed with a CommittedFailure's error (whose writes commit).
+   */
+  private async outcomeOf(
+    tx: Tx,
+    row: Pick<ActivityRow, 'id' | 'organizationId' | 'type' | 'fingerprint' | 'timestampMs' | 'generateAppProofs' | 'intent'>,
+    caller: Caller,
+    afterCommit: Array<() => Promise<void>>,
+    prefetched?: unknown,
+  ): Promise<Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>> {
     const descriptor = operationByType(row.type);
     if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
     const handler = this.handlers[descriptor.name] as (params: unknown, ctx: OperationContext) => Promise<Record<string, unknown>>;
@@ -311,7 +341,7 @@ export class ActivityRunner {
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');
         // The submitter acts again, as a user of their own organization (the target or its parent).
         const [submitter] = await tx.select({ organizationId: users.organizationId }).from(users).where(eq(users.id, stored.userId));
-        await this.complete(
+        const outcome = await this.outcomeOf(
           tx,
           stored,
           {
@@ -321,6 +351,7 @@ export class ActivityRunner {
           },
           afterCommit,
         );
+        await tx.update(activities).set(outcome).where(eq(activities.id, stored.id));
       },
     };
     const params = row.intent[descriptor.intentKey];
@@ -329,21 +360,9 @@ export class ActivityRunner {
       outcome = await handler(params, ctx);
     } catch (err) {
       if (!(err instanceof CommittedFailure)) throw err;
-      const [failedRow] = await tx
-        .update(activities)
-        .set({ status: 'ACTIVITY_STATUS_FAILED', failure: failureRecord(err.error), updatedAt: this.services.now() })
-        .where(eq(activities.id, row.id))
-        .returning();
-      return failedRow!;
+      return { status: 'ACTIVITY_STATUS_FAILED', result: {}, appProofs: null, failure: failureRecord(err.error), updatedAt: this.services.now() };
     }
     const result = { [descriptor.resultKey]: outcome };
-    const now = this.services.now();
-    const appProofs = this.proofsOf(row, result);
-    const [updated] = await tx
-      .update(activities)
-      .set({ status: 'ACTIVITY_STATUS_COMPLETED', result, appProofs, updatedAt: now })
-      .where(eq(activities.id, row.id))
-      .returning();
-    return updated!;
+    return { status: 'ACTIVITY_STATUS_COMPLETED', result, appProofs: this.proofsOf(row, result), failure: null, updatedAt: this.services.now() };
   }
 }

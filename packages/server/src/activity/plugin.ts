@@ -8,15 +8,17 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { activityFingerprint } from '@walletkit/crypto';
-import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor } from '@walletkit/protocol';
+import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor, type QueryName } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { useStrictJson } from '../request-body.js';
 import type { Store } from '../store/db.js';
+import { StaleFacts } from './activity-insert.js';
 import { authenticate } from './authenticate.js';
 import { authorizeQuery } from './authorize.js';
 import type { ComputeTable, Handlers, PrefetchTable, Services } from './context.js';
 import { ActivityRunner } from './execute.js';
 import type { Queries } from './queries/context.js';
+import { cachedQueries } from './queries/index.js';
 import { assertSchema } from './validate.js';
 
 export interface ActivityPluginOptions {
@@ -29,6 +31,9 @@ export interface ActivityPluginOptions {
   compute?: ComputeTable;
   queries: Queries;
 }
+
+/** Runs of one request whose facts another process keeps changing, before it is refused (503). */
+const STALE_ATTEMPTS = 3;
 
 /** The body useStrictJson parsed; a request without one (no content type) is malformed. */
 function parsedBody(req: FastifyRequest): unknown {
@@ -74,17 +79,29 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
       const parameters = assertSchema<Record<string, unknown>>(descriptor.parameters, envelope.parameters, 'parameters');
       checkLiveness(services, envelope.timestampMs);
       const rawBody = req.rawBody!;
-      // X-Stamp-Attested opens a session and nothing else (decision 0020).
-      const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId, { attested: descriptor.name === 'stamp_login' });
-      return runner.submit({
-        descriptor,
-        organizationId: envelope.organizationId,
-        timestampMs: envelope.timestampMs,
-        parameters,
-        generateAppProofs: envelope.generateAppProofs === true,
-        fingerprint: activityFingerprint(rawBody),
-        caller,
-      });
+      const fingerprint = activityFingerprint(rawBody);
+      for (let attempt = 1; ; attempt++) {
+        // X-Stamp-Attested opens a session and nothing else (decision 0020).
+        const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId, { attested: descriptor.name === 'stamp_login' });
+        try {
+          return await runner.submit({
+            descriptor,
+            organizationId: envelope.organizationId,
+            timestampMs: envelope.timestampMs,
+            parameters,
+            generateAppProofs: envelope.generateAppProofs === true,
+            fingerprint,
+            caller,
+          });
+        } catch (err) {
+          if (!(err instanceof StaleFacts)) throw err;
+          // Another process changed the caller's organization since its facts were cached: nothing
+          // was stored; read them again and run again (a second change in the same moments too).
+          if (attempt >= STALE_ATTEMPTS)
+            throw new ApiError('ERR_UNAVAILABLE', 'the organization changed while the request ran; try again', undefined, { cause: err });
+          for (const organizationId of err.organizations) store.changes.changed(organizationId);
+        }
+      }
     });
   }
 
@@ -94,7 +111,12 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
       const request = assertSchema<{ organizationId: string } & Record<string, unknown>>(query.request, parsedBody(req), '');
       const caller = await authenticate(store, services, req.headers, req.rawBody!, request.organizationId);
       await authorizeQuery(store.db, caller, query.name);
-      return handler(request, { ...services, db: store.db, organizationId: request.organizationId, caller });
+      const read = () => handler(request, { ...services, db: store.db, organizationId: request.organizationId, caller });
+      if (!cachedQueries.has(query.name as QueryName)) return read();
+      return services.facts.cache.get(`query|${query.name}|${JSON.stringify(request)}`, async () => ({
+        value: await read(),
+        organizations: [request.organizationId],
+      }));
     });
   }
 }

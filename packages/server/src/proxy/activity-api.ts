@@ -3,8 +3,8 @@
  * "communicates with the core backend only through the public API"). Every submit and every
  * read the proxy makes goes through {@link ActivityApi}: the body is built here, stamped by the
  * enclave with the configuration's sealed proxy key (the private key never leaves the enclave),
- * and posted over a {@link ActivityTransport}: HTTP to the server's public URL in production,
- * Fastify's `inject()` in tests. Error replies come back to the caller unchanged (same code,
+ * and posted over a {@link ActivityTransport}: Fastify's `inject()` when the proxy and the
+ * activity API are one server (the default), HTTP to the server's public URL otherwise. Error replies come back to the caller unchanged (same code,
  * message and field).
  */
 import type { AppProof } from '@walletkit/crypto';
@@ -61,7 +61,7 @@ export interface Injectable {
 }
 
 /**
- * In-process, through Fastify's `inject()` (tests): the same routes, parser, authentication and
+ * In-process, through Fastify's `inject()` (the default, app.ts): the same routes, parser, authentication and
  * error handler as over the network, without a socket.
  */
 export function injectTransport(app: Injectable): ActivityTransport {

@@ -17,11 +17,13 @@ import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
 import * as schema from './schema.js';
 
 export { StoreLockedError } from './lock.js';
+export { ChangeFeed } from './change-feed.js';
 export { MigrationError } from './migrate.js';
 
 /** @internal */
@@ -70,6 +72,8 @@ export interface Store {
   close(): Promise<void>;
   /** Absolute data directory (PGlite on disk only). */
   readonly dataDir?: string | undefined;
+  /** Committed changes of cached facts, as announced by the database (change-feed.ts). @internal */
+  changes: ChangeFeed;
 }
 
 export const DEFAULT_DATA_DIR = './.walletkit/data';
@@ -102,10 +106,14 @@ async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: strin
     throw err;
   }
   const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // One session: its notifications arrive before the statement that caused them resolves.
+  const changes = new ChangeFeed({ live: true });
+  await client.listen(CHANGES_CHANNEL, (organizationId) => changes.changed(organizationId));
   let closing: Promise<void> | undefined;
   return {
     kind: 'pglite',
     db,
+    changes,
     dataDir: disk?.dataDir,
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(client),
@@ -142,8 +150,76 @@ async function createMemoryPglite(): Promise<PGlite> {
   return client;
 }
 
+/** application_name of the connection that listens for other processes' changes. */
+export const LISTENER_NAME = 'walletkit-changes';
+
+/**
+ * The change feed of a PostgreSQL database (change-feed.ts): every pooled connection listens (a
+ * commit's own notifications arrive before its COMMIT returns), and one more connection, opened
+ * when the feed is first needed, listens for the other processes' commits; while it is down the
+ * feed is not live. A database where LISTEN fails (a transaction-mode pooler) never goes live:
+ * nothing is cached, everything is read.
+ */
+function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(client: pg.ClientBase): Promise<void>; close(): Promise<void> } {
+  let usable = true;
+  let closed = false;
+  let listener: pg.Client | undefined;
+  let lastAttempt = 0;
+  const hear = (n: pg.Notification) => {
+    if (n.channel === CHANGES_CHANNEL && n.payload) feed.changed(n.payload);
+  };
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: databaseUrl, application_name: LISTENER_NAME });
+    listener = client;
+    client.on('notification', hear);
+    client.on('error', () => {});
+    client.on('end', () => {
+      if (listener === client) listener = undefined;
+      feed.goDead();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      if (closed) await client.end();
+      else if (listener === client) feed.goLive();
+    } catch {
+      if (listener === client) listener = undefined;
+      feed.goDead();
+      await client.end().catch(() => {});
+    }
+  };
+  const feed = new ChangeFeed({
+    live: false,
+    // At most one connection attempt a second, and only while someone wants the feed.
+    wake: () => {
+      if (!usable || closed || listener || Date.now() - lastAttempt < 1000) return;
+      lastAttempt = Date.now();
+      void connect();
+    },
+  });
+  return {
+    feed,
+    async onConnect(client) {
+      client.on('notification', hear);
+      try {
+        await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      } catch {
+        usable = false;
+        feed.goDead();
+      }
+    },
+    async close() {
+      closed = true;
+      const client = listener;
+      listener = undefined;
+      await client?.end().catch(() => {});
+    },
+  };
+}
+
 async function openPostgres(databaseUrl: string, poolSize: number): Promise<Store> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  const changes = postgresChanges(databaseUrl);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect: changes.onConnect });
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool discards it and the next query opens a new one.
   pool.on('error', (err) => {
@@ -163,9 +239,10 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
   return {
     kind: 'postgres',
     db,
+    changes: changes.feed,
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(pool),
-    close: () => (closing ??= pool.end()),
+    close: () => (closing ??= Promise.all([changes.close(), pool.end()]).then(() => {})),
   };
 }
 

@@ -5,6 +5,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { ProxyConfigRow, ProxyConfigStore } from '../proxy/config-store.js';
 import { withEveryProvider } from '../proxy/settings.js';
+import type { FactCache } from './fact-cache.js';
 import type { Db } from './db.js';
 import { proxyConfigs } from './schema.js';
 
@@ -51,7 +52,21 @@ async function anyEnabledAllows(db: Db, origin: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** The proxy's configuration store on this database. @internal */
-export function proxyConfigStore(db: Db): ProxyConfigStore {
-  return { byId: (id) => loadProxyConfig(db, id), anyEnabledAllows: (origin) => anyEnabledAllows(db, origin) };
+/**
+ * The proxy's configuration store on this database. With `cache`, a configuration is read once
+ * and kept until its organization changes (a change of the row announces it: migration 0009).
+ * @internal
+ */
+export function proxyConfigStore(db: Db, cache?: FactCache): ProxyConfigStore {
+  const byId = (id: string) => loadProxyConfig(db, id);
+  return {
+    byId: cache
+      ? (id) =>
+          cache.get(`proxy-config|${id}`, async () => {
+            const row = await byId(id);
+            return { value: row, organizations: row ? [row.organizationId] : [], keep: row !== undefined };
+          })
+      : byId,
+    anyEnabledAllows: (origin) => anyEnabledAllows(db, origin),
+  };
 }

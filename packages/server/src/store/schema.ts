@@ -19,6 +19,12 @@ export const organizations = pgTable(
     /** Parent organization of a sub-organization (one per end user); null for a top-level org. */
     parentOrganizationId: text('parent_organization_id'),
     rootQuorumThreshold: integer('root_quorum_threshold').notNull().default(1),
+    /**
+     * Bumped by triggers at every change of what the server caches about the organization (its
+     * users, API keys, root quorum, proxy, policies, wallets, accounts and private keys; migration
+     * 0009): the version a cached fact was read at, checked by the activity's INSERT.
+     */
+    authVersion: bigint('auth_version', { mode: 'number' }).notNull().default(0),
     createdAt: created(),
     updatedAt: updated(),
   },

@@ -143,7 +143,7 @@ class BreakableClock {
     }
     return new Date();
   };
-  /** @example clock.breakIn('ActivityRunner.complete') // the final update of the next activity fails */
+  /** @example clock.arm('ActivityRunner.outcomeOf') // the final update of the next activity fails */
   arm(fn: string): void {
     this.breakIn = fn;
   }
@@ -730,7 +730,7 @@ describe('secrets hygiene on one server (pglite)', () => {
     const user = await signup(contact);
     const key = generateP256KeyPair();
     const otp = await requestCode(contact);
-    clock.arm('ActivityRunner.complete');
+    clock.arm('ActivityRunner.outcomeOf');
     const failedVerify = await browser(
       'otp_verify_v2',
       { otpId: otp.otpId, encryptedOtpBundle: await encryptOtpAttempt(otp.targetPublic, otp.code, key.publicKey) },
@@ -745,7 +745,7 @@ describe('secrets hygiene on one server (pglite)', () => {
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     const token: string = verified.body.verificationToken;
     learn('token', `verification token of ${contact}`, token, last());
-    clock.arm('ActivityRunner.complete');
+    clock.arm('ActivityRunner.outcomeOf');
     const failedLogin = await browser(
       'otp_login_v2',
       { verificationToken: token, publicKey: key.publicKey, clientSignature: loginSignature(key.privateKey, token) },
@@ -759,12 +759,12 @@ describe('secrets hygiene on one server (pglite)', () => {
     });
     expect(loggedIn.status, JSON.stringify(loggedIn.body)).toBe(200);
     learn('token', `session of ${contact}`, loggedIn.body.session, last());
-    clock.arm('ActivityRunner.complete');
+    clock.arm('ActivityRunner.outcomeOf');
     const failedStamp = await submit('stamp_login', user.organizationId, { publicKey: generateP256KeyPair().publicKey }, user.key, 'stamp_login failing write');
     expect(failedStamp.status).toBe(500);
     const target = generateP256KeyPair();
     const wallets = (await query('list_wallets', user.organizationId, {}, user.key)).body.wallets as Array<{ walletId: string }>;
-    clock.arm('ActivityRunner.complete');
+    clock.arm('ActivityRunner.outcomeOf');
     expect(
       (
         await submit(

@@ -7,7 +7,7 @@ import { isCryptoError, payloadDigest, type Curve, type HashFunction, type Paylo
 import { ApiError } from '../../errors.js';
 import { inTransaction } from './compute.js';
 import type { ComputeTable } from '../context.js';
-import { resolveSigner, signWithSigner } from './signers.js';
+import { signWithSigner } from './signers.js';
 
 /** The bytes to sign for one payload; whatever payloadDigest rejects is a bad payload at `field`. */
 function digestOf(payload: string, encoding: PayloadEncoding, hashFunction: HashFunction, curve: Curve, field: string): Uint8Array {
@@ -27,7 +27,7 @@ export const signingCompute = {
    * the message itself (`v` = 00). Invalid encoding/hash combinations are ERR_INVALID_PAYLOAD.
    */
   sign_raw_payloads: async (params, ctx) => {
-    const signer = await resolveSigner(ctx.db, ctx.organizationId, params.signWith);
+    const signer = await ctx.signer(params.signWith);
     // Hash every payload before the enclave opens anything: a bad payload costs no unseal.
     const messages = params.payloads.map((payload, i) => digestOf(payload, params.encoding, params.hashFunction, signer.key.curve, `payloads.${i}`));
     return { signatures: await signWithSigner(ctx, signer, messages) };
@@ -35,7 +35,7 @@ export const signingCompute = {
 
   /** One payload of sign_raw_payloads; the result is the signature itself, `{r, s, v}`. */
   sign_raw_payload: async (params, ctx) => {
-    const signer = await resolveSigner(ctx.db, ctx.organizationId, params.signWith);
+    const signer = await ctx.signer(params.signWith);
     const message = digestOf(params.payload, params.encoding, params.hashFunction, signer.key.curve, 'payload');
     const [signature] = await signWithSigner(ctx, signer, [message]);
     return signature!;

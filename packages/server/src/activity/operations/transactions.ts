@@ -23,7 +23,7 @@ import type { RawSignature } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
 import { inTransaction } from './compute.js';
 import type { ComputeTable } from '../context.js';
-import { resolveSigner, signWithSigner } from './signers.js';
+import { signWithSigner } from './signers.js';
 
 /** What one transaction needs signed, and how the signature goes back in. */
 interface Signable {
@@ -85,7 +85,7 @@ export const transactionCompute = {
   sign_transaction: async (params, ctx) => {
     // Parse and hash first: a malformed transaction costs no key lookup and no unseal.
     const signable = SIGNABLE[params.type](params.unsignedTransaction);
-    const signer = await resolveSigner(ctx.db, ctx.organizationId, params.signWith);
+    const signer = await ctx.signer(params.signWith);
     if (signer.key.curve !== signable.curve) {
       throw invalid(`${params.type} needs a ${CURVE_NAME[signable.curve]} key; signWith is ${CURVE_NAME[signer.key.curve]}`);
     }
