@@ -39,7 +39,7 @@ describe.each(storeKinds)('CompletedWriter on %s', (kind) => {
     store = await openTestStore(kind);
     const org = randomUUID();
     await store.db.insert(organizations).values({ id: org, name: 'writer' });
-    const writer = new CompletedWriter(store.db);
+    const writer = new CompletedWriter(store);
     await writer.write(row(org, 'sha256:stored-0'));
     const rows = Array.from({ length: 60 }, (_, i) => (i < 10 ? row(org, `sha256:stored-${i % 1}`) : row(org, `sha256:fresh-${i}`)));
     rows[59] = row(randomUUID(), 'sha256:orphan');

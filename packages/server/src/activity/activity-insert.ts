@@ -43,13 +43,12 @@ function valuesOf({ row, guard }: GuardedRow): SQL {
 }
 
 /**
- * INSERT of `rows` where their guards hold; returns the ids written. With `skipConflicts` a row
- * whose fingerprint is already stored is skipped (the group commit); without, it raises the unique
- * violation (a transaction that must roll back).
+ * The INSERT of `rows` where their guards hold, returning the ids written. With `skipConflicts` a
+ * row whose fingerprint is already stored is skipped (the group commit); without, it raises the
+ * unique violation (a transaction that must roll back).
  */
-export async function insertActivities(db: Executor, rows: readonly GuardedRow[], opts: { skipConflicts: boolean }): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const result = (await db.execute(sql`
+export function activitiesInsert(rows: readonly GuardedRow[], opts: { skipConflicts: boolean }): SQL {
+  return sql`
     INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
     SELECT v.id, v.organization_id, v.type, v.status, v.fingerprint, v.timestamp_ms, v.user_id, v.intent, v.result, v.app_proofs, v.generate_app_proofs, v.failure, v.created_at, v.updated_at
     FROM (VALUES ${sql.join(rows.map(valuesOf), sql`, `)})
@@ -57,6 +56,12 @@ export async function insertActivities(db: Executor, rows: readonly GuardedRow[]
     WHERE (v.g1_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g1_org AND o.auth_version = v.g1_version))
       AND (v.g2_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g2_org AND o.auth_version = v.g2_version))
     ${opts.skipConflicts ? sql`ON CONFLICT DO NOTHING` : sql``}
-    RETURNING id`)) as unknown as { rows: Array<{ id: string }> };
+    RETURNING id`;
+}
+
+/** `activitiesInsert` in a transaction (or on any drizzle executor); the ids written. */
+export async function insertActivities(db: Executor, rows: readonly GuardedRow[], opts: { skipConflicts: boolean }): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const result = (await db.execute(activitiesInsert(rows, opts))) as unknown as { rows: Array<{ id: string }> };
   return new Set(result.rows.map((r) => r.id));
 }

@@ -1,14 +1,17 @@
 /**
- * Group commit for activities completed outside a transaction (execute.ts `computeNow`): the
- * rows that arrive while one INSERT runs are written together by the next, so under load one
- * statement (one commit) stores many signatures. Each row carries its guard (activity-insert.ts:
+ * Group commit for activities completed outside a transaction (execute.ts `computeNow`): a row
+ * waits up to `GATHER_MS` for others, and the rows that arrive meanwhile or while one INSERT runs
+ * are written together by the next, so under load one statement (one commit) stores many
+ * signatures. The statement runs straight on the driver (`Store.query`): on the embedded database
+ * each statement costs about a millisecond of the event loop, most of it fixed, so fewer and
+ * larger INSERTs are what makes signatures cheap. Each row carries its guard (activity-insert.ts:
  * the versions its caller's facts were read at); each caller learns whether its row was stored,
  * or held back: by a stored copy with the same fingerprint, or by its guard. Should a batch fail
  * as a whole (a row breaking a constraint), its rows are written one by one, so one bad row fails
  * only its own request.
  */
-import type { Executor } from '../store/db.js';
-import { type ActivityRow, type GuardedRow, insertActivities } from './activity-insert.js';
+import type { Store } from '../store/db.js';
+import { type ActivityRow, activitiesInsert, type GuardedRow } from './activity-insert.js';
 import type { OrgVersion } from './facts.js';
 
 /** A row to store; the optional columns take their defaults. */
@@ -23,11 +26,18 @@ interface Waiting extends GuardedRow {
 /** Most rows in one INSERT (bind parameters stay far below PostgreSQL's 65,535). */
 const MAX_BATCH = 200;
 
+/** How long the first row of a batch waits for others (milliseconds). */
+export const GATHER_MS = 2;
+
 export class CompletedWriter {
   private queue: Waiting[] = [];
   private writing = false;
+  private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly store: Pick<Store, 'query'>,
+    private readonly gatherMs = GATHER_MS,
+  ) {}
 
   /**
    * Store `row` as part of the next INSERT if `guard` holds: the stored row, or undefined when it
@@ -38,21 +48,37 @@ export class CompletedWriter {
     const full: ActivityRow = { appProofs: null, failure: null, generateAppProofs: false, ...row };
     return new Promise((resolve, reject) => {
       this.queue.push({ row: full, guard, resolve, reject });
-      if (!this.writing) void this.drain();
+      this.schedule();
     });
   }
 
+  /** Start the next INSERT after the gathering delay, or at once with a full batch waiting. */
+  private schedule(): void {
+    if (this.writing) return;
+    if (this.queue.length >= MAX_BATCH || this.gatherMs <= 0) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      void this.drain();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.drain();
+    }, this.gatherMs);
+  }
+
   private async drain(): Promise<void> {
+    if (this.writing) return;
     this.writing = true;
     try {
       while (this.queue.length > 0) {
         const batch = this.queue.splice(0, MAX_BATCH);
         try {
-          this.settle(batch, await insertActivities(this.db, batch, { skipConflicts: true }));
+          this.settle(batch, await this.insert(batch));
         } catch {
           for (const one of batch) {
             try {
-              this.settle([one], await insertActivities(this.db, [one], { skipConflicts: true }));
+              this.settle([one], await this.insert([one]));
             } catch (err) {
               one.reject(err);
             }
@@ -62,6 +88,11 @@ export class CompletedWriter {
     } finally {
       this.writing = false;
     }
+  }
+
+  private async insert(rows: readonly GuardedRow[]): Promise<Set<string>> {
+    const written = await this.store.query<{ id: string }>(activitiesInsert(rows, { skipConflicts: true }));
+    return new Set(written.map((r) => r.id));
   }
 
   private settle(batch: Waiting[], stored: Set<string>): void {

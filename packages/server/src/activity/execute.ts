@@ -85,7 +85,7 @@ export class ActivityRunner {
     this.handlers = handlers;
     this.prefetchers = prefetchers;
     this.compute = compute;
-    this.completed = new CompletedWriter(store.db);
+    this.completed = new CompletedWriter(store);
   }
 
   /** The App Proof of a completed activity (signed by the enclave key), when it asked for one. */

@@ -16,7 +16,8 @@ import pg from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
@@ -74,7 +75,15 @@ export interface Store {
   readonly dataDir?: string | undefined;
   /** Committed changes of cached facts, as announced by the database (change-feed.ts). @internal */
   changes: ChangeFeed;
+  /**
+   * Run one statement straight on the driver, outside any transaction, and return its rows as the
+   * driver parses them: for the hottest statements (the group commit of signatures), where
+   * drizzle's per-statement work costs as much as PGlite's own. @internal
+   */
+  query<T>(statement: SQL): Promise<T[]>;
 }
+
+const dialect = new PgDialect();
 
 export const DEFAULT_DATA_DIR = './.walletkit/data';
 /** Subdirectory of the data directory holding the PGlite cluster. */
@@ -114,6 +123,10 @@ async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: strin
     kind: 'pglite',
     db,
     changes,
+    query: async <T>(statement: SQL) => {
+      const { sql, params } = dialect.sqlToQuery(statement);
+      return (await client.query<T>(sql, params)).rows;
+    },
     dataDir: disk?.dataDir,
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(client),
@@ -240,6 +253,10 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
     kind: 'postgres',
     db,
     changes: changes.feed,
+    query: async <T>(statement: SQL) => {
+      const { sql, params } = dialect.sqlToQuery(statement);
+      return (await pool.query(sql, params)).rows as T[];
+    },
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(pool),
     close: () => (closing ??= Promise.all([changes.close(), pool.end()]).then(() => {})),
