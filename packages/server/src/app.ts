@@ -23,6 +23,8 @@ import { issuerOf as activityServerBase } from './oauth/issued-token.js';
 import { proxyConfigStore } from './store/proxy-configs.js';
 import type { Store } from './store/db.js';
 import { Facts } from './activity/facts.js';
+import { StampVerifier } from './activity/stamp-verifier.js';
+import { defaultThreads } from './threads/pool.js';
 
 export interface AppDeps {
   store: Store;
@@ -114,6 +116,7 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     fetch: deps.fetch ?? globalThis.fetch,
     delivery: deps.delivery ?? createDelivery(config, deps.store),
     facts: new Facts(deps.store),
+    stamps: new StampVerifier(config.signerThreads ?? defaultThreads()),
   };
   // A server answers requests from the cached facts as soon as it hears the database's changes:
   // on PostgreSQL, start listening now rather than at the first request.
@@ -126,7 +129,10 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
   });
   app.addHook('onClose', async () => stopRetention?.());
   // The enclave's signing threads stop with the server.
-  app.addHook('onClose', async () => deps.enclave.close());
+  app.addHook('onClose', async () => {
+    await services.stamps.close();
+    await deps.enclave.close();
+  });
 
   app.setErrorHandler((err: FastifyError | ApiError, req, reply) => {
     const apiError = toApiError(err);

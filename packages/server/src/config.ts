@@ -44,7 +44,10 @@ export interface ServerConfig {
    */
   devOutbox: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
-  /** Enclave signing threads (WALLETKIT_SIGNER_THREADS): one per core beside the event loop's when unset; 0 signs in-process. */
+  /**
+   * Worker threads (WALLETKIT_SIGNER_THREADS): this many for the enclave's signatures and as many
+   * for stamp checks; one per core beside the event loop's when unset; 0 does both in-process.
+   */
   signerThreads?: number | undefined;
 }
 

@@ -12,7 +12,6 @@ import {
   checkWebAuthnStampChallenge,
   parseApiKeyStamp,
   parseWebAuthnStamp,
-  verifyApiKeyStamp,
   webAuthnChallengeForBody,
   type ParsedStamp,
   type StampScheme,
@@ -24,7 +23,6 @@ import type { Store } from '../store/db.js';
 import { type apiKeys, authenticators, organizations } from '../store/schema.js';
 import type { Caller, Services } from './context.js';
 import { authenticateAttested } from './attested.js';
-import { verifyP256Node } from './p256-node.js';
 import { relyingPartyFor, rpIdFitsOrigin } from './webauthn.js';
 
 const CURVE_OF_SCHEME: Record<StampScheme, string> = {
@@ -99,7 +97,7 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
   // Verify the signature before touching the database: a bad stamp learns nothing.
-  if (!verifyApiKeyStamp(rawBody, stamp, { verifyP256: verifyP256Node })) throw new ApiError('ERR_STAMP_INVALID');
+  if (!(await services.stamps.verify(rawBody, stamp))) throw new ApiError('ERR_STAMP_INVALID');
   const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme]);
   if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const now = services.now().getTime();

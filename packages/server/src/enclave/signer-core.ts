@@ -34,6 +34,9 @@ export interface SignJob {
   messages: Uint8Array[];
 }
 
+/** A job of a signer thread (signer-worker.ts): a signature, or a new wallet. */
+export type SignerJob = { sign: SignJob } | { wallet: WalletJob };
+
 /**
  * Open, sign, zero.
  * @throws Error when the sealed key does not open (corrupt storage or another at-rest key)

@@ -1,0 +1,17 @@
+/**
+ * The check of an X-Stamp signature over the exact body bytes, wherever it runs (stamp-verifier.ts
+ * on a worker thread, or in-process): P-256 on node:crypto, secp256k1 EIP-191 and ed25519 on
+ * @walletkit/crypto's noble. Never throws for a bad stamp: false.
+ */
+import { type ParsedStamp, verifyApiKeyStamp } from '@walletkit/crypto';
+import { verifyP256Node } from './p256-node.js';
+
+/** A stamp and the exact bytes it must sign. */
+export interface StampJob {
+  body: Uint8Array;
+  stamp: ParsedStamp;
+}
+
+export function checkStamp(job: StampJob): boolean {
+  return verifyApiKeyStamp(job.body, job.stamp, { verifyP256: verifyP256Node });
+}

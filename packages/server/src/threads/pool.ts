@@ -1,0 +1,136 @@
+/**
+ * Worker threads for CPU-bound work that would otherwise stop the event loop (and every request
+ * with it): the enclave's signatures and new wallets (enclave/signer-pool.ts) and the stamp checks
+ * of requests (activity/stamp-verifier.ts). A pool of `threads` workers shares the jobs (the least
+ * busy one takes the next); with 0 threads, or once every worker has died, jobs run in-process.
+ * Workers start at the first job (a one-shot command or a server that never needs them starts
+ * none) and are unref'd: they never keep the process alive.
+ *
+ * A worker's script is `<name>.js` beside the module that names it (the published server's
+ * dist/). Running from source (the monorepo, the tests), its TypeScript is bundled once per
+ * process with esbuild (a development dependency) and evaluated.
+ *
+ * The worker side (`serveJobs` of threads/serve.ts) answers `{ id, job }` with `{ id, result }` or, on failure,
+ * `{ id, error }` holding an error name only: an error text never leaves a worker.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+
+/** Default worker count: the cores beside the one the event loop uses, at least one. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+const bundles = new Map<string, Promise<string>>();
+
+/** A worker's code when running from source: bundled once per process and entry. */
+function bundled(entry: URL): Promise<string> {
+  const path = fileURLToPath(entry);
+  let code = bundles.get(path);
+  if (!code) {
+    code = (async () => {
+      const { build, stop } = await import('esbuild');
+      const out = await build({
+        entryPoints: [path],
+        bundle: true,
+        write: false,
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20',
+        conditions: ['@walletkit/source'],
+        logLevel: 'silent',
+      });
+      // esbuild's service process would keep this one alive.
+      await stop();
+      return out.outputFiles[0]!.text;
+    })();
+    bundles.set(path, code);
+  }
+  return code;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Ids of the jobs this worker has not answered yet. */
+  jobs: Set<number>;
+}
+
+export class ThreadPool<Job, Result> {
+  private readonly slots: Slot[] = [];
+  private readonly pending = new Map<number, { resolve(v: Result): void; reject(e: Error): void }>();
+  private nextId = 1;
+  private started: Promise<void> | undefined;
+  private closed = false;
+
+  /**
+   * @param script the worker's module, as `new URL('./name.js', import.meta.url)` of its neighbour
+   * @param inProcess how a job runs without a worker
+   * @example new ThreadPool(new URL('./stamp-verifier-worker.js', import.meta.url), {}, 1, verifyInProcess)
+   */
+  constructor(
+    private readonly script: URL,
+    private readonly workerData: unknown,
+    private readonly threads: number,
+    private readonly inProcess: (job: Job) => Promise<Result> | Result,
+  ) {}
+
+  private start(): Promise<void> {
+    this.started ??= (async () => {
+      const fromSource = import.meta.url.endsWith('.ts');
+      const code = fromSource ? await bundled(new URL(this.script.href.replace(/\.js$/, '.ts'))) : undefined;
+      if (this.closed) return;
+      for (let i = 0; i < this.threads; i += 1) {
+        const worker = code
+          ? new Worker(code, { eval: true, workerData: this.workerData })
+          : new Worker(fileURLToPath(this.script), { workerData: this.workerData });
+        worker.unref();
+        const slot: Slot = { worker, jobs: new Set() };
+        worker.on('message', (m: { id: number; result?: Result; error?: string }) => {
+          slot.jobs.delete(m.id);
+          const waiter = this.pending.get(m.id);
+          this.pending.delete(m.id);
+          if (!waiter) return;
+          if (m.error === undefined) waiter.resolve(m.result as Result);
+          else waiter.reject(new Error(`the worker thread failed (${m.error ?? 'unknown'})`));
+        });
+        worker.on('error', (err) => this.fail(slot, err));
+        worker.on('exit', (code) => this.fail(slot, new Error(`the worker thread exited with ${code}`)));
+        this.slots.push(slot);
+      }
+    })();
+    return this.started;
+  }
+
+  /** A worker died: its unanswered jobs fail (those requests are 500s); the others carry on without it. */
+  private fail(slot: Slot, err: Error): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+    for (const id of slot.jobs) {
+      this.pending.get(id)?.reject(err);
+      this.pending.delete(id);
+    }
+    slot.jobs.clear();
+  }
+
+  /** Run `job` on the least busy worker, or in-process when there is none. */
+  async run(job: Job): Promise<Result> {
+    if (this.threads > 0 && !this.closed) await this.start();
+    const slot = this.slots.reduce<Slot | undefined>((best, s) => (best === undefined || s.jobs.size < best.jobs.size ? s : best), undefined);
+    if (!slot) return this.inProcess(job);
+    const id = this.nextId++;
+    slot.jobs.add(id);
+    return new Promise<Result>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      slot.worker.postMessage({ id, job });
+    });
+  }
+
+  /** Stop the workers (the server is closing). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.started;
+    const workers = this.slots.splice(0).map((s) => s.worker);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
