@@ -3,33 +3,11 @@
 // malleability does not matter here (requests are deduplicated by body hash, not signature).
 import { p256 } from '@noble/curves/nist.js';
 import { bytesToHex, isHex, hexToBytes } from './encoding.js';
+import { type EcdsaFormat, nativeP256 } from './native-p256.js';
 import { decodePublicKey, type EcdsaCurve } from './point.js';
 
-/** Signature encodings: ASN.1 DER, or fixed-width `r || s` (JOSE / P1363). */
-export type EcdsaFormat = 'der' | 'compact';
-
-/**
- * A native ECDSA-P256-SHA256 implementation a server may install ({@link useNativeP256}) in
- * place of noble's (node:crypto is about 20x faster). Same contract as noble's: `sign` returns
- * the low-S `r || s` (64 bytes) over SHA-256 of `message`; `verify` accepts a compressed or
- * uncompressed key (hex) and a DER or `r || s` signature, high-S included, and never throws.
- */
-export interface NativeP256 {
-  sign(privateKey: Uint8Array, message: Uint8Array): Uint8Array;
-  verify(publicKeyHex: string, message: Uint8Array, signature: Uint8Array, format: EcdsaFormat): boolean;
-}
-
-let native: NativeP256 | undefined;
-
-/**
- * Installs (or, with undefined, removes) a native P-256 for every SHA-256 ECDSA signature and
- * verification of this package (stamps, bundles, JWTs, client signatures, App Proofs). For
- * servers; browsers keep noble.
- * @example useNativeP256(nodeP256); // the server's node:crypto implementation
- */
-export function useNativeP256(impl: NativeP256 | undefined): void {
-  native = impl;
-}
+export type { EcdsaFormat, NativeP256 } from './native-p256.js';
+export { useNativeP256 } from './native-p256.js';
 
 /**
  * @internal Signs with RFC 6979 deterministic nonces and low-S normalization (a native P-256,
@@ -37,6 +15,7 @@ export function useNativeP256(impl: NativeP256 | undefined): void {
  * hashed with SHA-256 first; without it `message` must be the 32-byte digest.
  */
 export function ecdsaSign(curve: EcdsaCurve, privateKey: Uint8Array, message: Uint8Array, format: EcdsaFormat, prehash = true): Uint8Array {
+  const native = nativeP256();
   if (native && prehash && curve === (p256 as unknown as EcdsaCurve)) {
     const compact = native.sign(privateKey, message);
     return format === 'compact' ? compact : p256.Signature.fromBytes(compact, 'compact').toBytes('der');
@@ -58,6 +37,7 @@ export function ecdsaVerify(
 ): boolean {
   try {
     if (format === 'compact' && signature.length !== 64) return false;
+    const native = nativeP256();
     if (native && prehash && curve === (p256 as unknown as EcdsaCurve)) {
       const hex = typeof publicKey === 'string' ? publicKey : bytesToHex(publicKey);
       if (!/^(02|03)[0-9a-fA-F]{64}$|^04[0-9a-fA-F]{128}$/.test(hex)) return false;

@@ -4,8 +4,10 @@ import { p256 } from '@noble/curves/nist.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { assertOneOf, assertString } from './assert.js';
-import { bytesToHex } from './encoding.js';
-import { decodePrivateKey, decodePublicKey, type EcdsaCurve } from './point.js';
+import { bytesToHex, hexToBytes, isHex } from './encoding.js';
+import { CryptoError } from './errors.js';
+import { nativeP256 } from './native-p256.js';
+import { decodePrivateKey, decodePublicKey, type EcdsaCurve, publicKeyOf } from './point.js';
 
 /**
  * The short-Weierstrass curves whose public keys have compressed and uncompressed forms.
@@ -61,8 +63,8 @@ function ecKeyPair(curve: WeierstrassCurve): EcKeyPair {
   const secret = impl.utils.randomSecretKey();
   return {
     privateKey: bytesToHex(secret),
-    publicKey: bytesToHex(impl.getPublicKey(secret, true)),
-    publicKeyUncompressed: bytesToHex(impl.getPublicKey(secret, false)),
+    publicKey: bytesToHex(publicKeyOf(impl, secret, true)),
+    publicKeyUncompressed: bytesToHex(publicKeyOf(impl, secret, false)),
   };
 }
 
@@ -117,7 +119,7 @@ export function generateEd25519KeyPair(): Ed25519KeyPair {
  */
 export function p256PublicKey(privateKeyHex: string, compressed = true): string {
   assertString(privateKeyHex, 'privateKeyHex');
-  return bytesToHex(p256.getPublicKey(decodePrivateKey(privateKeyHex, p256), compressed !== false));
+  return bytesToHex(publicKeyOf(p256, decodePrivateKey(privateKeyHex, p256), compressed !== false));
 }
 
 /**
@@ -130,7 +132,23 @@ export function p256PublicKey(privateKeyHex: string, compressed = true): string 
  * ```
  */
 export function compressPublicKey(curve: WeierstrassCurve, publicKeyHex: string): string {
-  return bytesToHex(decodePublicKey(weierstrass(curve), publicKeyHex).toBytes(true));
+  return reencode(curve, publicKeyHex, true);
+}
+
+/** A public key re-encoded (natively for P-256 when a native one is installed), validated on its curve. */
+function reencode(curve: WeierstrassCurve, publicKeyHex: string, compressed: boolean): string {
+  const native = nativeP256();
+  if (native?.convertPublicKey && curve === 'p256') {
+    if (typeof publicKeyHex !== 'string' || !isHex(publicKeyHex) || (publicKeyHex.length !== 66 && publicKeyHex.length !== 130)) {
+      throw new CryptoError('ERR_INVALID_PUBLIC_KEY', 'public key must be 33 or 65 bytes of hex');
+    }
+    try {
+      return bytesToHex(native.convertPublicKey(hexToBytes(publicKeyHex), compressed));
+    } catch (cause) {
+      throw new CryptoError('ERR_INVALID_PUBLIC_KEY', 'not a valid public key of the curve', { cause });
+    }
+  }
+  return bytesToHex(decodePublicKey(weierstrass(curve), publicKeyHex).toBytes(compressed));
 }
 
 /**
@@ -143,5 +161,5 @@ export function compressPublicKey(curve: WeierstrassCurve, publicKeyHex: string)
  * ```
  */
 export function uncompressPublicKey(curve: WeierstrassCurve, publicKeyHex: string): string {
-  return bytesToHex(decodePublicKey(weierstrass(curve), publicKeyHex).toBytes(false));
+  return reencode(curve, publicKeyHex, false);
 }

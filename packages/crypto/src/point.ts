@@ -2,7 +2,9 @@
 // object itself (not a name) so a module that only needs P-256 never pulls secp256k1 into a
 // browser bundle (DESIGN section 5).
 import type { ECDSA } from '@noble/curves/abstract/weierstrass.js';
+import { p256 } from '@noble/curves/nist.js';
 import { assertBytes, plainBytes } from './assert.js';
+import { nativeP256 } from './native-p256.js';
 import { hexToBytes, isHex } from './encoding.js';
 import { CryptoError } from './errors.js';
 
@@ -62,5 +64,7 @@ export function decodePublicKey(curve: EcdsaCurve, key: string | Uint8Array) {
 
 /** SEC1 public key of an already-validated private key, compressed by default. */
 export function publicKeyOf(curve: EcdsaCurve, privateKey: Uint8Array, compressed = true): Uint8Array<ArrayBuffer> {
+  const native = nativeP256();
+  if (native?.publicKey && curve === (p256 as unknown as EcdsaCurve)) return plainBytes(native.publicKey(privateKey, compressed));
   return plainBytes(curve.getPublicKey(privateKey, compressed));
 }

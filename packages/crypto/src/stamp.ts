@@ -9,7 +9,8 @@ import { ecdsaSign, ecdsaVerify, verifyP256Der } from './ecdsa.js';
 import { hashPersonalMessage } from './eip191.js';
 import { base64urlDecode, base64urlEncode, bytesToHex, bytesToUtf8, hexToBytes, isHex, utf8ToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
-import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
+import { compressPublicKey, type WeierstrassCurve } from './keys.js';
+import { decodePrivateKey, publicKeyOf } from './point.js';
 
 /**
  * The three API-key stamp schemes of the wire.
@@ -88,11 +89,12 @@ interface StampSigner {
   privateKey(hex: string): Uint8Array;
 }
 
-function ecdsaSigner(curve: typeof p256, digest: (body: Uint8Array) => Uint8Array, prehash: boolean): StampSigner {
+function ecdsaSigner(name: WeierstrassCurve, curve: typeof p256, digest: (body: Uint8Array) => Uint8Array, prehash: boolean): StampSigner {
   return {
     privateKey: (hex) => decodePrivateKey(hex, curve),
     publicKey: (privateKey) => publicKeyOf(curve, privateKey, true),
-    sameKey: (given, derived) => decodePublicKey(curve, given).equals(decodePublicKey(curve, derived)),
+    // One spelling per point: the compressed form (a native one for P-256 when installed).
+    sameKey: (given, derived) => compressPublicKey(name, given) === bytesToHex(derived),
     sign: (privateKey, body) => ecdsaSign(curve, privateKey, digest(body), 'der', prehash),
   };
 }
@@ -100,9 +102,9 @@ function ecdsaSigner(curve: typeof p256, digest: (body: Uint8Array) => Uint8Arra
 function signerOf(scheme: StampScheme): StampSigner {
   switch (scheme) {
     case 'SIGNATURE_SCHEME_TK_API_P256':
-      return ecdsaSigner(p256, (body) => body, true);
+      return ecdsaSigner('p256', p256, (body) => body, true);
     case 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191':
-      return ecdsaSigner(secp256k1, hashPersonalMessage, false);
+      return ecdsaSigner('secp256k1', secp256k1, hashPersonalMessage, false);
     case 'SIGNATURE_SCHEME_TK_API_ED25519':
       return {
         privateKey: (hex) => decodePrivateKey(hex),

@@ -7,6 +7,8 @@
  */
 import { useNativeHpke, useNativeP256 } from '@walletkit/crypto';
 import { nodeP256 } from './activity/p256-node.js';
+
+export { keepOwnSigningKey } from './activity/p256-node.js';
 import { nodeHpke } from './enclave/hpke-node.js';
 
 /** @example installNativeCrypto(); // before any key is prepared or any stamp verified */

@@ -7,7 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { p256 } from '@noble/curves/nist.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  compressPublicKey,
   generateP256KeyPair,
+  p256PublicKey,
+  uncompressPublicKey,
   parseApiKeyStamp,
   signBundle,
   signJwt,
@@ -17,7 +20,16 @@ import {
   verifyBundle,
   verifyJwt,
 } from '@walletkit/crypto';
-import { nodeP256 } from '../src/activity/p256-node';
+import { keepOwnSigningKey, nodeP256 } from '../src/activity/p256-node';
+
+/** The result of `fn`, or the error code it throws. */
+function outcome(fn: () => string): string {
+  try {
+    return fn();
+  } catch (err) {
+    return `error ${(err as { code?: string }).code}`;
+  }
+}
 
 describe('nodeP256', () => {
   afterEach(() => useNativeP256(undefined));
@@ -57,6 +69,57 @@ describe('nodeP256', () => {
         expect(verifyApiKeyStamp(new TextEncoder().encode(m.body), parseApiKeyStamp(m.stamp))).toBe(true);
       }
       expect(() => verifyJwt(`${made[0]!.jwt.slice(0, -4)}AAAA`, publicKey)).toThrow();
+    }
+  });
+
+  it('given 100 private keys, when their public keys and key pairs are made natively, then they are what noble makes, compressed and not', () => {
+    for (let i = 0; i < 100; i += 1) {
+      const key = p256.utils.randomPrivateKey();
+      const hex = Buffer.from(key).toString('hex');
+      const expected = [Buffer.from(p256.getPublicKey(key, true)).toString('hex'), Buffer.from(p256.getPublicKey(key, false)).toString('hex')];
+      expect([Buffer.from(nodeP256.publicKey!(key, true)).toString('hex'), Buffer.from(nodeP256.publicKey!(key, false)).toString('hex')]).toEqual(expected);
+      useNativeP256(nodeP256);
+      expect([p256PublicKey(hex, true), p256PublicKey(hex, false)]).toEqual(expected);
+      useNativeP256(undefined);
+    }
+    useNativeP256(nodeP256);
+    const pair = generateP256KeyPair();
+    expect(pair.publicKey).toBe(Buffer.from(p256.getPublicKey(Buffer.from(pair.privateKey, 'hex'), true)).toString('hex'));
+    expect(pair.publicKeyUncompressed).toBe(Buffer.from(p256.getPublicKey(Buffer.from(pair.privateKey, 'hex'), false)).toString('hex'));
+  });
+
+  it('given valid and invalid public keys, when re-encoded with the native P-256 installed, then every result and every refusal is what noble gives', () => {
+    const valid = Array.from({ length: 20 }, () => generateP256KeyPair()).flatMap((k) => [k.publicKey, k.publicKeyUncompressed, k.publicKey.toUpperCase()]);
+    const x = valid[1]!.slice(2, 66);
+    const invalid = [
+      '',
+      '00',
+      `04${x}${'00'.repeat(32)}`, // y wrong: off the curve
+      `05${valid[1]!.slice(2)}`, // unknown prefix
+      `04${'ff'.repeat(64)}`, // coordinates beyond the field
+      valid[0]!.slice(0, 64), // truncated
+      `${valid[0]!}00`, // too long
+      'zz'.repeat(33), // not hex
+      `0x${valid[0]!.slice(2)}`,
+    ];
+    for (const key of [...valid, ...invalid]) {
+      const noble = [outcome(() => compressPublicKey('p256', key)), outcome(() => uncompressPublicKey('p256', key))];
+      useNativeP256(nodeP256);
+      const native = [outcome(() => compressPublicKey('p256', key)), outcome(() => uncompressPublicKey('p256', key))];
+      useNativeP256(undefined);
+      expect(native, key).toEqual(noble);
+    }
+    expect(invalid.map((k) => outcome(() => compressPublicKey('p256', k)))).toEqual(invalid.map(() => 'error ERR_INVALID_PUBLIC_KEY'));
+  });
+
+  it('given the enclave signing key kept as a key object, when it signs, then its signatures verify like any other and other keys still sign', () => {
+    const own = generateP256KeyPair();
+    const other = generateP256KeyPair();
+    keepOwnSigningKey(Buffer.from(own.privateKey, 'hex'));
+    for (const k of [own, other]) {
+      const message = randomBytes(40);
+      const signature = nodeP256.sign(Buffer.from(k.privateKey, 'hex'), message);
+      expect(p256.verify(signature, message, Buffer.from(k.publicKey, 'hex'), { prehash: true, lowS: true })).toBe(true);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, ECDH, sign, verify, type KeyObject } from 'node:crypto';
+import { createECDH, createPrivateKey, createPublicKey, ECDH, sign, verify, type KeyObject } from 'node:crypto';
 import type { NativeP256 } from '@walletkit/crypto';
 
 // SPKI DER prefix of an uncompressed P-256 public key (RFC 5480).
@@ -43,9 +43,30 @@ const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
  * every stamp, bundle, JWT and App Proof the server signs or checks. Signatures are normalized
  * to low S, as noble makes them (verifiers that insist on low S accept them).
  */
+/**
+ * Private keys of the server's own identity (the enclave signing key), kept as key objects for the
+ * life of the process: they live in memory that long anyway, and a key object costs about 30 µs to
+ * build. No other key is kept: a user's or the proxy's key is built, used once and dropped.
+ */
+const ownKeys = new Map<string, KeyObject>();
+
+/** Keep `privateKey` (32 bytes) ready to sign (the enclave's own signing key only). */
+export function keepOwnSigningKey(privateKey: Uint8Array): void {
+  const hex = Buffer.from(privateKey).toString('hex');
+  ownKeys.set(hex, createPrivateKey({ key: Buffer.concat([SEC1_HEAD, privateKey, SEC1_TAIL]), format: 'der', type: 'sec1' }));
+}
+
+function signingKeyOf(privateKey: Uint8Array): KeyObject {
+  if (ownKeys.size > 0) {
+    const own = ownKeys.get(Buffer.from(privateKey.buffer, privateKey.byteOffset, privateKey.byteLength).toString('hex'));
+    if (own) return own;
+  }
+  return createPrivateKey({ key: Buffer.concat([SEC1_HEAD, privateKey, SEC1_TAIL]), format: 'der', type: 'sec1' });
+}
+
 export const nodeP256: NativeP256 = {
   sign(privateKey, message) {
-    const key = createPrivateKey({ key: Buffer.concat([SEC1_HEAD, privateKey, SEC1_TAIL]), format: 'der', type: 'sec1' });
+    const key = signingKeyOf(privateKey);
     const signature = sign('sha256', message, { key, dsaEncoding: 'ieee-p1363' });
     const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
     if (s > N / 2n) Buffer.from((N - s).toString(16).padStart(64, '0'), 'hex').copy(signature, 32);
@@ -57,5 +78,15 @@ export const nodeP256: NativeP256 = {
     } catch {
       return false;
     }
+  },
+  publicKey(privateKey, compressed) {
+    const ecdh = createECDH('prime256v1');
+    ecdh.setPrivateKey(privateKey);
+    return new Uint8Array(ecdh.getPublicKey(undefined, compressed ? 'compressed' : 'uncompressed'));
+  },
+  convertPublicKey(publicKey, compressed) {
+    // OpenSSL decodes the point and refuses one off the curve (and the 1-byte identity).
+    if (publicKey.length !== 33 && publicKey.length !== 65) throw new Error('a P-256 public key is 33 or 65 bytes');
+    return new Uint8Array(ECDH.convertKey(publicKey, 'prime256v1', undefined, undefined, compressed ? 'compressed' : 'uncompressed') as Buffer);
   },
 };

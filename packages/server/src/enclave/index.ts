@@ -9,7 +9,6 @@
 import { createHmac } from 'node:crypto';
 import {
   generateP256KeyPair,
-  stampApiKey,
   hpkeOpen,
   hpkeRecipient,
   hpkeSeal,
@@ -26,7 +25,7 @@ import {
 } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
-import { installNativeCrypto } from '../native-crypto.js';
+import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
 import type { Store } from '../store/db.js';
 import {
   addressesOf,
@@ -41,7 +40,7 @@ import {
 } from './key-material.js';
 import { exchangeAuthorizationCode, fetchProviderUser, type ProviderEndpoints, type ProviderUser } from '../oauth/code-exchange.js';
 import { resolveMasterKey } from './master-key.js';
-import { checkOtpAttemptWith, issueOtpWith, type IssuedOtp } from './otp.js';
+import type { IssuedOtp } from './otp.js';
 import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
@@ -124,6 +123,8 @@ export class Enclave {
     const atRest = await loadOrCreateKeyPair(store, master, 'at-rest');
     const signing = await loadOrCreateKeyPair(store, master, 'signing');
     master.fill(0);
+    // Its tokens, bundles and App Proofs sign with a key object built once.
+    keepOwnSigningKey(Buffer.from(signing.privateKey, 'hex'));
     const recipient = await hpkeRecipient(atRest.privateKey);
     const signer = new SignerPool(atRest.privateKey, recipient, opts.signerThreads ?? defaultSignerThreads());
     return new Enclave(atRest, signing, recipient, signer);
@@ -423,12 +424,12 @@ export class Enclave {
    * @example const stamp = await enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
    */
   async stampWith(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<string> {
-    const bytes = await this.unseal(sealedPrivateKey);
-    const privateKey = new TextDecoder().decode(bytes);
-    bytes.fill(0);
-    // Stored as the hex text of the 32-byte key (createSealedApiKey); anything else is corrupt storage.
-    if (!/^[0-9a-fA-F]{64}$/.test(privateKey)) throw new ApiError('ERR_INTERNAL', 'a sealed API key is not a P-256 private key');
-    return stampApiKey(body, { privateKey, publicKey });
+    try {
+      return await this.signer.stamp({ sealedPrivateKey, publicKey, body });
+    } catch (cause) {
+      // The key does not open, or what opens is not a P-256 key: corrupt storage.
+      throw new ApiError('ERR_INTERNAL', 'a sealed API key does not stamp', undefined, { cause });
+    }
   }
 
   /**
@@ -459,11 +460,9 @@ export class Enclave {
    * @example const issued = await enclave.issueOtp({ otpId, organizationId, length: 6, alphanumeric: false });
    */
   async issueOtp(input: { otpId: string; organizationId: string; length: number; alphanumeric: boolean }): Promise<IssuedOtp> {
-    const target = generateP256KeyPair();
-    const issued = issueOtpWith(target, input);
-    const sealedTargetKey = await this.seal(utf8.encode(target.privateKey));
-    const bundle = this.signBundle({ targetPublic: target.publicKeyUncompressed, organizationId: input.organizationId, otpId: input.otpId });
-    return { ...issued, targetPublicKey: target.publicKeyUncompressed, sealedTargetKey, otpEncryptionTargetBundle: JSON.stringify(bundle) };
+    const issued = await this.signer.issueOtp({ otpId: input.otpId, length: input.length, alphanumeric: input.alphanumeric });
+    const bundle = this.signBundle({ targetPublic: issued.targetPublicKey, organizationId: input.organizationId, otpId: input.otpId });
+    return { ...issued, otpEncryptionTargetBundle: JSON.stringify(bundle) };
   }
 
   /**
@@ -476,10 +475,13 @@ export class Enclave {
     codeMac: string;
     encrypted: { encappedPublic: string; ciphertext: string };
   }): Promise<string | undefined> {
-    const bytes = await this.unseal(input.sealedTargetKey);
-    const targetPrivateKey = new TextDecoder().decode(bytes);
-    bytes.fill(0);
-    return checkOtpAttemptWith(targetPrivateKey, input);
+    let clientKey: string | null;
+    try {
+      clientKey = await this.signer.checkOtpAttempt(input);
+    } catch (cause) {
+      throw new ApiError('ERR_INTERNAL', 'a sealed value does not open with the at-rest key', undefined, { cause });
+    }
+    return clientKey ?? undefined;
   }
 
   // ---- signatures ------------------------------------------------------------------------

@@ -4,9 +4,10 @@
  * messages, zero the key; and make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts),
  * sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
  */
-import { type Curve, generateMnemonic, type HpkeRecipient, hpkeSeal } from '@walletkit/crypto';
+import { type Curve, generateMnemonic, generateP256KeyPair, type HpkeRecipient, hpkeSeal, stampApiKey } from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';
 import { type AccountSpec, deriveAccountKeys, type DerivedAccountPublic, mnemonicSeed, signMessages, type RawSignature } from './key-material.js';
+import { checkOtpAttemptWith, issueOtpWith } from './otp.js';
 
 /** A value sealed to the at-rest key (HPKE). */
 export interface SealedValue {
@@ -34,8 +35,80 @@ export interface SignJob {
   messages: Uint8Array[];
 }
 
-/** A job of a signer thread (signer-worker.ts): a signature, or a new wallet. */
-export type SignerJob = { sign: SignJob } | { wallet: WalletJob };
+/** A request body to stamp with a sealed API key (the proxy's): its X-Stamp header comes back. */
+export interface StampJob {
+  sealedPrivateKey: SealedValue;
+  publicKey: string;
+  body: string;
+}
+
+/** A one-time code to issue for `otpId` (otp.ts `issueOtpWith`). */
+export interface OtpIssueJob {
+  otpId: string;
+  length: number;
+  alphanumeric: boolean;
+}
+
+/** A one-time code as issued: the code (for delivery only), its MAC and its target key, the private half sealed. */
+export interface IssuedCode {
+  code: string;
+  codeMac: string;
+  targetPublicKey: string;
+  sealedTargetKey: SealedValue;
+}
+
+/** A verify attempt to open with the code's sealed target key (otp.ts `checkOtpAttemptWith`). */
+export interface OtpAttemptJob {
+  otpId: string;
+  sealedTargetKey: SealedValue;
+  codeMac: string;
+  encrypted: { encappedPublic: string; ciphertext: string };
+}
+
+/**
+ * A job of a signer thread (signer-worker.ts): a signature, a new wallet, a stamp by a sealed key,
+ * a one-time code issued or an attempt checked. Every one opens or makes a secret that never
+ * leaves the job but as ciphertext (or, for a code, to its delivery).
+ */
+export type SignerJob = { sign: SignJob } | { wallet: WalletJob } | { stamp: StampJob } | { otp: OtpIssueJob } | { attempt: OtpAttemptJob };
+
+/** Run any job with the at-rest key (the worker's and the in-process fallback's one dispatch). */
+export function runSignerJob(atRest: HpkeRecipient, job: SignerJob): Promise<unknown> {
+  if ('sign' in job) return signSealed(atRest, job.sign);
+  if ('wallet' in job) return makeWallet(atRest, job.wallet);
+  if ('stamp' in job) return stampSealed(atRest, job.stamp);
+  if ('otp' in job) return issueCode(atRest, job.otp);
+  return checkAttempt(atRest, job.attempt);
+}
+
+/** The private key text of a sealed API key (hex of 32 bytes, as createSealedApiKey stores it). */
+async function openApiKey(atRest: HpkeRecipient, sealed: SealedValue): Promise<string> {
+  const bytes = await atRest.open(sealed);
+  const privateKey = new TextDecoder().decode(bytes);
+  bytes.fill(0);
+  // Anything else is corrupt storage.
+  if (!/^[0-9a-fA-F]{64}$/.test(privateKey)) throw new Error('a sealed API key is not a P-256 private key');
+  return privateKey;
+}
+
+/** Open the key, stamp the body, drop the key. */
+export async function stampSealed(atRest: HpkeRecipient, job: StampJob): Promise<string> {
+  return stampApiKey(job.body, { privateKey: await openApiKey(atRest, job.sealedPrivateKey), publicKey: job.publicKey });
+}
+
+/** A fresh target key pair for the code, the code and its MAC, the target's private key sealed. */
+export async function issueCode(atRest: HpkeRecipient, job: OtpIssueJob): Promise<IssuedCode> {
+  const target = generateP256KeyPair();
+  const issued = issueOtpWith(target, job);
+  const sealedTargetKey = await hpkeSeal({ plaintext: new TextEncoder().encode(target.privateKey), receiverPublicKey: atRest.publicKey });
+  return { ...issued, targetPublicKey: target.publicKeyUncompressed, sealedTargetKey };
+}
+
+/** The client's compressed key when the attempt holds the right code, else null (every failure alike). */
+export async function checkAttempt(atRest: HpkeRecipient, job: OtpAttemptJob): Promise<string | null> {
+  const targetPrivateKey = await openApiKey(atRest, job.sealedTargetKey);
+  return (await checkOtpAttemptWith(targetPrivateKey, job)) ?? null;
+}
 
 /**
  * Open, sign, zero.

@@ -7,7 +7,17 @@
 import type { HpkeRecipient } from '@walletkit/crypto';
 import { ThreadPool } from '../threads/pool.js';
 import type { RawSignature } from './key-material.js';
-import { type MadeWallet, makeWallet, type SignerJob, signSealed, type SignJob, type WalletJob } from './signer-core.js';
+import {
+  type IssuedCode,
+  type MadeWallet,
+  type OtpAttemptJob,
+  type OtpIssueJob,
+  runSignerJob,
+  type SignerJob,
+  type SignJob,
+  type StampJob,
+  type WalletJob,
+} from './signer-core.js';
 
 export { defaultThreads as defaultSignerThreads } from '../threads/pool.js';
 
@@ -22,7 +32,7 @@ export class SignerPool {
    */
   constructor(atRestPrivateKey: string, atRest: HpkeRecipient, threads: number) {
     this.pool = new ThreadPool<SignerJob, unknown>(new URL('./signer-worker.js', import.meta.url), { atRestPrivateKey }, threads, (job) =>
-      'wallet' in job ? makeWallet(atRest, job.wallet) : signSealed(atRest, job.sign),
+      runSignerJob(atRest, job),
     );
   }
 
@@ -34,6 +44,21 @@ export class SignerPool {
   /** Make a new wallet on the least busy worker, or in-process when there is none. */
   makeWallet(wallet: WalletJob): Promise<MadeWallet> {
     return this.pool.run({ wallet }) as Promise<MadeWallet>;
+  }
+
+  /** The X-Stamp of a body by a sealed API key, opened on a worker. */
+  stamp(job: StampJob): Promise<string> {
+    return this.pool.run({ stamp: job }) as Promise<string>;
+  }
+
+  /** A one-time code, its MAC and its sealed target key, made on a worker. */
+  issueOtp(job: OtpIssueJob): Promise<IssuedCode> {
+    return this.pool.run({ otp: job }) as Promise<IssuedCode>;
+  }
+
+  /** The client key of a right attempt, null for any wrong one, checked on a worker. */
+  checkOtpAttempt(job: OtpAttemptJob): Promise<string | null> {
+    return this.pool.run({ attempt: job }) as Promise<string | null>;
   }
 
   /** Stop the workers (the server is closing). */

@@ -1,20 +1,18 @@
 /**
  * An enclave worker thread (signer-pool.ts): it holds the at-rest key (workerData) and answers
- * sign jobs, so ECDSA and the key's unsealing run beside the event loop instead of on it. Plaintext
- * keys exist here for one job, as in the enclave itself.
+ * its jobs (signer-core.ts: signatures, new wallets, stamps by sealed keys, one-time codes), so
+ * unsealing, ECDSA and HPKE run beside the event loop instead of on it. Plaintext keys exist here
+ * for one job, as in the enclave itself.
  */
 import { workerData } from 'node:worker_threads';
 import { hpkeRecipient } from '@walletkit/crypto';
 import { installNativeCrypto } from '../native-crypto.js';
 import { serveJobs } from '../threads/serve.js';
-import { makeWallet, type SignerJob, signSealed } from './signer-core.js';
+import { runSignerJob, type SignerJob } from './signer-core.js';
 
 // An isolate of its own: its @walletkit/crypto opens and seals on node:crypto too.
 installNativeCrypto();
 
 const recipient = hpkeRecipient((workerData as { atRestPrivateKey: string }).atRestPrivateKey);
 
-serveJobs(async (job: SignerJob) => {
-  const at = await recipient;
-  return 'wallet' in job ? makeWallet(at, job.wallet) : signSealed(at, job.sign);
-});
+serveJobs(async (job: SignerJob) => runSignerJob(await recipient, job));
