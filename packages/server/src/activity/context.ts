@@ -66,6 +66,8 @@ export interface OperationContext extends Services {
   afterCommit(fn: () => Promise<void>): void;
   /** What the operation's prefetcher fetched before the transaction; absent when it did not run (an approval). */
   prefetched?: unknown;
+  /** Transactions run one at a time (the embedded database): a lock between them is moot. */
+  serialized: boolean;
 }
 
 /** What a prefetcher sees: services, the target organization and a database reader; no transaction. */

@@ -336,6 +336,7 @@ export class ActivityRunner {
       activityId: row.id,
       afterCommit: (fn) => afterCommit.push(fn),
       ...(prefetched !== undefined ? { prefetched } : {}),
+      serialized: this.store.kind === 'pglite',
       runApproved: async (activityId) => {
         const [stored] = await tx.select().from(activities).where(eq(activities.id, activityId));
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');

@@ -12,7 +12,7 @@
  * The code never appears in a result, an error, a stored row or a log line: only the
  * delivery closure holds it.
  */
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import { compressPublicKey } from '@walletkit/crypto';
 import type { OtpType } from '@walletkit/protocol';
 import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery/index.js';
@@ -64,30 +64,31 @@ function ttlOf(ctx: OperationContext, expirationSeconds: string | undefined): nu
  */
 async function throttleAndRetire(ctx: OperationContext, contact: string): Promise<void> {
   const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay } = ctx.config.otp;
-  await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
+  // On the embedded database transactions run one at a time already.
+  if (!ctx.serialized) await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
   const now = ctx.now();
   const since = (seconds: number) => sql`${new Date(now.getTime() - seconds * 1000).toISOString()}::timestamptz`;
-  const ofContact = and(eq(otps.organizationId, ctx.organizationId), eq(otps.contact, contact));
-  const [row] = await ctx.tx
-    .select({
-      window: sql<number>`count(*) filter (where ${otps.createdAt} > ${since(windowSeconds)})`.mapWith(Number),
-      day: sql<number>`count(*) filter (where ${otps.createdAt} > ${since(DAY_SECONDS)})`.mapWith(Number),
-    })
-    .from(otps)
-    .where(ofContact);
-  if ((row?.window ?? 0) >= maxPerContactPerWindow) {
+  // One statement counts the contact's codes and retires every unused one by setting expires_at =
+  // created_at (which keeps expires_at >= created_at for retention); both see the same snapshot,
+  // and a refusal below rolls the retirement back. A retired code is recognized by that equality,
+  // not by a clock: retiring at this instance's `now` left the code live on an instance whose
+  // clock is behind.
+  const result = (await ctx.tx.execute(sql`
+    WITH retired AS (
+      UPDATE ${otps} SET expires_at = created_at
+      WHERE organization_id = ${ctx.organizationId} AND contact = ${contact} AND used_at IS NULL AND expires_at > created_at
+      RETURNING 1
+    )
+    SELECT count(*) FILTER (WHERE created_at > ${since(windowSeconds)})::int AS window,
+           count(*) FILTER (WHERE created_at > ${since(DAY_SECONDS)})::int AS day
+    FROM ${otps} WHERE organization_id = ${ctx.organizationId} AND contact = ${contact}`)) as unknown as { rows: Array<{ window: number; day: number }> };
+  const row = result.rows[0];
+  if (Number(row?.window ?? 0) >= maxPerContactPerWindow) {
     throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerWindow} codes per ${windowSeconds} s may be sent to one contact`, 'contact');
   }
-  if (maxPerContactPerDay !== undefined && (row?.day ?? 0) >= maxPerContactPerDay) {
+  if (maxPerContactPerDay !== undefined && Number(row?.day ?? 0) >= maxPerContactPerDay) {
     throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerDay} codes per day may be sent to one contact`, 'contact');
   }
-  // Retire every unused one by setting expires_at = created_at (which keeps expires_at >=
-  // created_at for retention). A retired code is recognized by that equality, not by a clock:
-  // retiring at this instance's `now` left the code live on an instance whose clock is behind.
-  await ctx.tx
-    .update(otps)
-    .set({ expiresAt: sql`${otps.createdAt}` })
-    .where(and(ofContact, isNull(otps.usedAt), gt(otps.expiresAt, otps.createdAt)));
 }
 
 /** Whether a code can still verify: unused, not retired by a newer one, not expired. */
