@@ -14,7 +14,6 @@ import {
   createPrivateKey,
   createPublicKey,
   ECDH,
-  generateKeyPairSync,
   sign,
   verify,
   type KeyObject,
@@ -41,14 +40,15 @@ export interface BenchKey {
 
 const SPKI_P256_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
 
-/** A fresh P-256 key pair. */
+/**
+ * A fresh P-256 key pair. Made with ECDH, not generateKeyPairSync + export('jwk'): on Node 20 a
+ * garbage collection during that export can run the finished key-generation job's destructor,
+ * which waits for the lock the export holds, and the process hangs for good (seen in a bench run).
+ */
 export function newKey(): BenchKey {
-  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-  const jwk = privateKey.export({ format: 'jwk' });
-  const x = Buffer.from(jwk.x!, 'base64url');
-  const y = Buffer.from(jwk.y!, 'base64url');
-  const prefix = (y[y.length - 1]! & 1) === 1 ? '03' : '02';
-  return { publicKey: prefix + x.toString('hex'), privateKey: Buffer.from(jwk.d!, 'base64url').toString('hex'), object: privateKey };
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return keyOf(ecdh.getPrivateKey('hex').padStart(64, '0'), ecdh.getPublicKey('hex', 'compressed'));
 }
 
 /** The key pair of a raw private key (hex), e.g. `org create`'s root API key. */
