@@ -41,4 +41,19 @@ export { errorCodeOf, errorMessage } from './errors.js';
 export { injectWalletKitStyles, walletKitCss } from './theme/styles.js';
 export type { WalletKitTheme } from './theme/theme.js';
 export * from './queries.js';
+export { useI18n, I18nProvider, type I18nProviderProps } from './i18n/context.js';
+export {
+  LOCALES,
+  RTL_LOCALES,
+  resolveLocale,
+  type Locale,
+  type MessageKey,
+  type MessageOverrides,
+  type Messages,
+  type Translator,
+} from './i18n/catalog.js';
+export { useKitOptions, type KitCallbacks, type KitOptions, type LegalLinks } from './provider/options.js';
+export * from './auth/public.js';
+export * from './wallet/public.js';
+export * from './account/public.js';
 export type * from './client-contract.js';

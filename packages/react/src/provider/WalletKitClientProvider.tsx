@@ -5,11 +5,14 @@ import { AuthModal, type AuthModalProps } from '../auth/AuthModal.js';
 import { ConfirmationQueueDialog } from '../confirm/ConfirmationQueueDialog.js';
 import type { ConfirmationQueue } from '../confirm/queue.js';
 import { StyleNonceContext, ThemeContext, type WalletKitTheme } from '../theme/theme.js';
+import { I18nProvider } from '../i18n/context.js';
+import type { MessageOverrides } from '../i18n/catalog.js';
 import { WalletKitContext } from './context.js';
+import { type KitOptions, KitOptionsContext } from './options.js';
 import { useChains } from './hooks.js';
 
 /** Props of {@link WalletKitClientProvider}. */
-export interface WalletKitClientProviderProps {
+export type WalletKitClientProviderProps = {
   /** A client from `createWalletKitClient(config)` (or anything of that shape). */
   client: WalletKitClientLike;
   /**
@@ -32,8 +35,15 @@ export interface WalletKitClientProviderProps {
    * wires this itself.
    */
   confirmations?: ConfirmationQueue | undefined;
+  /**
+   * The kit's language: `en` (default), `de`, `es`, `fr`, `ja`, `ar` (right to left), a BCP 47 tag
+   * (`de-AT`), or `auto` (the browser's). Other languages load on demand.
+   */
+  locale?: string | undefined;
+  /** Your wording for any message of the catalog, by key (in the active language). */
+  messages?: MessageOverrides | undefined;
   children?: ReactNode | undefined;
-}
+} & KitOptions;
 
 /** The confirmation dialog, inside the context so it can name the kit's chains. */
 function KitConfirmations({ queue }: { queue: ConfirmationQueue }) {
@@ -54,10 +64,23 @@ export function WalletKitClientProvider({
   nonce,
   authModal = {},
   confirmations,
+  locale,
+  messages,
+  appName,
+  logoUrl,
+  legal,
+  onAuthenticationSuccess,
+  beforeSessionExpiry,
+  onSessionExpired,
+  onError,
   children,
 }: WalletKitClientProviderProps) {
   const [authOpen, setAuthOpen] = useState(false);
   const value = useMemo(() => ({ client, queryClient, openAuthModal: () => setAuthOpen(true) }), [client, queryClient]);
+  const options = useMemo<KitOptions>(
+    () => ({ appName, logoUrl, legal, onAuthenticationSuccess, beforeSessionExpiry, onSessionExpired, onError }),
+    [appName, logoUrl, legal, onAuthenticationSuccess, beforeSessionExpiry, onSessionExpired, onError],
+  );
 
   useEffect(() => {
     // A failed restore leaves the session anonymous; the client reports it through its state.
@@ -67,11 +90,15 @@ export function WalletKitClientProvider({
   return (
     <StyleNonceContext.Provider value={nonce}>
       <ThemeContext.Provider value={theme}>
-        <WalletKitContext.Provider value={value}>
-          {children}
-          {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={() => setAuthOpen(false)} />}
-          {confirmations && <KitConfirmations queue={confirmations} />}
-        </WalletKitContext.Provider>
+        <I18nProvider locale={locale} messages={messages}>
+          <KitOptionsContext.Provider value={options}>
+            <WalletKitContext.Provider value={value}>
+              {children}
+              {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={() => setAuthOpen(false)} />}
+              {confirmations && <KitConfirmations queue={confirmations} />}
+            </WalletKitContext.Provider>
+          </KitOptionsContext.Provider>
+        </I18nProvider>
       </ThemeContext.Provider>
     </StyleNonceContext.Provider>
   );

@@ -5,9 +5,18 @@
  * little leaks in. Theme through the `--wk-*` variables: set them on `.wk-root` in the app's
  * CSS, or pick `data-theme="light" | "dark"` (default: the system preference).
  */
+import { accountCss } from '../account/styles.js';
+import { authCss } from '../auth/styles.js';
+import { walletCss } from '../wallet/styles.js';
+
 const light = `--wk-bg:#ffffff;--wk-fg:#111827;--wk-muted:#4b5563;--wk-surface:#f3f4f6;--wk-border:#d1d5db;--wk-accent:#2563eb;--wk-accent-fg:#ffffff;--wk-danger:#b91c1c;--wk-focus:#1d4ed8;--wk-backdrop:rgba(17,24,39,.55);`;
 const dark = `--wk-bg:#111827;--wk-fg:#f9fafb;--wk-muted:#d1d5db;--wk-surface:#1f2937;--wk-border:#4b5563;--wk-accent:#60a5fa;--wk-accent-fg:#0b1220;--wk-danger:#fca5a5;--wk-focus:#93c5fd;--wk-backdrop:rgba(0,0,0,.7);`;
 
+/**
+ * The stylesheet: the base (below), then each area's own rules (auth/styles.ts,
+ * wallet/styles.ts, account/styles.ts). Physical left/right never appear: logical properties
+ * (`inline-start`, `inline-end`) mirror the layout under `dir="rtl"`.
+ */
 export const walletKitCss = `
 .wk-root{${light}--wk-radius:12px;--wk-font:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color-scheme:light;background:var(--wk-bg);color:var(--wk-fg);font-family:var(--wk-font);font-size:15px;line-height:1.4;text-align:start;letter-spacing:normal}
 .wk-root[data-theme="dark"]{${dark}color-scheme:dark}
@@ -41,20 +50,20 @@ export const walletKitCss = `
 .wk-root .wk-fields>div{display:contents}
 .wk-root .wk-fields dt{font-size:13px;color:var(--wk-muted);overflow-wrap:anywhere}
 .wk-root .wk-fields dd{margin:0;min-width:0}
-.wk-root .wk-fields .wk-fields{border-left:2px solid var(--wk-border);padding-left:8px}
+.wk-root .wk-fields .wk-fields{border-inline-start:2px solid var(--wk-border);padding-inline-start:8px}
 .wk-root .wk-type{font-size:12px;color:var(--wk-muted)}
 .wk-root .wk-section-title{margin:6px 0 0}
 .wk-root .wk-warning,.wk-root .wk-permit{overflow-wrap:anywhere;margin:0}
-.wk-root .wk-warning{margin:0;padding:10px 12px;border:1px solid var(--wk-danger);border-left-width:4px;border-radius:calc(var(--wk-radius) / 2);color:var(--wk-fg)}
+.wk-root .wk-warning{margin:0;padding:10px 12px;border:1px solid var(--wk-danger);border-inline-start-width:4px;border-radius:calc(var(--wk-radius) / 2);color:var(--wk-fg)}
 .wk-root .wk-warning strong{color:var(--wk-danger)}
 .wk-root .wk-details summary{cursor:pointer;font-size:13px}
-.wk-root .wk-instructions{margin:0;padding-left:20px}
+.wk-root .wk-instructions{margin:0;padding-inline-start:20px}
 .wk-root .wk-link{color:var(--wk-accent)}
 .wk-root .wk-balance{margin:0;display:flex;gap:8px;align-items:baseline;flex-wrap:wrap}
 .wk-root select.wk-input{appearance:auto}
 .wk-root .wk-frame-host iframe{display:block;width:100%;min-height:190px;border:1px solid var(--wk-border,#8884);border-radius:var(--wk-radius,8px);background:transparent}
 .wk-root .wk-visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-`;
+${authCss}${walletCss}${accountCss}`;
 
 /**
  * Add the kit's stylesheet to `document.head` once (a `<style data-walletkit>`, with `nonce` when

@@ -48,5 +48,10 @@ export const errors = {
   'error.ERR_CHAIN_MISMATCH': 'Die Anfrage gilt für ein anderes als das ausgewählte Netzwerk. Wechsle das Netzwerk und versuche es erneut.',
   'error.ERR_RPC': 'Das Netzwerk hat die Anfrage nicht angenommen. Prüfe dein Guthaben und versuche es erneut.',
   'error.ERR_INVALID_TRANSACTION': 'Diese Transaktion kann nicht signiert werden. Bitte den Anbieter der App, sie zu prüfen.',
+  'error.ERR_OAUTH_NOT_CONFIGURED': 'Diese Anmeldeoption ist für diese Website noch nicht eingerichtet. Wähle eine andere Anmeldemethode.',
+  'error.ERR_LOGIN_CANCELLED': 'Die Anmeldung wurde geschlossen, bevor sie abgeschlossen war.',
+  'error.ERR_LAST_SIGN_IN_METHOD': 'Das ist die letzte Möglichkeit, dich bei deinem Konto anzumelden. Füge zuerst eine weitere hinzu.',
+  'error.ERR_MNEMONIC_INVALID':
+    'Diese Wiederherstellungsphrase ist ungültig. Ein Wort ist falsch geschrieben, fehlt oder steht an der falschen Stelle. Prüfe jedes Wort.',
   'error.fallback': 'Etwas ist schiefgelaufen. Versuche es erneut.',
 } satisfies Record<keyof typeof en, string>;

@@ -48,5 +48,9 @@ export const errors = {
   'error.ERR_CHAIN_MISMATCH': 'La solicitud es para una red distinta de la seleccionada. Cambia de red y vuelve a intentarlo.',
   'error.ERR_RPC': 'La red no aceptó la solicitud. Revisa tu saldo y vuelve a intentarlo.',
   'error.ERR_INVALID_TRANSACTION': 'Esta transacción no se puede firmar. Pide a los responsables de la app que la revisen.',
+  'error.ERR_OAUTH_NOT_CONFIGURED': 'Esta opción de inicio de sesión aún no está configurada en este sitio. Elige otra forma de iniciar sesión.',
+  'error.ERR_LOGIN_CANCELLED': 'El inicio de sesión se cerró antes de completarse.',
+  'error.ERR_LAST_SIGN_IN_METHOD': 'Es la última forma de iniciar sesión en tu cuenta. Añade otra antes de quitarla.',
+  'error.ERR_MNEMONIC_INVALID': 'Esta frase de recuperación no es válida. Falta una palabra, está mal escrita o fuera de orden. Revisa cada palabra.',
   'error.fallback': 'Algo salió mal. Vuelve a intentarlo.',
 } satisfies Record<keyof typeof en, string>;

@@ -48,5 +48,9 @@ export const errors = {
   'error.ERR_CHAIN_MISMATCH': 'La demande concerne un autre réseau que celui sélectionné. Changez de réseau, puis réessayez.',
   'error.ERR_RPC': 'Le réseau n’a pas accepté la demande. Vérifiez votre solde, puis réessayez.',
   'error.ERR_INVALID_TRANSACTION': 'Cette transaction ne peut pas être signée. Demandez à l’éditeur de l’application de la vérifier.',
+  'error.ERR_OAUTH_NOT_CONFIGURED': 'Cette option de connexion n’est pas encore configurée pour ce site. Choisissez un autre moyen de vous connecter.',
+  'error.ERR_LOGIN_CANCELLED': 'La connexion a été fermée avant d’être terminée.',
+  'error.ERR_LAST_SIGN_IN_METHOD': 'C’est le dernier moyen de vous connecter à votre compte. Ajoutez-en un autre avant de le supprimer.',
+  'error.ERR_MNEMONIC_INVALID': 'Cette phrase de récupération n’est pas valide. Un mot est mal orthographié, manquant ou mal placé. Vérifiez chaque mot.',
   'error.fallback': 'Une erreur s’est produite. Réessayez.',
 } satisfies Record<keyof typeof en, string>;

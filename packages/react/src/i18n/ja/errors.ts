@@ -48,5 +48,9 @@ export const errors = {
   'error.ERR_CHAIN_MISMATCH': 'このリクエストは選択中のネットワークとは異なるネットワーク向けです。ネットワークを切り替えて、もう一度お試しください。',
   'error.ERR_RPC': 'ネットワークがリクエストを受け付けませんでした。残高を確認して、もう一度お試しください。',
   'error.ERR_INVALID_TRANSACTION': 'このトランザクションには署名できません。アプリの提供元に確認を依頼してください。',
+  'error.ERR_OAUTH_NOT_CONFIGURED': 'このログイン方法はこのサイトではまだ設定されていません。別の方法でログインしてください。',
+  'error.ERR_LOGIN_CANCELLED': 'ログインが完了する前に閉じられました。',
+  'error.ERR_LAST_SIGN_IN_METHOD': 'これはアカウントにログインできる最後の方法です。削除する前に別の方法を追加してください。',
+  'error.ERR_MNEMONIC_INVALID': 'このリカバリーフレーズは無効です。単語のつづり間違い、欠落、または順序の誤りがあります。各単語を確認してください。',
   'error.fallback': '問題が発生しました。もう一度お試しください。',
 } satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,4 @@
+import type { account as en } from '../en/account.js';
+
+/** account: French. */
+export const account = {} satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,4 @@
+import type { wallet as en } from '../en/wallet.js';
+
+/** wallet: French. */
+export const wallet = {} satisfies Record<keyof typeof en, string>;

@@ -1,0 +1,2 @@
+/** The wallet area's rules of the kit's stylesheet (theme/styles.ts): every selector under `.wk-root`, logical properties only. */
+export const walletCss = ``;
