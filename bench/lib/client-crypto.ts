@@ -6,18 +6,7 @@
  * microseconds. `selfCheck()` proves each one against @walletkit/crypto before any figure is
  * taken, so the server sees exactly what a real client sends.
  */
-import {
-  createCipheriv,
-  createECDH,
-  createHash,
-  createHmac,
-  createPrivateKey,
-  createPublicKey,
-  ECDH,
-  sign,
-  verify,
-  type KeyObject,
-} from 'node:crypto';
+import { createCipheriv, createECDH, createHash, createHmac, createPrivateKey, createPublicKey, ECDH, sign, verify, type KeyObject } from 'node:crypto';
 import {
   createClientSignature,
   decodeJwt,
