@@ -34,7 +34,6 @@ export const clientErrorTable = {
   ERR_RPC: { message: "The chain's RPC endpoint refused or failed the request." },
   ERR_OAUTH_NOT_CONFIGURED: { message: 'This sign-in provider is not set up for this site (no client id or redirect URL).' },
   ERR_LOGIN_CANCELLED: { message: 'The login was closed before it finished.' },
-  ERR_LAST_SIGN_IN_METHOD: { message: "This is the account's last way to sign in; add another before removing it." },
   ERR_MNEMONIC_INVALID: { message: 'The recovery phrase is not a valid BIP39 phrase (a word is misspelled, missing or out of order).' },
 } as const satisfies Record<string, { message: string }>;
 

@@ -11,6 +11,7 @@
  * ```
  * @packageDocumentation
  */
+import { createAccountActions, type AccountActions } from './account.js';
 import { createActivityClient, type ActivityClient } from './activity-client.js';
 import { verifySignupProofs } from './app-proofs.js';
 import { createAuthFlows, type AuthFlows } from './auth.js';
@@ -52,12 +53,30 @@ export {
   SessionManager,
   type LockManagerLike,
   type Session,
+  type SessionChange,
   type SessionChannel,
   type SessionListener,
   type SessionManagerOptions,
   type Timers,
 } from './session.js';
 export { createAuthFlows, type AuthFlows, type PendingOtp, type SignupOptions } from './auth.js';
+export {
+  canRemove,
+  createAccountActions,
+  profileOf,
+  signInMethodCount,
+  type AccountActions,
+  type AccountRemoval,
+  type LinkedOAuthProvider,
+  type OAuthLinkParams,
+  type PendingContact,
+  type ProfileApiKey,
+  type ProfileContact,
+  type ProfilePasskey,
+  type ProfileSession,
+  type ProfileWallet,
+  type UserProfile,
+} from './account.js';
 export {
   OAUTH_AUTHORIZE_URLS,
   buildAuthorizationUrl,
@@ -166,6 +185,8 @@ export interface WalletKitClient {
   session: SessionManager;
   auth: AuthFlows;
   wallet: WalletActions;
+  /** The signed-in user's account: profile, linked sign-in methods, passkeys, sessions. */
+  account: AccountActions;
   chains: ChainRegistry;
   /** Where the secret frames live (`exportInFrame`, `importInFrame`). */
   frames: SecretFrameConfig;
@@ -266,6 +287,13 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
       if (confirmer === next) confirmer = previous;
     };
   };
+  const account = createAccountActions({
+    proxy,
+    activity,
+    session: () => session.current(),
+    enclavePublicKey: config.enclavePublicKey,
+    ...(config.now ? { now: config.now } : {}),
+  });
   const frames: SecretFrameConfig = { framesUrl: config.framesUrl ?? `${config.apiUrl.replace(/\/+$/, '')}/frames`, configId: config.configId };
-  return { config, proxy, activity, session, auth, wallet, chains, frames, setConfirmer };
+  return { config, proxy, activity, session, auth, wallet, account, chains, frames, setConfirmer };
 }

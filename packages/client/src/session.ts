@@ -23,8 +23,24 @@ export interface Session {
   expiresAt: number;
 }
 
-/** A change of session: a login, refresh, restore, expiry, logout, or one seen in another tab. */
-export type SessionListener = (session: Session | undefined) => void;
+/**
+ * Why the session changed (the second argument of a {@link SessionListener}):
+ * - `login`: a login or sign-up of this page stored a new session (`establish`);
+ * - `refresh`: the session's key was replaced before expiry (this tab's refresh);
+ * - `restore`: the stored session was read at load (`restore`);
+ * - `sync`: another tab logged in or refreshed, and this one adopted its session;
+ * - `expiring`: the session will end in `secondsLeft` (its refresh failed, or there is no
+ *   refresher): said once per session, a minute before its end or a fifth of its lifetime for
+ *   shorter ones; the session itself has not changed;
+ * - `expired`: it ended by itself; `logout`: it was ended (here or in another tab).
+ */
+export type SessionChange =
+  | { type: 'login' | 'refresh' | 'restore' | 'sync'; session: Session }
+  | { type: 'expiring'; session: Session; secondsLeft: number }
+  | { type: 'expired' | 'logout' };
+
+/** A change of session: a login, refresh, restore, expiry, logout, or one seen in another tab; `change` says which. */
+export type SessionListener = (session: Session | undefined, change: SessionChange) => void;
 
 /** Timer functions, injectable so that tests drive expiry and refresh. */
 export interface Timers {
@@ -110,6 +126,8 @@ export class SessionManager {
   /** 'idle' until the first restore, login or logout opens the channel; 'closed' after close(). */
   private channelState: 'idle' | 'open' | 'closed' = 'idle';
   private refreshing: Promise<Session | undefined> | undefined;
+  /** The session whose end was announced (`expiring`): once per session. */
+  private warned: (StoredSession & Session) | undefined;
   private readonly locks: LockManagerLike | undefined;
   private readonly opts: SessionManagerOptions;
 
@@ -130,7 +148,7 @@ export class SessionManager {
     this.channelState = 'open';
     this.channel = this.opts.channel === undefined ? defaultChannel() : (this.opts.channel ?? undefined);
     this.channel?.addEventListener('message', (event) => {
-      if ((event.data as { type?: string } | null)?.type === 'walletkit:session') void this.reload();
+      if ((event.data as { type?: string } | null)?.type === 'walletkit:session') void this.reload('sync');
     });
     return this.channel;
   }
@@ -146,7 +164,7 @@ export class SessionManager {
    */
   async restore(): Promise<Session | undefined> {
     this.openChannel();
-    await this.reload();
+    await this.reload('restore');
     return this.current();
   }
 
@@ -155,10 +173,14 @@ export class SessionManager {
    * Throws `ERR_INVALID_SIGNATURE` when the JWT is not the enclave's or not bound to `key`.
    * @example await session.establish(key, (await proxy.otpLogin(request)).session);
    */
-  async establish(key: SessionKey, token: string): Promise<Session> {
+  establish(key: SessionKey, token: string): Promise<Session> {
+    return this.keep(key, token, 'login');
+  }
+
+  private async keep(key: SessionKey, token: string, type: 'login' | 'refresh'): Promise<Session> {
     const record = await this.parse({ ...key, session: token });
     await this.opts.store.save({ keyPair: key.keyPair, publicKey: key.publicKey, session: token });
-    this.set(record, true);
+    this.set(record, true, { type, session: toSession(record) });
     return toSession(record);
   }
 
@@ -192,7 +214,7 @@ export class SessionManager {
   /** Forgets the session in every tab: key and JWT are deleted from the store. */
   async logout(): Promise<void> {
     await this.opts.store.clear();
-    this.set(undefined, true);
+    this.set(undefined, true, { type: 'logout' });
   }
 
   /** Stops timers and the cross-tab channel (tests, or a provider unmounting). */
@@ -208,7 +230,7 @@ export class SessionManager {
     const started = this.record?.publicKey;
     return locks.request(SESSION_REFRESH_LOCK, async () => {
       // While this tab waited, another may have refreshed (or logged in or out): adopt that.
-      await this.reload();
+      await this.reload('sync');
       if (this.record?.publicKey !== started) return this.current();
       return this.doRefresh();
     });
@@ -223,14 +245,15 @@ export class SessionManager {
       token = await this.opts.refresh(current, next);
     } catch (error) {
       // Another tab may have refreshed first; adopt what the store now holds.
-      await this.reload();
+      await this.reload('sync');
       if (this.record && this.record.publicKey !== current.publicKey) return this.current();
       throw toWalletKitError(error, 'ERR_NETWORK');
     }
-    return this.establish(next, token);
+    return this.keep(next, token, 'refresh');
   }
 
-  private async reload(): Promise<void> {
+  /** Adopt what the store holds: at load (`restore`), after another tab's change (`sync`), or at expiry. */
+  private async reload(reason: 'restore' | 'sync' | 'expiry'): Promise<void> {
     let stored: StoredSession | undefined;
     try {
       stored = await this.opts.store.load();
@@ -249,7 +272,11 @@ export class SessionManager {
         record = undefined;
       }
     }
-    if (record?.token !== this.record?.token) this.set(record, false);
+    if (record?.token === this.record?.token) return;
+    if (record) return this.set(record, false, { type: reason === 'restore' ? 'restore' : 'sync', session: toSession(record) });
+    // Gone: ended by its clock, or cleared (a logout in another tab).
+    const ended = this.record !== undefined && this.record.expiresAt <= this.now();
+    this.set(undefined, false, { type: ended ? 'expired' : 'logout' });
   }
 
   private async parse(stored: StoredSession): Promise<StoredSession & Session> {
@@ -271,12 +298,16 @@ export class SessionManager {
     };
   }
 
-  private set(record: (StoredSession & Session) | undefined, broadcast: boolean): void {
+  private set(record: (StoredSession & Session) | undefined, broadcast: boolean, change: SessionChange): void {
     this.record = record;
     this.schedule();
     if (broadcast) this.openChannel()?.postMessage({ type: 'walletkit:session' });
+    this.emit(change);
+  }
+
+  private emit(change: SessionChange): void {
     const session = this.current();
-    for (const listener of this.listeners) listener(session);
+    for (const listener of this.listeners) listener(session, change);
   }
 
   private cancelTimer(): void {
@@ -284,16 +315,17 @@ export class SessionManager {
     this.timer = undefined;
   }
 
-  /** One timer: refresh at expiry minus the margin when a refresher exists, else expire. */
+  /**
+   * One timer, at expiry minus the margin: refresh then when a refresher exists; when it fails
+   * (or there is none) say the session is `expiring`, then expire at its end.
+   */
   private schedule(): void {
     this.cancelTimer();
     const record = this.record;
     if (!record) return;
     const remaining = record.expiresAt - this.now();
     const margin = this.opts.refreshMarginMs ?? Math.min(60_000, Math.floor(remaining / 5));
-    const refreshAt = this.opts.refresh ? record.expiresAt - margin : Number.POSITIVE_INFINITY;
-    const at = Math.min(refreshAt, record.expiresAt);
-    const delay = Math.max(0, at - this.now());
+    const delay = Math.max(0, record.expiresAt - margin - this.now());
     this.timer = this.timers.setTimeout(
       () => {
         this.timer = undefined;
@@ -317,10 +349,14 @@ export class SessionManager {
     if (this.record !== record) return;
     if (record.expiresAt <= this.now()) {
       // Another tab may have stored a fresh session: reload adopts it, or clears this expired one.
-      await this.reload();
-    } else {
-      this.timer = this.timers.setTimeout(() => void this.onTimer(record), Math.min(record.expiresAt - this.now(), MAX_DELAY));
+      await this.reload('expiry');
+      return;
     }
+    if (this.warned !== record) {
+      this.warned = record;
+      this.emit({ type: 'expiring', session: toSession(record), secondsLeft: Math.ceil((record.expiresAt - this.now()) / 1000) });
+    }
+    this.timer = this.timers.setTimeout(() => void this.onTimer(record), Math.min(record.expiresAt - this.now(), MAX_DELAY));
   }
 }
 

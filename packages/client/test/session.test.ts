@@ -15,6 +15,7 @@ import {
   SessionManager,
   type LockManagerLike,
   type Session,
+  type SessionChange,
   type SessionKey,
   type Timers,
   type WalletKitClient,
@@ -136,15 +137,21 @@ describe('session manager', () => {
     const dbName = `wk-${randomUUID()}`;
     const store = indexedDbSessionKeyStore({ dbName });
     const manager = new SessionManager({ store, enclavePublicKey: server.enclave.signingPublicKey, timers: clock.timers, now: () => now, channel: null });
+    const changes: SessionChange['type'][] = [];
+    manager.subscribe((_s, change) => changes.push(change.type));
     const key = await generateSessionKey();
     const { session } = await server.client.run('stamp_login', { publicKey: key.publicKey, expirationSeconds: '60', invalidateExisting: false });
     await manager.establish(key, session);
-    expect(clock.delay()[0]).toBeGreaterThan(55_000);
+    // The first timer is the warning, a fifth of the lifetime (12 s) before the end.
+    expect(clock.delay()[0]).toBeGreaterThan(45_000);
+    expect(clock.delay()[0]).toBeLessThanOrEqual(48_000);
 
     const gone = nextChange({ session: manager }, (s) => s === undefined);
     now += 61_000;
     clock.fireAll();
     expect(await gone).toBeUndefined();
+    // Past its end when the timer fired: it expires without a late warning.
+    expect(changes).toEqual(['login', 'expired']);
     expect(await indexedDbSessionKeyStore({ dbName }).load()).toBeUndefined();
     expect(() => manager.auth()).toThrow(expect.objectContaining({ code: 'ERR_NO_SESSION' }));
 
@@ -153,6 +160,68 @@ describe('session manager', () => {
     const later = new SessionManager({ store, timers: clock.timers, now: () => now, channel: null });
     expect(await later.restore()).toBeUndefined();
     expect(await store.load()).toBeUndefined();
+  });
+
+  it('given a 60-second session whose refresh fails, when the timers fire, then listeners hear login, one expiring with the seconds left, then expired (never logout); a page restoring a live session hears restore', async () => {
+    const clock = fakeTimers();
+    let now = Date.now();
+    const dbName = `wk-${randomUUID()}`;
+    const store = indexedDbSessionKeyStore({ dbName });
+    let refreshes = 0;
+    const manager = new SessionManager({
+      store,
+      enclavePublicKey: server.enclave.signingPublicKey,
+      timers: clock.timers,
+      now: () => now,
+      channel: null,
+      locks: null,
+      refresh: async () => {
+        refreshes += 1;
+        throw new Error('offline');
+      },
+    });
+    const changes: SessionChange[] = [];
+    manager.subscribe((_s, change) => changes.push(change));
+    const key = await generateSessionKey();
+    const { session } = await server.client.run('stamp_login', { publicKey: key.publicKey, expirationSeconds: '60', invalidateExisting: false });
+    const established = await manager.establish(key, session);
+
+    // Another page of the same browser restores it while it lives.
+    const other = new SessionManager({ store, enclavePublicKey: server.enclave.signingPublicKey, timers: fakeTimers().timers, now: () => now, channel: null });
+    const restored: SessionChange['type'][] = [];
+    other.subscribe((_s, change) => restored.push(change.type));
+    await other.restore();
+    expect(restored).toEqual(['restore']);
+
+    // The refresh point: the refresh fails, so the end is announced, once.
+    now = established.expiresAt - 12_000;
+    const warned = new Promise<void>((resolve) => manager.subscribe((_s, c) => c.type === 'expiring' && resolve()));
+    clock.fireAll();
+    await warned;
+    expect(refreshes).toBe(1);
+    expect(changes.map((c) => c.type)).toEqual(['login', 'expiring']);
+    expect(changes[1]).toMatchObject({ type: 'expiring', secondsLeft: 12, session: { userId: established.userId } });
+    expect(manager.current()).toEqual(established);
+
+    // Its end: expired, not a logout.
+    now = established.expiresAt + 1;
+    const gone = nextChange({ session: manager }, (s) => s === undefined);
+    clock.fireAll();
+    await gone;
+    expect(changes.map((c) => c.type)).toEqual(['login', 'expiring', 'expired']);
+  });
+
+  it('given a session, when it refreshes and then logs out, then listeners hear refresh (not login) and logout (not expired)', async () => {
+    const clock = fakeTimers();
+    const kit = track(kitFor(server, { timers: clock.timers }));
+    const changes: SessionChange['type'][] = [];
+    kit.session.subscribe((_s, change) => changes.push(change.type));
+    const old = await login(kit);
+    const refreshed = nextChange(kit, (s) => s !== undefined && s.publicKey !== old.publicKey);
+    clock.fireAll();
+    await refreshed;
+    await kit.session.logout();
+    expect(changes).toEqual(['login', 'refresh', 'logout']);
   });
 
   it('given a JWT bound to another key, when it is established, then it is refused', async () => {

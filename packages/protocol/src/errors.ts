@@ -45,6 +45,7 @@ export const errorTable = {
   // conflicts and state
   ERR_ALREADY_EXISTS: { status: 409, grpc: 6, message: 'A resource with the same unique value already exists.' },
   ERR_ACTIVITY_NOT_PENDING: { status: 409, grpc: 9, message: 'The activity is not awaiting consensus.' },
+  ERR_LAST_SIGN_IN_METHOD: { status: 409, grpc: 9, message: "This would remove the user's last way to sign in; add another one first." },
   ERR_TARGET_KEY_REUSED: { status: 409, grpc: 6, message: 'This target public key was already used for an export; generate a new one.' },
   ERR_ALREADY_VOTED: { status: 409, grpc: 6, message: 'This user has already voted on the activity.' },
   ERR_INVALID_QUORUM: { status: 400, grpc: 3, message: 'The quorum threshold must be between 1 and the number of members.' },

@@ -63,6 +63,13 @@ export const UserRecord = Obj({
   userName: Type.String(),
   userEmail: Type.Optional(Type.String()),
   userPhoneNumber: Type.Optional(Type.String()),
+  /**
+   * Extra (not in Turnkey's v1User), beside the field it qualifies: whether `userEmail` was
+   * proven by a one-time code (or vouched for by the integrator), which makes it a login identity.
+   */
+  userEmailVerified: Type.Optional(Type.Boolean()),
+  /** Extra: whether `userPhoneNumber` was proven (the same rule). */
+  userPhoneNumberVerified: Type.Optional(Type.Boolean()),
   authenticators: Type.Array(AuthenticatorRecord),
   apiKeys: Type.Array(ApiKeyRecord),
   userTags: Type.Array(Type.String()),

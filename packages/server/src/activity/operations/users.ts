@@ -3,6 +3,8 @@
  * keys, passkeys and OAuth providers, and create_sub_organization (a new end-user
  * organization with its root users, credentials and optional wallet, atomically). Every id is
  * looked up inside the target organization; everything runs in the activity's transaction.
+ * A removal or contact change by the end user that would leave no way to sign in is refused
+ * (sign-in-methods.ts).
  */
 import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { ParamsOf } from '@walletkit/protocol';
@@ -13,6 +15,7 @@ import type { HandlerTable, OperationContext, PrefetchTable } from '../context.j
 import { syncSubOrganizationIdentities } from './identities.js';
 import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials.js';
 import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
+import { assertKeepsSignInMethod } from './sign-in-methods.js';
 import { createWalletRecord, type PreparedWallet, prepareWallet } from './wallet-store.js';
 
 type UserInput = ParamsOf<'create_users'>['users'][number];
@@ -154,6 +157,8 @@ async function updateContact(
     .update(users)
     .set(set)
     .where(and(eq(users.id, user.id), eq(users.organizationId, ctx.organizationId)));
+  // Clearing or replacing a verified contact without proof may leave no way to sign in.
+  await assertKeepsSignInMethod(ctx, user.id, kind === 'email' ? 'userEmail' : 'userPhoneNumber');
   await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
   return { userId: user.id };
 }
@@ -211,6 +216,7 @@ export const userHandlers = {
     const missing = ids.find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) throw new ApiError('ERR_API_KEY_NOT_FOUND', `user ${params.userId} has no API key ${missing}`, 'apiKeyIds');
     await ctx.tx.delete(apiKeys).where(scope);
+    await assertKeepsSignInMethod(ctx, params.userId, 'apiKeyIds');
     await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { apiKeyIds: ids };
   },
@@ -234,6 +240,7 @@ export const userHandlers = {
     const missing = ids.find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) throw new ApiError('ERR_AUTHENTICATOR_NOT_FOUND', `user ${params.userId} has no authenticator ${missing}`, 'authenticatorIds');
     await ctx.tx.delete(authenticators).where(scope);
+    await assertKeepsSignInMethod(ctx, params.userId, 'authenticatorIds');
     await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { authenticatorIds: ids };
   },
@@ -252,6 +259,7 @@ export const userHandlers = {
     const missing = ids.find((id) => !found.some((f) => f.id === id));
     if (missing !== undefined) throw new ApiError('ERR_OAUTH_PROVIDER_NOT_FOUND', `user ${params.userId} has no OAuth provider ${missing}`, 'providerIds');
     await ctx.tx.delete(oauthProviders).where(scope);
+    await assertKeepsSignInMethod(ctx, params.userId, 'providerIds');
     await syncSubOrganizationIdentities(ctx.tx, ctx.organizationId);
     return { providerIds: ids };
   },

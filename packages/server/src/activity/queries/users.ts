@@ -115,8 +115,8 @@ async function loadUsers(db: Db, organizationId: string, userId?: string): Promi
       createdAt: u.createdAt.toISOString(),
       updatedAt: u.updatedAt.toISOString(),
     };
-    if (u.userEmail !== null) record.userEmail = u.userEmail;
-    if (u.userPhoneNumber !== null) record.userPhoneNumber = u.userPhoneNumber;
+    if (u.userEmail !== null) Object.assign(record, { userEmail: u.userEmail, userEmailVerified: u.emailVerified });
+    if (u.userPhoneNumber !== null) Object.assign(record, { userPhoneNumber: u.userPhoneNumber, userPhoneNumberVerified: u.phoneVerified });
     return record;
   });
 }
