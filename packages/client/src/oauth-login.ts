@@ -80,6 +80,11 @@ export function createOAuthLogin(deps: Deps) {
   }
 
   function logInWithOAuth({ provider, clientId, redirectUri, authorizeUrl, window, userName, wallet }: OAuthLoginParams): Promise<Session> {
+    // A provider without its client id or redirect URL is one the site has not finished setting
+    // up: say so before any popup opens (the provider would only show its own error page).
+    if (!clientId || !redirectUri) {
+      return Promise.reject(new WalletKitError('ERR_OAUTH_NOT_CONFIGURED', `${oauthProvider(provider).name}: no ${clientId ? 'redirect URL' : 'client id'}`));
+    }
     // The popup must open in the click's task: open it first on a blank page, then point it at
     // the provider once the key, nonce and PKCE are ready (they need async WebCrypto).
     const state = createOAuthState();

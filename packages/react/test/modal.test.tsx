@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '../src/components/ConfirmDialog';
 import { Modal } from '../src/components/Modal';
+import { I18nProvider } from '../src/i18n/context';
 import { expectNoAxeViolations, failOnConsoleError } from './support/render';
 
 failOnConsoleError();
@@ -54,6 +55,25 @@ describe('Modal', () => {
     await userEvent.keyboard('{Enter}');
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(document.activeElement).toBe(opener);
+  });
+});
+
+describe('Modal brand and language', () => {
+  it('given a brand and the kit in Arabic, when opened, then the brand shows above the title, the close button is named in Arabic, and the dialog is right to left', async () => {
+    render(
+      <I18nProvider locale="ar">
+        <Modal open onClose={() => undefined} title="عنوان" brand={<span>Acme</span>} className="wk-auth">
+          <p>body</p>
+        </Modal>
+      </I18nProvider>,
+    );
+    const dialog = screen.getByRole('dialog', { name: 'عنوان' });
+    expect(dialog.classList.contains('wk-auth')).toBe(true);
+    await screen.findByRole('button', { name: 'إغلاق' });
+    expect(dialog.getAttribute('dir')).toBe('rtl');
+    const header = dialog.querySelector('.wk-dialog-header')!;
+    expect([...header.children].map((c) => c.textContent)).toEqual(['Acme', 'عنوان', '×']);
+    await expectNoAxeViolations();
   });
 });
 

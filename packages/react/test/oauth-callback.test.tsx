@@ -56,4 +56,17 @@ describe('OAuthCallback', () => {
     expect(close).toHaveBeenCalled();
     expect(client.calls.some(([name]) => name === 'completeOAuthRedirect')).toBe(false);
   });
+
+  it('given the kit in German and a client that cannot finish redirects, when the page renders, then it says so in German with a way back', async () => {
+    const client = createFakeClient();
+    client.auth.completeOAuthRedirect = undefined;
+    renderWithKit(<OAuthCallback homeHref="/start" />, client, { locale: 'de' });
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe(
+        'Diese App kann eine Anmeldung, die auf diese Seite zurückgekehrt ist, nicht abschließen. Geh zurück und versuche es erneut.',
+      ),
+    );
+    expect(screen.getByRole('region', { name: 'Anmeldung' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Zurück' }).getAttribute('href')).toBe('/start');
+  });
 });

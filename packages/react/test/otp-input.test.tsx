@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OtpInput } from '../src/components/OtpInput';
+import { I18nProvider } from '../src/i18n/context';
 import { expectNoAxeViolations, failOnConsoleError } from './support/render';
 
 failOnConsoleError();
@@ -29,6 +30,12 @@ function Controlled() {
       </button>
     </>
   );
+}
+
+/** Clears the code once complete, as the code step does after a wrong code: focus is left where it was. */
+function ClearsWrongCode() {
+  const [v, setV] = useState('');
+  return <OtpInput length={4} value={v} onChange={setV} onComplete={() => setTimeout(() => setV(''), 0)} />;
 }
 
 describe('OtpInput', () => {
@@ -106,5 +113,37 @@ describe('OtpInput', () => {
     fireEvent.click(button());
     expect(onResend).toHaveBeenCalledTimes(1);
     expect(button().textContent).toBe('Resend code in 3s');
+  });
+
+  it('given focusOnMount, when the input appears, then the first cell has focus; a code being checked keeps the cells read-only with focus kept', async () => {
+    const { rerender } = render(<OtpInput length={4} focusOnMount />);
+    expect(document.activeElement).toBe(cells()[0]);
+    await userEvent.keyboard('12');
+    rerender(<OtpInput length={4} focusOnMount busy />);
+    expect(screen.getByRole('group').getAttribute('aria-busy')).toBe('true');
+    expect(cells().every((c) => c.readOnly && !c.disabled)).toBe(true);
+    await userEvent.keyboard('34{Backspace}');
+    expect(code()).toBe('12');
+    expect(document.activeElement).toBe(cells()[2]);
+  });
+
+  it('given a full code the parent clears (a wrong code), when cleared, then focus follows back to the first cell', async () => {
+    render(<ClearsWrongCode />);
+    await userEvent.click(cells()[0]!);
+    await userEvent.keyboard('1234');
+    await waitFor(() => expect(code()).toBe(''));
+    expect(document.activeElement).toBe(cells()[0]);
+  });
+
+  it('given the kit in German, when rendered, then the group, the cells and the resend button speak German, and the cells run left to right', async () => {
+    render(
+      <I18nProvider locale="de">
+        <OtpInput length={6} onResend={() => undefined} />
+      </I18nProvider>,
+    );
+    expect(await screen.findByRole('group', { name: 'Einmalcode' })).toBeTruthy();
+    expect(cells()[0]!.getAttribute('aria-label')).toBe('Zeichen 1 von 6');
+    expect(screen.getByRole('button').textContent).toBe('Code erneut senden in 30 s');
+    expect(screen.getByRole('group').getAttribute('dir')).toBe('ltr');
   });
 });

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { handleOAuthCallback } from '@walletkit/client';
+import { useI18n } from '../i18n/context.js';
 import { useKitRoot } from '../theme/theme.js';
 import { useWalletKitContext } from '../provider/context.js';
 import { ErrorText } from './ErrorText.js';
@@ -22,6 +23,7 @@ export interface OAuthCallbackProps {
  * {location.pathname === '/oauth/callback' ? <OAuthCallback onComplete={() => history.replaceState(null, '', '/')} /> : <App />}
  */
 export function OAuthCallback({ onComplete, homeHref = '/' }: OAuthCallbackProps) {
+  const { t } = useI18n();
   const root = useKitRoot('wk-card');
   const { client } = useWalletKitContext();
   const [error, setError] = useState<unknown>();
@@ -38,7 +40,7 @@ export function OAuthCallback({ onComplete, homeHref = '/' }: OAuthCallbackProps
       return;
     }
     if (!client.auth.completeOAuthRedirect) {
-      setError('This client cannot finish a redirect login.');
+      setError('unsupported');
       return;
     }
     client.auth.completeOAuthRedirect().then(
@@ -48,17 +50,17 @@ export function OAuthCallback({ onComplete, homeHref = '/' }: OAuthCallbackProps
   }, [client]);
 
   return (
-    <section {...root} aria-label="Sign-in">
+    <section {...root} aria-label={t('auth.callbackRegion')}>
       {error ? (
         <div className="wk-stack">
-          <ErrorText error={error} />
+          <ErrorText error={error === 'unsupported' ? t('auth.callbackUnsupported') : error} />
           <a className="wk-button" href={homeHref}>
-            Back
+            {t('common.back')}
           </a>
         </div>
       ) : (
         <p className="wk-hint" role="status">
-          Finishing sign-in…
+          {t('auth.callbackFinishing')}
         </p>
       )}
     </section>

@@ -1,2 +1,3 @@
 /** Public exports of the auth area added by issue 15 (re-exported by the package index). */
-export {};
+export { DEFAULT_OTP_ATTEMPTS } from './flow.js';
+export { ErrorText, type ErrorTextProps } from './ErrorText.js';

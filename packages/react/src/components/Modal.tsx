@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useI18n } from '../i18n/context.js';
 import { useKitRoot } from '../theme/theme.js';
 
 /** Props of {@link Modal}. */
@@ -10,22 +11,28 @@ export interface ModalProps {
   /** The heading; the dialog is labelled by it. */
   title: ReactNode;
   children?: ReactNode | undefined;
-  /** Label of the close button (default "Close"). */
+  /** Label of the close button (default the catalog's `common.close`, "Close"). */
   closeLabel?: string | undefined;
+  /** Shown above the title, e.g. the app's logo and name (the auth modal's). */
+  brand?: ReactNode | undefined;
+  /** Extra class names of the dialog (an area's styles: `wk-auth`). */
+  className?: string | undefined;
 }
 
 /**
  * A modal dialog on the native `<dialog>` element: `showModal()` gives the focus trap and
  * makes the page inert, Escape closes, focus returns to the element that had it before.
  * The dialog is labelled by `title`. Children mount only while open, so their state resets.
+ * The close button comes first in the tab order, at the header's inline end (left in Arabic).
  * @example
  * <Modal open={open} onClose={() => setOpen(false)} title="Log in">…</Modal>
  */
-export function Modal({ open, onClose, title, children, closeLabel = 'Close' }: ModalProps) {
+export function Modal({ open, onClose, title, children, closeLabel, brand, className }: ModalProps) {
+  const { t } = useI18n();
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const titleId = useId();
-  const root = useKitRoot('wk-dialog');
+  const root = useKitRoot(className ? `wk-dialog ${className}` : 'wk-dialog');
 
   useEffect(() => {
     const dialog = ref.current;
@@ -69,10 +76,11 @@ export function Modal({ open, onClose, title, children, closeLabel = 'Close' }: 
       {open && (
         <>
           <div className="wk-dialog-header">
+            {brand}
             <h2 id={titleId} className="wk-title">
               {title}
             </h2>
-            <button type="button" className="wk-button" data-variant="ghost" onClick={onClose} aria-label={closeLabel}>
+            <button type="button" className="wk-button wk-dialog-close" data-variant="ghost" onClick={onClose} aria-label={closeLabel ?? t('common.close')}>
               <span aria-hidden="true">×</span>
             </button>
           </div>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useI18n } from '../i18n/context.js';
 
 /** Props of {@link OtpInput}. */
 export interface OtpInputProps {
@@ -16,8 +17,12 @@ export interface OtpInputProps {
   /** Countdown before a resend is allowed, in seconds (default 30). */
   resendSeconds?: number | undefined;
   disabled?: boolean | undefined;
-  /** Group label (default "One-time code"). */
+  /** A code is being checked: the cells are read-only (focus stays) and the group is `aria-busy`. */
+  busy?: boolean | undefined;
+  /** Group label (default the catalog's `auth.otpLabel`, "One-time code"). */
   label?: string | undefined;
+  /** Move focus to the first cell when the input appears (a step that replaced the form the user was in). */
+  focusOnMount?: boolean | undefined;
   /** id of an element describing an error, linked with aria-describedby. */
   errorId?: string | undefined;
 }
@@ -25,13 +30,16 @@ export interface OtpInputProps {
 /**
  * One input per character of a one-time code. Typing moves forward, Backspace moves back,
  * pasting (or an SMS/email autofill into the first cell, `autocomplete="one-time-code"`) fills
- * every cell. Each cell is labelled "Character i of n"; digits-only codes get the numeric
- * keyboard (`inputMode="numeric"`). Alphanumeric codes are upper-cased (the server's alphabet).
+ * every cell. Each cell is labelled "Character i of n" (in the kit's language); digits-only codes
+ * get the numeric keyboard (`inputMode="numeric"`). Alphanumeric codes are upper-cased (the
+ * server's alphabet). The cells run left to right in every language (`dir="ltr"`): a code is
+ * read in the order it was written, also in Arabic.
  * @example
  * <OtpInput length={6} onComplete={(code) => complete({ otpId, code })} onResend={resend} />
  */
 export function OtpInput(props: OtpInputProps) {
-  const { length, alphanumeric = false, disabled = false, label = 'One-time code', resendSeconds = 30 } = props;
+  const { t, number } = useI18n();
+  const { length, alphanumeric = false, disabled = false, label = t('auth.otpLabel'), resendSeconds = 30 } = props;
   const [own, setOwn] = useState('');
   const value = (props.value ?? own).slice(0, length);
   // Focus moves inside event handlers, before React re-renders: onFocus reads the latest value here.
@@ -39,10 +47,20 @@ export function OtpInput(props: OtpInputProps) {
   latest.current = value;
   const cells = useRef<Array<HTMLInputElement | null>>([]);
   const labelId = useId();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only
+  useEffect(() => {
+    if (props.focusOnMount) cells.current[0]?.focus();
+  }, []);
+  // Never leave a gap, also when the parent clears the code (a wrong one): focus follows the value back.
+  useEffect(() => {
+    const at = cells.current.indexOf(document.activeElement as HTMLInputElement);
+    if (at > value.length) cells.current[value.length]?.focus();
+  }, [value]);
 
   const clean = (text: string) => (alphanumeric ? text.replace(/[^a-z0-9]/gi, '').toUpperCase() : text.replace(/\D/g, ''));
 
   const commit = (next: string, focusIndex?: number) => {
+    if (props.busy) return;
     const v = next.slice(0, length);
     latest.current = v;
     if (props.value === undefined) setOwn(v);
@@ -91,7 +109,7 @@ export function OtpInput(props: OtpInputProps) {
   return (
     <div className="wk-stack">
       {/* biome-ignore lint/a11y/useSemanticElements: the cells are one labelled group of inputs; a <fieldset> would bring its own border, padding and legend layout */}
-      <div role="group" aria-labelledby={labelId} className="wk-otp">
+      <div role="group" aria-labelledby={labelId} className="wk-otp" dir="ltr" aria-busy={props.busy ? true : undefined}>
         <span id={labelId} className="wk-visually-hidden">
           {label}
         </span>
@@ -109,10 +127,11 @@ export function OtpInput(props: OtpInputProps) {
             autoComplete={i === 0 ? 'one-time-code' : 'off'}
             autoCapitalize={alphanumeric ? 'characters' : 'off'}
             spellCheck={false}
-            aria-label={`Character ${i + 1} of ${length}`}
+            aria-label={t('auth.otpCell', { index: number(i + 1), length: number(length) })}
             aria-describedby={props.errorId}
             aria-invalid={props.errorId ? true : undefined}
             disabled={disabled}
+            readOnly={props.busy}
             value={value[i] ?? ''}
             onFocus={(e) => {
               // Never leave a gap: focus lands on the first empty cell.
@@ -132,6 +151,7 @@ export function OtpInput(props: OtpInputProps) {
 }
 
 function ResendButton({ seconds, onResend, disabled }: { seconds: number; onResend: () => void; disabled: boolean }) {
+  const { t, number } = useI18n();
   // A deadline, not a counter: throttled background tabs still show the right time.
   const [until, setUntil] = useState(() => Date.now() + seconds * 1000);
   const [now, setNow] = useState(() => Date.now());
@@ -155,7 +175,7 @@ function ResendButton({ seconds, onResend, disabled }: { seconds: number; onRese
         onResend();
       }}
     >
-      {left > 0 ? `Resend code in ${left}s` : 'Resend code'}
+      {left > 0 ? t('auth.resendIn', { seconds: number(left) }) : t('auth.resend')}
     </button>
   );
 }
