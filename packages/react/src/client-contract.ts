@@ -1,4 +1,4 @@
-import type { ChainConfig, SignOptions, WalletActions } from '@walletkit/client';
+import type { ChainConfig, SignOptions, UserProfile, WalletActions } from '@walletkit/client';
 import type { OAuthProviderId, ParamsOf, ProxyResponseOf } from '@walletkit/protocol';
 
 /**
@@ -11,6 +11,12 @@ export interface WalletKitClientLike {
   session: {
     getState(): SessionState;
     subscribe(listener: () => void): () => void;
+    /**
+     * Why the session changes (a login, a refresh, its announced end, ...), after `getState`
+     * already shows the new state. Without it the provider infers logins and expiries from the
+     * state alone and cannot say `beforeSessionExpiry`.
+     */
+    onChange?(listener: (change: SessionChange) => void): () => void;
     restore(): Promise<unknown>;
     logout(): Promise<unknown>;
     refresh(): Promise<unknown>;
@@ -58,6 +64,12 @@ export interface WalletKitClientLike {
     importInFrame(container: HTMLElement, input: { secret: 'mnemonic' | 'privateKey'; name: string }): Promise<{ addresses: string[] }>;
     addPasskey(name: string): Promise<unknown>;
   };
+  /**
+   * The signed-in user's account (`@walletkit/client`'s `account`): the profile, linking and
+   * unlinking sign-in methods, passkeys and sessions. Optional: without it the Security screen
+   * and the account hooks have nothing to show.
+   */
+  account?: AccountActionsLike;
   /** The chains the kit transacts on and the selected one; `getState()` is a stable snapshot between changes. */
   chains: {
     getState(): ChainsState;
@@ -89,6 +101,34 @@ export interface SessionInfo {
   publicKey: string;
   expiresAt: number;
   jwt: string;
+}
+
+/**
+ * Why the session changed (`@walletkit/client`'s `SessionChange`): `login` (a login or sign-up
+ * of this page), `refresh`, `restore` (at load), `sync` (another tab), `expiring` (it will end in
+ * `secondsLeft`: its refresh failed), `expired` (it ended by itself) or `logout`.
+ */
+export type SessionChange =
+  | { type: 'login' | 'refresh' | 'restore' | 'sync'; session: SessionInfo }
+  | { type: 'expiring'; session: SessionInfo; secondsLeft: number }
+  | { type: 'expired' | 'logout' };
+
+/** The user's account as `@walletkit/client` reads it: contacts, linked providers, passkeys, sessions, API keys, wallets. */
+export type { UserProfile } from '@walletkit/client';
+
+/** What the account can remove, by kind (the client refuses the last way to sign in). */
+export interface AccountActionsLike {
+  profile(): Promise<UserProfile>;
+  /** Send a one-time code to a new email or phone number; `verifyContact` finishes. */
+  startContactVerification(input: { kind: 'email' | 'phone'; contact: string }): Promise<{ otpId: string }>;
+  /** Check the code and store the contact as verified (linking it, or replacing the current one). */
+  verifyContact(input: { otpId: string; code: string }): Promise<unknown>;
+  unlinkContact(kind: 'email' | 'phone'): Promise<unknown>;
+  /** Link a social provider through its popup: call it inside the click (the popup opens at once). */
+  linkOAuth(provider: OAuthProviderName): Promise<{ providerId: string }>;
+  unlinkOAuth(providerId: string): Promise<unknown>;
+  removePasskey(authenticatorId: string): Promise<unknown>;
+  revokeSession(apiKeyId: string): Promise<unknown>;
 }
 
 /** The client's session state. */

@@ -1,7 +1,7 @@
 import { mutationOptions, queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { SignOptions } from '@walletkit/client';
 import { errorCodeOf } from './errors.js';
-import type { TransactionParams, WalletAccountParams, WalletKitClientLike } from './client-contract.js';
+import type { AccountActionsLike, OAuthProviderName, TransactionParams, UserProfile, WalletAccountParams, WalletKitClientLike } from './client-contract.js';
 
 /**
  * TanStack Query options for every read and write of the kit, one factory each, usable with
@@ -18,7 +18,22 @@ export const walletKitKeys = {
   /** Balances are chain state, not the organization's: keyed by chain, then address (lowercase). */
   balances: (chainId?: number) => (chainId === undefined ? (['walletkit', 'balance'] as const) : (['walletkit', 'balance', chainId] as const)),
   balance: (chainId: number, address: string) => ['walletkit', 'balance', chainId, address.toLowerCase()] as const,
+  /** The signed-in user's profile (get_user and the wallets). */
+  user: (organizationId: string, userId: string) => ['walletkit', 'org', organizationId, 'user', userId] as const,
 };
+
+/** The client's account actions; a client without them fails the call with a clear code. */
+function accountOf(client: WalletKitClientLike): AccountActionsLike {
+  if (client.account) return client.account;
+  throw Object.assign(new Error('This client has no account actions (WalletKitClientLike.account).'), { code: 'ERR_ACCOUNT_UNSUPPORTED' });
+}
+
+/** Refetch the profile (and the wallet list) after a change of the account. */
+const refetchUser = (queryClient: QueryClient, organizationId: string) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['walletkit', 'org', organizationId, 'user'] }),
+    queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(organizationId) }),
+  ]);
 
 /**
  * `wallet_kit_config`, fetched once per QueryClient (it changes only when the site owner edits it).
@@ -105,7 +120,7 @@ export function connectWalletMutationOptions() {
 export function createWalletMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
   return mutationOptions({
     mutationFn: (name: string) => client.wallet.createWallet(name),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(organizationId) }),
+    onSuccess: () => refetchUser(queryClient, organizationId),
   });
 }
 
@@ -113,7 +128,11 @@ export function createWalletMutationOptions(client: WalletKitClientLike, queryCl
 export function createAccountsMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
   return mutationOptions({
     mutationFn: (input: { walletId: string; accounts: WalletAccountParams[] }) => client.wallet.createAccounts(input.walletId, input.accounts),
-    onSuccess: (_r, input) => queryClient.invalidateQueries({ queryKey: walletKitKeys.accounts(organizationId, input.walletId) }),
+    onSuccess: (_r, input) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: walletKitKeys.accounts(organizationId, input.walletId) }),
+        refetchUser(queryClient, organizationId),
+      ]),
   });
 }
 
@@ -167,14 +186,96 @@ export function exportAccountMutationOptions(client: WalletKitClientLike) {
 export function importWalletMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
   return mutationOptions({
     mutationFn: (input: { walletName: string; mnemonic: string }) => client.wallet.importWallet(input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: walletKitKeys.wallets(organizationId) }),
+    onSuccess: () => refetchUser(queryClient, organizationId),
     gcTime: 0,
   });
 }
 
-/** @example mutate('Laptop') */
-export function addPasskeyMutationOptions(client: WalletKitClientLike) {
-  return mutationOptions({ mutationFn: (name: string) => client.wallet.addPasskey(name) });
+/**
+ * Register a new passkey (the browser's prompt), then refetch the profile when `organizationId` is given.
+ * @example mutate('Laptop')
+ */
+export function addPasskeyMutationOptions(client: WalletKitClientLike, queryClient?: QueryClient, organizationId?: string) {
+  return mutationOptions({
+    mutationFn: (name: string) => client.wallet.addPasskey(name),
+    onSuccess: () => (queryClient && organizationId !== undefined ? refetchUser(queryClient, organizationId) : undefined),
+  });
+}
+
+/**
+ * The signed-in user's profile: contacts (and whether verified), linked providers, passkeys,
+ * sessions, API keys and wallets. Refetched after every change the kit makes to the account.
+ * @example useQuery(userQueryOptions(client, session.organizationId, session.userId)).data?.email
+ */
+export function userQueryOptions(client: WalletKitClientLike, organizationId: string, userId: string) {
+  return queryOptions<UserProfile>({ queryKey: walletKitKeys.user(organizationId, userId), queryFn: () => accountOf(client).profile() });
+}
+
+/** Send a one-time code to a new email or phone number. @example mutate({ kind: 'email', contact: 'new@example.com' }) // -> { otpId } */
+export function startContactVerificationMutationOptions(client: WalletKitClientLike) {
+  return mutationOptions({ mutationFn: (input: { kind: 'email' | 'phone'; contact: string }) => accountOf(client).startContactVerification(input) });
+}
+
+/** Check the code: the contact is linked (or replaces the current one), verified. @example mutate({ otpId, code: '123456' }) */
+export function verifyContactMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (input: { otpId: string; code: string }) => accountOf(client).verifyContact(input),
+    onSuccess: () => refetchUser(queryClient, organizationId),
+  });
+}
+
+/** Remove the email or phone number (refused with ERR_LAST_SIGN_IN_METHOD when it is the last way in). @example mutate('phone') */
+export function unlinkContactMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (kind: 'email' | 'phone') => accountOf(client).unlinkContact(kind),
+    onSuccess: () => refetchUser(queryClient, organizationId),
+  });
+}
+
+/**
+ * Link a social provider. The variable is the promise of `client.account.linkOAuth(provider)`,
+ * called by the click handler itself (the popup must open inside the gesture).
+ * @example onClick={() => mutate(client.account!.linkOAuth('google'))}
+ */
+export function linkOAuthMutationOptions(queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationKey: ['walletkit', 'link-oauth'],
+    mutationFn: (pending: Promise<{ providerId: string }>) => pending,
+    onSuccess: () => refetchUser(queryClient, organizationId),
+  });
+}
+
+/** @example mutate(providerId) */
+export function unlinkOAuthMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (providerId: string) => accountOf(client).unlinkOAuth(providerId),
+    onSuccess: () => refetchUser(queryClient, organizationId),
+  });
+}
+
+/** @example mutate(authenticatorId) */
+export function removePasskeyMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (authenticatorId: string) => accountOf(client).removePasskey(authenticatorId),
+    onSuccess: () => refetchUser(queryClient, organizationId),
+  });
+}
+
+/** Revoke another session of the account. @example mutate(apiKeyId) */
+export function revokeSessionMutationOptions(client: WalletKitClientLike, queryClient: QueryClient, organizationId: string) {
+  return mutationOptions({
+    mutationFn: (apiKeyId: string) => accountOf(client).revokeSession(apiKeyId),
+    onSuccess: () => refetchUser(queryClient, organizationId),
+  });
+}
+
+/** Start linking `provider` now (inside the click), for {@link linkOAuthMutationOptions}. */
+export function linkOAuthNow(client: WalletKitClientLike, provider: OAuthProviderName): Promise<{ providerId: string }> {
+  try {
+    return accountOf(client).linkOAuth(provider);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** Log out and drop every cached read of the kit. @example mutate() */

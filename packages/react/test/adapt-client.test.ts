@@ -83,7 +83,8 @@ describe('adaptClient', () => {
     await adapted.proxy.walletKitConfig();
     void adapted.auth.logInWithOAuth('google');
     expect(calls).toEqual([['logInWithOAuth', { provider: 'google', clientId: 'g-client', redirectUri: 'https://app.example/cb' }]]);
-    await expect(adapted.auth.logInWithOAuth('apple')).rejects.toMatchObject({ code: 'ERR_AUTH_METHOD_DISABLED' });
+    // No client id for Apple: the message says it is not set up, not that the method is off.
+    await expect(adapted.auth.logInWithOAuth('apple')).rejects.toMatchObject({ code: 'ERR_OAUTH_NOT_CONFIGURED' });
   });
 
   it('given a self-hosted authorization endpoint, when OAuth starts, then the client is sent to it', async () => {

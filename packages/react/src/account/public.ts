@@ -1,2 +1,13 @@
 /** Public exports of the account area (re-exported by the package index). */
 export { SecurityScreen } from './SecurityScreen.js';
+export {
+  useAddPasskey,
+  useLinkOAuth,
+  useRemovePasskey,
+  useRevokeSession,
+  useStartContactVerification,
+  useUnlinkContact,
+  useUnlinkOAuth,
+  useUser,
+  useVerifyContact,
+} from './hooks.js';

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { WalletKitClientLike } from '../client-contract.js';
 import { AuthModal, type AuthModalProps } from '../auth/AuthModal.js';
@@ -9,7 +9,8 @@ import { I18nProvider } from '../i18n/context.js';
 import type { MessageOverrides } from '../i18n/catalog.js';
 import { WalletKitContext } from './context.js';
 import { type KitOptions, KitOptionsContext } from './options.js';
-import { useChains } from './hooks.js';
+import { notify, useChains } from './hooks.js';
+import { createLoginWaiter, subscribeSessionChanges } from './session-events.js';
 
 /** Props of {@link WalletKitClientProvider}. */
 export type WalletKitClientProviderProps = {
@@ -52,8 +53,12 @@ function KitConfirmations({ queue }: { queue: ConfirmationQueue }) {
 
 /**
  * The provider over an existing client: restores the session on mount and renders the auth
- * modal that `useWalletKit().login()` opens and, given `confirmations`, the confirmation
- * dialog. `WalletKitProvider` builds the client from a config and renders this.
+ * modal that `useWalletKit().login()` opens (its promise settles with the login made there, or
+ * `ERR_LOGIN_CANCELLED` when the modal closes first) and, given `confirmations`, the
+ * confirmation dialog. It calls the callbacks: `onAuthenticationSuccess` after a login or
+ * sign-up of this page (not a session restored at load), `beforeSessionExpiry` once when the
+ * session will end (its refresh failed), `onSessionExpired` when it ended by itself, `onError`
+ * when an action of the kit fails. `WalletKitProvider` builds the client from a config and renders this.
  * @example
  * <WalletKitClientProvider client={client} queryClient={queryClient}><App /></WalletKitClientProvider>
  */
@@ -76,11 +81,42 @@ export function WalletKitClientProvider({
   children,
 }: WalletKitClientProviderProps) {
   const [authOpen, setAuthOpen] = useState(false);
-  const value = useMemo(() => ({ client, queryClient, openAuthModal: () => setAuthOpen(true) }), [client, queryClient]);
+  const waiter = useMemo(() => createLoginWaiter(), []);
+  const openAuthModal = useCallback(() => {
+    const state = client.session.getState();
+    if (state.status === 'authenticated' && state.session) return Promise.resolve(state.session);
+    const session = waiter.wait();
+    setAuthOpen(true);
+    return session;
+  }, [client, waiter]);
+  const closeAuthModal = useCallback(() => {
+    setAuthOpen(false);
+    // After a login the promise is already resolved: this only settles an abandoned modal.
+    waiter.cancel();
+  }, [waiter]);
+  const value = useMemo(() => ({ client, queryClient, openAuthModal }), [client, queryClient, openAuthModal]);
   const options = useMemo<KitOptions>(
     () => ({ appName, logoUrl, legal, onAuthenticationSuccess, beforeSessionExpiry, onSessionExpired, onError }),
     [appName, logoUrl, legal, onAuthenticationSuccess, beforeSessionExpiry, onSessionExpired, onError],
   );
+  // Read when an event comes, so new callback props need no new subscription.
+  const callbacks = useRef(options);
+  callbacks.current = options;
+
+  // Before the restore below, so that a session restored at load is heard as one (no success callback).
+  useEffect(
+    () =>
+      subscribeSessionChanges(client, (change) => {
+        const on = callbacks.current;
+        if (change.type === 'login' || change.type === 'restore' || change.type === 'sync') waiter.loggedIn(change.session);
+        if (change.type === 'login') notify(on.onAuthenticationSuccess, change.session);
+        else if (change.type === 'expiring') notify(on.beforeSessionExpiry, change.session, change.secondsLeft);
+        else if (change.type === 'expired') notify(on.onSessionExpired);
+      }),
+    [client, waiter],
+  );
+  // Nobody is left to finish a login: a pending login() is cancelled.
+  useEffect(() => () => waiter.cancel(), [waiter]);
 
   useEffect(() => {
     // A failed restore leaves the session anonymous; the client reports it through its state.
@@ -94,7 +130,7 @@ export function WalletKitClientProvider({
           <KitOptionsContext.Provider value={options}>
             <WalletKitContext.Provider value={value}>
               {children}
-              {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={() => setAuthOpen(false)} />}
+              {authModal !== false && <AuthModal {...authModal} open={authOpen} onClose={closeAuthModal} />}
               {confirmations && <KitConfirmations queue={confirmations} />}
             </WalletKitContext.Provider>
           </KitOptionsContext.Provider>

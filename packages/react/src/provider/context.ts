@@ -1,14 +1,17 @@
 import { createContext, useContext } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { WalletKitClientLike } from '../client-contract.js';
+import type { SessionInfo, WalletKitClientLike } from '../client-contract.js';
 
 /** What {@link WalletKitProvider} shares with the kit's components and hooks. */
 export interface WalletKitContextValue {
   client: WalletKitClientLike;
   /** The QueryClient passed to the provider, if any; otherwise the app's from context. */
   queryClient: QueryClient | undefined;
-  /** Open the provider's auth modal. */
-  openAuthModal: () => void;
+  /**
+   * Open the provider's auth modal: resolves with the session of the login or sign-up made in
+   * it (at once when already signed in), rejects with `ERR_LOGIN_CANCELLED` when it closes first.
+   */
+  openAuthModal: () => Promise<SessionInfo>;
 }
 
 export const WalletKitContext = createContext<WalletKitContextValue | null>(null);

@@ -1,8 +1,9 @@
 import { useQuery, useMutation, type QueryClient, type UseMutationOptions } from '@tanstack/react-query';
-import { useSyncExternalStore } from 'react';
+import { useRef, useSyncExternalStore } from 'react';
 import type { ChainsState, SessionState, WalletKitClientLike } from '../client-contract.js';
 import { walletKitConfigQueryOptions, walletsQueryOptions } from '../queries.js';
 import { useKitQueryClient, useWalletKitContext } from './context.js';
+import { useKitOptions } from './options.js';
 
 /**
  * The client's session state, re-rendered on every change (login, refresh, expiry, logout,
@@ -43,7 +44,9 @@ export function useWallets() {
 }
 
 /**
- * Bind a mutation-options factory of `queries.ts` to the kit's client and QueryClient.
+ * Bind a mutation-options factory of `queries.ts` to the kit's client and QueryClient. Every
+ * action of the kit's components runs through here, so a failure also reaches the provider's
+ * `onError` (after the factory's own `onError`), once per failed attempt.
  * @example const sign = useKitMutation((c) => signMessageMutationOptions(c));
  */
 export function useKitMutation<TData, TVariables, TContext = unknown>(
@@ -51,5 +54,32 @@ export function useKitMutation<TData, TVariables, TContext = unknown>(
 ) {
   const { client } = useWalletKitContext();
   const queryClient = useKitQueryClient();
-  return useMutation(factory(client, queryClient), queryClient);
+  // The latest callback, read when the failure happens (the provider's props may change meanwhile).
+  const { onError } = useKitOptions();
+  const report = useRef(onError);
+  report.current = onError;
+  const options = factory(client, queryClient);
+  return useMutation(
+    {
+      ...options,
+      onError: (...args) => {
+        const own = options.onError?.(...args);
+        notify(report.current, args[0]);
+        return own;
+      },
+    },
+    queryClient,
+  );
+}
+
+/** Call the integrator's callback without letting its own failure break the kit (it surfaces on its own). */
+export function notify<A extends unknown[]>(callback: ((...args: A) => void) | undefined, ...args: A): void {
+  if (!callback) return;
+  try {
+    callback(...args);
+  } catch (error) {
+    setTimeout(() => {
+      throw error;
+    }, 0);
+  }
 }

@@ -1,4 +1,5 @@
-import type { ChainConfig, SignOptions } from '@walletkit/client';
+import type { ChainConfig, LinkedOAuthProvider, ProfileContact, ProfilePasskey, ProfileWallet, SignOptions } from '@walletkit/client';
+import { useUser } from '../account/hooks.js';
 import type { Eip1193Provider, SessionInfo, SessionState, TransactionParams, WalletAccountParams, WalletSummary } from '../client-contract.js';
 import {
   addPasskeyMutationOptions,
@@ -16,16 +17,39 @@ import {
 import { useWalletKitContext } from './context.js';
 import { useChains, useKitMutation, useSession, useWallets } from './hooks.js';
 
+/**
+ * The signed-in user: the ids (from the session, at once) and the profile (from `get_user`, once
+ * loaded: `loaded` says so; until then the lists are empty). {@link useUser} gives the query itself.
+ */
+export interface WalletKitUser {
+  userId: string;
+  organizationId: string;
+  /** Whether the profile below is loaded. */
+  loaded: boolean;
+  /** The email and whether a code proved it (only a verified one signs in). */
+  email: ProfileContact | undefined;
+  phone: ProfileContact | undefined;
+  /** Linked social sign-ins (Google, Apple, X, Discord). */
+  oauthProviders: LinkedOAuthProvider[];
+  passkeys: ProfilePasskey[];
+  /** The embedded wallets with their accounts. */
+  wallets: ProfileWallet[];
+}
+
 /** What {@link useWalletKit} returns: state and actions (DESIGN section 4). */
 export interface WalletKit {
   status: SessionState['status'];
   session: SessionInfo | undefined;
-  /** The signed-in user's ids (from the session). */
-  user: { userId: string; organizationId: string } | undefined;
+  /** The signed-in user: ids and profile. */
+  user: WalletKitUser | undefined;
   /** Wallets of the signed-in user; empty while anonymous or loading. */
   wallets: WalletSummary[];
-  /** Open the auth modal. */
-  login: () => void;
+  /**
+   * Open the auth modal: resolves with the session once a login or sign-up completes there (at
+   * once when already signed in); rejects with `ERR_LOGIN_CANCELLED` when the modal is closed
+   * first. `onClick={login}` may ignore the promise.
+   */
+  login: () => Promise<SessionInfo>;
   logout: () => Promise<unknown>;
   /** EIP-191, after the kit's confirmation (`{ confirm: false }` skips it: headless flows). */
   signMessage: (address: string, message: string, opts?: SignOptions) => Promise<string>;
@@ -57,6 +81,7 @@ export interface WalletKit {
  * @example
  * const { status, wallets, login, signMessage, sendTransaction } = useWalletKit();
  * if (status === 'anonymous') return <button onClick={login}>Log in</button>;
+ * const session = await login(); // or: try { await login() } catch (e) { if (e.code === 'ERR_LOGIN_CANCELLED') ... }
  * const hash = await sendTransaction({ address, transaction: { to, value: 10n ** 16n } }); // the kit's dialog asks first
  */
 export function useWalletKit(): WalletKit {
@@ -65,6 +90,7 @@ export function useWalletKit(): WalletKit {
   const { status, session } = useSession();
   const orgId = session?.organizationId ?? '';
   const wallets = useWallets();
+  const profile = useUser().data;
   const logout = useKitMutation((c, q) => logoutMutationOptions(c, q));
   const signMessage = useKitMutation((c) => signMessageMutationOptions(c));
   const signTypedData = useKitMutation((c) => signTypedDataMutationOptions(c));
@@ -75,11 +101,20 @@ export function useWalletKit(): WalletKit {
   const exportWallet = useKitMutation((c) => exportWalletMutationOptions(c));
   const exportAccount = useKitMutation((c) => exportAccountMutationOptions(c));
   const importWallet = useKitMutation((c, q) => importWalletMutationOptions(c, q, orgId));
-  const addPasskey = useKitMutation((c) => addPasskeyMutationOptions(c));
+  const addPasskey = useKitMutation((c, q) => addPasskeyMutationOptions(c, q, orgId));
   return {
     status,
     session,
-    user: session && { userId: session.userId, organizationId: session.organizationId },
+    user: session && {
+      userId: session.userId,
+      organizationId: session.organizationId,
+      loaded: profile !== undefined,
+      email: profile?.email,
+      phone: profile?.phone,
+      oauthProviders: profile?.oauthProviders ?? [],
+      passkeys: profile?.passkeys ?? [],
+      wallets: profile?.wallets ?? [],
+    },
     wallets: wallets.data ?? [],
     login: openAuthModal,
     logout: () => logout.mutateAsync(),
