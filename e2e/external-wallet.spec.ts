@@ -56,3 +56,16 @@ test('given an injected EIP-1193 wallet, when the user continues with it twice, 
   await expectWallet(page);
   expect(await accountAddresses(page)).toEqual([address]);
 });
+
+test('given no browser wallet in the page, when the modal opens, then no wallet takes a slot (not even a "no wallet found" line), and the kit does not list itself', async ({
+  page,
+  stack,
+}) => {
+  await openLogin(page, stack.demo.main);
+  const dialog = authDialog(page);
+  await expect(dialog.getByLabel('Email')).toBeVisible();
+  // Wallet discovery waits for announcements (200 ms); give it more.
+  await page.waitForTimeout(500);
+  await expect(dialog.getByText(/browser wallet/i)).toHaveCount(0);
+  await expect(dialog.getByRole('button', { name: /wallet/i })).toHaveCount(0);
+});

@@ -8,7 +8,7 @@ test('given a virtual authenticator, when the user signs up with a passkey, logs
   authenticator,
 }) => {
   await openLogin(page, stack.demo.main);
-  await authDialog(page).getByRole('button', { name: 'Sign up with a passkey' }).click();
+  await authDialog(page).getByRole('button', { name: 'Create a passkey account' }).click();
   await expectWallet(page);
   const [address] = await accountAddresses(page);
   const credentials = await authenticator.credentials();
@@ -49,4 +49,22 @@ test('given an account made by email, when a passkey is added in the panel, then
   await authDialog(page).getByRole('button', { name: 'Log in with a passkey' }).click();
   await expectWallet(page);
   expect(await accountAddresses(page)).toEqual([address]);
+});
+
+test('given a browser with no passkey for the site, when the user tries to log in with one, then the modal says what happened and "Create a passkey account" signs up', async ({
+  page,
+  stack,
+  authenticator,
+}) => {
+  await openLogin(page, stack.demo.main);
+  const dialog = authDialog(page);
+  await dialog.getByRole('button', { name: 'Log in with a passkey' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'No passkey was used. If you have not created one for this site yet, create a passkey account, or choose another way to log in.',
+    { timeout: 30_000 },
+  );
+  expect(await authenticator.credentials()).toHaveLength(0);
+  await dialog.getByRole('button', { name: 'Create a passkey account' }).click();
+  await expectWallet(page);
+  expect(await authenticator.credentials()).toHaveLength(1);
 });

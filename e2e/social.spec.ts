@@ -37,6 +37,14 @@ test('given Google (local OIDC provider), when the user signs in through the pop
 }) => {
   const email = uniqueEmail('google');
   await openLogin(page, stack.demo.main);
+  // The three providers of this site, in the kit's order, as one row of named marks.
+  const marks = authDialog(page).locator('.wk-social-row button');
+  await expect(marks).toHaveCount(3);
+  expect(await marks.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
+    'Continue with Google',
+    'Continue with X',
+    'Continue with Discord',
+  ]);
   await popupLogin(page, 'Google', googleSignIn(email));
   const [address] = await accountAddresses(page);
   const signature = await signMessage(page, address!, 'signed after Google');

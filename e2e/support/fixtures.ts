@@ -69,12 +69,16 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${randomBytes(5).toString('hex')}@e2e.walletkit.test`;
 }
 
-/** A fresh E.164 number in the +1 555 01xx fiction range plus random digits. */
+/** US area codes a phone validator accepts (the kit's phone form checks numbers with libphonenumber-js). */
+const AREA_CODES = ['201', '202', '206', '212', '213', '303', '305', '312', '404', '415', '503', '512', '602', '617', '646', '702', '718', '773', '805', '917'];
+
+/** A fresh, valid E.164 number: a US area code, the 555 exchange of fiction, four random digits. */
 export function uniquePhone(): string {
-  return `+1555${String(randomBytes(4).readUInt32BE() % 10_000_000).padStart(7, '0')}`;
+  const n = randomBytes(4).readUInt32BE();
+  return `+1${AREA_CODES[n % AREA_CODES.length]}555${String(Math.floor(n / AREA_CODES.length) % 10_000).padStart(4, '0')}`;
 }
 
-/** The open auth modal. */
+/** The open auth modal ("Log in or sign up"). */
 export function authDialog(page: Page) {
   return page.getByRole('dialog', { name: /log in/i });
 }
@@ -94,16 +98,18 @@ export async function enterCode(page: Page, code: string): Promise<void> {
   await page.keyboard.type(code);
 }
 
-/** A one-time-code login through the modal (email or phone), from the landing page to the wallet panel. */
+/**
+ * A one-time-code login through the modal, from the landing page to the wallet panel: the email
+ * field leads the modal; the phone form opens from "Continue with phone" (a number typed with +
+ * and its country code picks its country).
+ */
 export async function logInWithCode(page: Page, inbox: Inbox, url: string, kind: 'email' | 'phone', contact: string): Promise<void> {
   await openLogin(page, url);
+  const dialog = authDialog(page);
+  if (kind === 'phone') await dialog.getByRole('button', { name: 'Continue with phone' }).click();
   const since = Date.now();
-  await authDialog(page)
-    .getByLabel(kind === 'email' ? 'Email' : 'Phone number')
-    .fill(contact);
-  await authDialog(page)
-    .getByRole('button', { name: `Continue with ${kind}` })
-    .click();
+  await dialog.getByLabel(kind === 'email' ? 'Email' : 'Phone number').fill(contact);
+  await dialog.getByRole('button', { name: 'Continue', exact: true }).click();
   await enterCode(page, await inbox.code(contact, since));
   await expectWallet(page);
 }

@@ -37,6 +37,8 @@ export interface DemoConfig {
   devOutboxUrl?: string;
   /** The CSP nonce of a host that serves the demo under a strict Content-Security-Policy (the kit's injected style carries it). */
   styleNonce?: string;
+  /** The kit's language (`de`, `ar`, a BCP 47 tag or `auto`); a `?locale=` in the page's URL wins. Default English. */
+  locale?: string;
 }
 
 /**

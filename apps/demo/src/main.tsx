@@ -23,11 +23,14 @@ async function boot(): Promise<void> {
     // One client for the kit's components and for wagmi (its connector), so both share the
     // session and every signature asks the kit's confirmation dialog.
     const kit = createWalletKitClient(config.kit);
+    // The kit's language: `?locale=de` (a shipped locale, a BCP 47 tag or `auto`), else the config's, else English.
+    const locale = new URLSearchParams(location.search).get('locale') ?? config.locale;
     const wagmiConfig = demoWagmiConfig(kit, config.kit.chains);
     const page = (
       <QueryClientProvider client={queryClient}>
         <WalletKitProvider
           kit={kit}
+          {...(locale ? { locale } : {})}
           {...(config.styleNonce ? { nonce: config.styleNonce } : {})}
           oauthRedirectUri={`${location.origin}${OAUTH_CALLBACK_PATH}`}
           {...(config.oauthAuthorizeUrls ? { oauthAuthorizeUrls: config.oauthAuthorizeUrls } : {})}
