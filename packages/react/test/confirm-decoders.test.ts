@@ -149,7 +149,7 @@ describe('recognizePermit', () => {
       allowances: [{ token: USDC, tokenName: 'USD Coin', amount: 1_000_000n, unlimited: false, until: JAN_2030 }],
     });
     expect(permitSentence(permit!.spender, permit!.allowances[0]!)).toBe(
-      `Permit: ${SPENDER} may spend 1000000 (smallest units) of USD Coin (${USDC}) until 2030-01-01 00:00 UTC`,
+      `Permit: ${SPENDER} may spend 1,000,000 (smallest units) of USD Coin (${USDC}) until Jan 1, 2030, 12:00 AM UTC`,
     );
   });
 
@@ -173,7 +173,7 @@ describe('recognizePermit', () => {
     const permit = recognizePermit(typedData)!;
     expect(permit).toEqual({ standard: 'Permit2', spender: SPENDER, allowances: [{ token: USDC, amount: 2n ** 160n - 1n, unlimited: true, until: JAN_2030 }] });
     expect(permitSentence(permit.spender, permit.allowances[0]!)).toBe(
-      `Permit: ${SPENDER} may spend an unlimited amount of ${USDC} until 2030-01-01 00:00 UTC`,
+      `Permit: ${SPENDER} may spend an unlimited amount of ${USDC} until Jan 1, 2030, 12:00 AM UTC`,
     );
   });
 
@@ -374,8 +374,8 @@ describe('addresses', () => {
   it('given typed recipients, when checked, then lower case passes as EIP-55, a wrong mixed case or length is refused', () => {
     expect(checkEthereumAddress(' 0x70997970c51812dc3a010c7d01b50e0d17dc79c8 ')).toEqual({ ok: true, address: OWNER });
     expect(checkEthereumAddress(OWNER)).toEqual({ ok: true, address: OWNER });
-    expect(checkEthereumAddress(OWNER.replace('C8', 'c8'))).toMatchObject({ ok: false, error: expect.stringContaining('checksum') });
-    expect(checkEthereumAddress(OWNER.slice(0, -1))).toMatchObject({ ok: false, error: expect.stringContaining('40 hexadecimal') });
-    expect(checkEthereumAddress('vitalik.eth')).toMatchObject({ ok: false });
+    expect(checkEthereumAddress(OWNER.replace('C8', 'c8'))).toEqual({ ok: false, error: 'checksum' });
+    expect(checkEthereumAddress(OWNER.slice(0, -1))).toEqual({ ok: false, error: 'format' });
+    expect(checkEthereumAddress('vitalik.eth')).toEqual({ ok: false, error: 'format' });
   });
 });

@@ -80,7 +80,7 @@ describe('SignatureRequestDialog renders every kind in words', () => {
     expect(text(dialog, 'wk-confirm-fee')).toBe('up to 0.0002 ETH');
     expect(within(dialog).getByRole('heading', { name: 'Token transfer' })).toBeTruthy();
     expect(within(dialog).getByText(RECIPIENT)).toBeTruthy();
-    expect(text(dialog, 'wk-confirm-amount')).toBe("2500000 (in the token's smallest unit)");
+    expect(text(dialog, 'wk-confirm-amount')).toBe("2,500,000 (in the token's smallest unit)"); // exact, grouped for reading
     expect(within(dialog).queryByTestId('wk-confirm-warning')).toBeNull();
     expect(within(dialog).getByRole('button', { name: 'Send' })).toBeTruthy();
     await expectNoAxeViolations();
@@ -131,7 +131,7 @@ describe('SignatureRequestDialog renders every kind in words', () => {
       },
     });
     expect(text(dialog, 'wk-confirm-permit-sentence')).toBe(
-      `Permit: ${SPENDER} may spend an unlimited amount of USD Coin (${TOKEN}) until 2030-01-01 00:00 UTC`,
+      `Permit: ${SPENDER} may spend an unlimited amount of USD Coin (${TOKEN}) until Jan 1, 2030, 12:00 AM UTC`,
     );
     expect(within(dialog).getByTestId('wk-confirm-warning').textContent).toMatch(/^Unlimited approval\./);
     // The domain, named chain included, then the message as a definition list.
@@ -153,7 +153,9 @@ describe('SignatureRequestDialog renders every kind in words', () => {
       },
     });
     expect(within(dialog).getByRole('heading', { name: 'Permit2 token permit' })).toBeTruthy();
-    expect(text(dialog, 'wk-confirm-permit-sentence')).toBe(`Permit: ${SPENDER} may spend 5000000 (smallest units) of ${TOKEN} until 2030-01-01 00:00 UTC`);
+    expect(text(dialog, 'wk-confirm-permit-sentence')).toBe(
+      `Permit: ${SPENDER} may spend 5,000,000 (smallest units) of ${TOKEN} until Jan 1, 2030, 12:00 AM UTC`,
+    );
     expect(within(dialog).queryByTestId('wk-confirm-warning')).toBeNull();
     expect(text(dialog, 'wk-confirm-primary-type')).toBe('PermitSingle');
   });

@@ -104,14 +104,15 @@ describe('WalletKitProvider against the real server', () => {
     // The wallet created at signup, with its Ethereum account.
     const panel = screen.getByRole('region', { name: 'Wallet' });
     await waitFor(() => expect(screen.getByTestId('wallet-names').textContent).toBe('Default wallet'), { timeout: 10_000 });
-    const account = await within(panel).findByRole('radio', {}, { timeout: 10_000 });
-    const address = (account as HTMLInputElement).value as `0x${string}`;
+    const account = await within(panel).findByRole<HTMLSelectElement>('combobox', { name: 'Account' }, { timeout: 10_000 });
+    await waitFor(() => expect(account.options).toHaveLength(1), { timeout: 10_000 });
+    const address = account.value as `0x${string}`;
     expect(getAddress(address)).toBe(address);
-    expect(within(panel).getByRole('group', { name: 'Default wallet' }).textContent).toContain(address);
+    expect(account.querySelector('optgroup')?.label).toBe('Default wallet');
 
-    // Sign: select the account, type, confirm exactly this message.
-    await user.click(account);
-    await user.type(within(panel).getByLabelText('Message'), message);
+    // Sign: the account is selected; on the Sign screen, type, confirm exactly this message.
+    await user.click(within(panel).getByRole('tab', { name: 'Sign' }));
+    await user.type(await within(panel).findByLabelText('Message'), message);
     await user.click(within(panel).getByRole('button', { name: 'Sign message' }));
     const confirm = await screen.findByRole('dialog', { name: 'Sign this message?' });
     // The kit's own confirmation (every signature of the client asks it), details loaded lazily.
@@ -129,13 +130,16 @@ describe('WalletKitProvider against the real server', () => {
     const signInPanel = async (text: string) => {
       await waitFor(() => expect(status()).toBe('authenticated'), { timeout: 10_000 });
       const panel = screen.getByRole('region', { name: 'Wallet' });
-      const account = await within(panel).findByRole('radio', {}, { timeout: 10_000 });
-      await user.click(account);
-      await user.type(within(panel).getByLabelText('Message'), text);
+      await user.click(within(panel).getByRole('tab', { name: 'Accounts' })); // the panel reopens on the screen last used
+      const account = await within(panel).findByRole<HTMLSelectElement>('combobox', { name: 'Account' }, { timeout: 10_000 });
+      await waitFor(() => expect(account.options).toHaveLength(1), { timeout: 10_000 });
+      const address = account.value as `0x${string}`;
+      await user.click(within(panel).getByRole('tab', { name: 'Sign' }));
+      await user.type(await within(panel).findByLabelText('Message'), text);
       await user.click(within(panel).getByRole('button', { name: 'Sign message' }));
       const signature = (await within(panel).findByTestId('wk-signature', {}, { timeout: 10_000 })).textContent as `0x${string}`;
       expect(screen.queryByRole('dialog')).toBeNull();
-      return { address: (account as HTMLInputElement).value as `0x${string}`, signature };
+      return { address, signature };
     };
 
     const asked: SignatureRequest[] = [];

@@ -9,14 +9,16 @@ import type { ChainConfig } from '@walletkit/client';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { getAddress, parseEther, parseTransaction, recoverTransactionAddress } from 'viem';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useWalletKit, type WalletKit } from '../src/provider/useWalletKit';
 import { WalletPanel } from '../src/wallet/WalletPanel';
 import { createFakeClient, hardhat } from './support/fake-client';
+import { openScreen } from './support/panel';
 import { decodeSvgQr } from './support/qr';
 import { expectNoAxeViolations, failOnConsoleError, renderWithKit } from './support/render';
 
 failOnConsoleError();
+beforeEach(() => sessionStorage.clear());
 afterEach(cleanup);
 
 const RECIPIENT = '0x90f79bf6eb2c4f870365e785982e1f101e93b906';
@@ -27,21 +29,21 @@ const sepolia: ChainConfig = {
   nativeCurrency: { name: 'Sepolia Ether', symbol: 'SEP', decimals: 18 },
 };
 
-/** A signed-in panel with the first account selected and 1.5 ETH on Hardhat. */
+/** A signed-in panel (its first account selected, as the panel does) with 1.5 ETH on Hardhat. */
 async function panel(opts: { chains?: ChainConfig[] } = {}) {
   const client = createFakeClient(opts);
   client.login();
   const address = client.wallets[0]!.accounts[0]!.address;
   client.balances.set(`31337:${address.toLowerCase()}`, parseEther('1.5'));
   renderWithKit(<WalletPanel />, client);
-  await userEvent.click(await screen.findByRole('radio', { name: address }));
+  expect((await screen.findByTestId('wk-account-address')).textContent).toBe(address);
   return { client, address };
 }
 
 const sends = (client: ReturnType<typeof createFakeClient>) => client.calls.filter(([name]) => name === 'sendTransaction').map(([, params]) => params);
 
 async function fillSend(to: string, amount: string) {
-  await userEvent.click(await screen.findByRole('button', { name: 'Send' }));
+  await openScreen('Send');
   const form = await screen.findByRole('form', { name: 'Send' });
   await userEvent.type(within(form).getByRole('textbox', { name: 'Recipient address' }), to);
   await userEvent.type(within(form).getByRole('textbox', { name: 'Amount (ETH)' }), amount);
@@ -60,7 +62,9 @@ describe('WalletPanel balance and Send', () => {
     const { client, address } = await panel();
     await waitFor(() => expect(screen.getByTestId('wk-balance').textContent).toBe('1.5 ETH'));
     const form = await fillSend(RECIPIENT, '0.25');
-    expect((within(form).getByRole('combobox', { name: 'Network' }) as HTMLSelectElement).value).toBe('31337');
+    expect(within(form).getByText('Sent on Hardhat.')).toBeTruthy(); // one network: named, no selector
+    expect(within(form).queryByRole('combobox')).toBeNull();
+    await waitFor(() => expect(within(form).getByText('Available: 1.5 ETH')).toBeTruthy());
     await expectNoAxeViolations();
     await userEvent.click(within(form).getByRole('button', { name: 'Review and send' }));
 
@@ -74,8 +78,11 @@ describe('WalletPanel balance and Send', () => {
 
     const hash = (await screen.findByTestId('wk-tx-hash')).textContent!;
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(within(form).getByText('Sent. Transaction hash:').getAttribute('role')).toBe('status');
     expect(sends(client)).toEqual([{ address, chainId: 31337, transaction: { to: getAddress(RECIPIENT), value: 250_000_000_000_000_000n } }]);
     expect(screen.getByRole('link', { name: 'View in the block explorer' }).getAttribute('href')).toBe(`https://explorer.example/tx/${hash}`);
+    await waitFor(() => expect(within(form).getByText('Available: 1.25 ETH')).toBeTruthy());
+    await openScreen('Accounts');
     await waitFor(() => expect(screen.getByTestId('wk-balance').textContent).toBe('1.25 ETH'));
     expect(client.balances.get(`31337:${RECIPIENT}`)).toBe(parseEther('0.25'));
   });
@@ -84,6 +91,7 @@ describe('WalletPanel balance and Send', () => {
     const { client } = await panel();
     await waitFor(() => expect(screen.getByTestId('wk-balance').textContent).toBe('1.5 ETH'));
     const form = await fillSend(getAddress(RECIPIENT).replace('F79', 'f79'), '0.0000000000000000001');
+    await waitFor(() => expect(within(form).getByText('Available: 1.5 ETH')).toBeTruthy());
     await userEvent.click(within(form).getByRole('button', { name: 'Review and send' }));
     const to = within(form).getByRole('textbox', { name: 'Recipient address' });
     const amount = within(form).getByRole('textbox', { name: 'Amount (ETH)' });
@@ -111,9 +119,11 @@ describe('WalletPanel balance and Send', () => {
   it('given two chains, when Sepolia is chosen, then the send goes to that chain, the dialog names it in SEP, and no explorer link is made up', async () => {
     const { client, address } = await panel({ chains: [hardhat, sepolia] });
     client.balances.set(`11155111:${address.toLowerCase()}`, parseEther('3'));
-    await userEvent.click(await screen.findByRole('button', { name: 'Send' }));
+    await openScreen('Send');
     const form = await screen.findByRole('form', { name: 'Send' });
-    await userEvent.selectOptions(within(form).getByRole('combobox', { name: 'Network' }), 'Sepolia (11155111)');
+    expect((within(form).getByRole('combobox', { name: 'Network' }) as HTMLSelectElement).value).toBe('31337');
+    await userEvent.selectOptions(within(form).getByRole('combobox', { name: 'Network' }), 'Sepolia');
+    await waitFor(() => expect(within(form).getByText('Available: 3 SEP')).toBeTruthy());
     await userEvent.type(within(form).getByRole('textbox', { name: 'Recipient address' }), RECIPIENT);
     await userEvent.type(within(form).getByRole('textbox', { name: 'Amount (SEP)' }), '1');
     await userEvent.click(within(form).getByRole('button', { name: 'Review and send' }));
@@ -126,11 +136,16 @@ describe('WalletPanel balance and Send', () => {
     expect(screen.queryByRole('link', { name: 'View in the block explorer' })).toBeNull();
   });
 
-  it('given no chain configured, when an account is selected, then there is no balance or Send, and Receive still works', async () => {
-    await panel({ chains: [] });
-    expect(await screen.findByText(/No network is configured/)).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Send' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Receive' })).toBeTruthy();
+  it('given no chain configured, when an account is selected, then there is no balance or Send form, and Receive still works', async () => {
+    const { address } = await panel({ chains: [] });
+    const noChain = 'This app has no network set up, so there is no balance or Send. You can still receive funds.';
+    expect(screen.getByText(noChain)).toBeTruthy();
+    expect(screen.queryByTestId('wk-balance')).toBeNull();
+    const send = await openScreen('Send');
+    expect(within(send).getByText(noChain)).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Send' })).toBeNull();
+    await openScreen('Receive');
+    expect((await screen.findByTestId('wk-receive-address')).textContent).toBe(address);
   });
 });
 
@@ -139,16 +154,15 @@ describe('WalletPanel Receive', () => {
     const { address } = await panel();
     const writeText = vi.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    const receive = await screen.findByRole('button', { name: 'Receive' });
-    await userEvent.click(receive);
-    expect(receive.getAttribute('aria-expanded')).toBe('true');
+    const receive = await openScreen('Receive');
+    expect(within(receive).getByText('Share this address to receive funds on Hardhat.')).toBeTruthy();
     expect((await screen.findByTestId('wk-receive-address')).textContent).toBe(address);
     const qr = screen.getByRole('img', { name: `QR code of ${address}` });
     expect(qr.tagName.toLowerCase()).toBe('svg');
     expect(decodeSvgQr(qr as unknown as SVGSVGElement)).toBe(address);
     await userEvent.click(screen.getByRole('button', { name: 'Copy address' }));
     expect(writeText).toHaveBeenCalledWith(address);
-    expect(screen.getByText('Address copied.')).toBeTruthy();
+    expect(screen.getByText('Address copied.').getAttribute('role')).toBe('status');
     await expectNoAxeViolations();
   });
 });

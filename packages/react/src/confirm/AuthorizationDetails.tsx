@@ -1,11 +1,14 @@
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
+import type { Translator } from '../i18n/catalog.js';
+import { useI18n } from '../i18n/context.js';
 import { chainLabel } from './chain.js';
 import { Fields, Warning } from './parts.js';
 
 type Authorization = Extract<SignatureRequest, { kind: 'authorization' }>['authorization'];
 
 /** EIP-7702: chain id 0 makes an authorization valid on every chain. */
-const where = (a: Authorization, chains: readonly ChainConfig[]) => (a.chainId === 0 ? 'every chain' : chainLabel(a.chainId, chains));
+const where = (a: Authorization, chains: readonly ChainConfig[], translator: Translator) =>
+  a.chainId === 0 ? translator.t('confirm.everyChain') : chainLabel(a.chainId, chains, translator);
 
 /**
  * The warning an EIP-7702 delegation deserves, alone or inside a type-4 transaction: the
@@ -13,10 +16,11 @@ const where = (a: Authorization, chains: readonly ChainConfig[]) => (a.chainId =
  * @example <AuthorizationWarning authorization={{ chainId: 1, address, nonce: 0n }} chains={chains} />
  */
 export function AuthorizationWarning({ authorization, chains }: { authorization: Authorization; chains: readonly ChainConfig[] }) {
+  const translator = useI18n();
+  const { t } = translator;
   return (
-    <Warning title={`Delegate your account to ${authorization.address} on ${where(authorization, chains)}.`}>
-      That contract's code will run as your account: it can move everything the account holds, on {authorization.chainId === 0 ? 'every chain' : 'this chain'},
-      until you delegate elsewhere. Sign only if you trust this contract completely.
+    <Warning title={t('confirm.delegateTitle', { contract: authorization.address, network: where(authorization, chains, translator) })}>
+      {authorization.chainId === 0 ? t('confirm.delegateWarningEveryChain') : t('confirm.delegateWarningThisChain')}
     </Warning>
   );
 }
@@ -26,14 +30,16 @@ export function AuthorizationWarning({ authorization, chains }: { authorization:
  * @example <AuthorizationDetails authorization={request.authorization} chains={chains} />
  */
 export function AuthorizationDetails({ authorization, chains }: { authorization: Authorization; chains: readonly ChainConfig[] }) {
+  const translator = useI18n();
+  const { t } = translator;
   return (
     <>
       <Fields
-        label="Delegation"
+        label={t('confirm.delegation')}
         rows={[
-          { label: 'Delegate to', value: authorization.address, mono: true, testId: 'wk-confirm-delegate' },
-          { label: 'Network', value: where(authorization, chains), testId: 'wk-confirm-network' },
-          { label: 'Nonce', value: authorization.nonce.toString(), mono: true },
+          { label: t('confirm.delegateTo'), value: authorization.address, mono: true, testId: 'wk-confirm-delegate' },
+          { label: t('confirm.network'), value: where(authorization, chains, translator), testId: 'wk-confirm-network' },
+          { label: t('confirm.nonce'), value: authorization.nonce.toString(), mono: true },
         ]}
       />
       <AuthorizationWarning authorization={authorization} chains={chains} />

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/context.js';
 import { describeMessage } from './message.js';
 
 /**
@@ -5,13 +6,14 @@ import { describeMessage } from './message.js';
  * @example <MessageDetails message="Sign in to Demo" />
  */
 export function MessageDetails({ message }: { message: string | Uint8Array }) {
+  const { t, plural } = useI18n();
   const view = describeMessage(message);
   return (
     <>
-      {view.kind === 'hex' && <p className="wk-hint">These {view.byteLength} bytes are not text; they are shown in hex.</p>}
+      {view.kind === 'hex' && <p className="wk-hint">{plural('confirm.messageHex', view.byteLength)}</p>}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable) */}
       {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: the name is what a screen reader announces when that focus stop is reached */}
-      <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label="Message to sign">
+      <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label={t('confirm.messageLabel')} dir="auto">
         {view.kind === 'text' ? view.text : view.hex}
       </pre>
     </>

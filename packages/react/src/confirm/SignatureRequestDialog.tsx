@@ -2,8 +2,11 @@ import { useEffect, useRef, type MouseEvent } from 'react';
 import type { ChainConfig, SignatureRequest } from '@walletkit/client';
 import { FailureBoundary } from '../components/FailureBoundary.js';
 import { Modal } from '../components/Modal.js';
+import type { Translator } from '../i18n/catalog.js';
+import { useI18n } from '../i18n/context.js';
 import { Fields, Warning } from './parts.js';
 import { RequestDetails } from './RequestDetails.js';
+import { english } from './words.js';
 
 /** Props of {@link SignatureRequestDialog}. */
 export interface SignatureRequestDialogProps {
@@ -18,19 +21,25 @@ export interface SignatureRequestDialogProps {
   waiting?: number | undefined;
 }
 
-/** The question and the approve button's verb, per kind. */
-export function requestWording(request: SignatureRequest): { title: string; approve: string } {
+/**
+ * The question and the approve button's verb, per kind, in the translator's language.
+ * @example requestWording({ kind: 'message', ... }) // { title: 'Sign this message?', approve: 'Sign' }
+ */
+export function requestWording(request: SignatureRequest, translator: Translator = english): { title: string; approve: string } {
+  const { t } = translator;
+  const sign = t('confirm.sign');
+  const send = t('confirm.send');
   switch (request.kind) {
     case 'message':
-      return { title: 'Sign this message?', approve: 'Sign' };
+      return { title: t('confirm.titleMessage'), approve: sign };
     case 'typedData':
-      return { title: 'Sign this typed data?', approve: 'Sign' };
+      return { title: t('confirm.titleTypedData'), approve: sign };
     case 'transaction':
-      return request.send ? { title: 'Send this transaction?', approve: 'Send' } : { title: 'Sign this transaction?', approve: 'Sign' };
+      return request.send ? { title: t('confirm.titleSendTransaction'), approve: send } : { title: t('confirm.titleSignTransaction'), approve: sign };
     case 'authorization':
-      return { title: 'Delegate your account?', approve: 'Sign' };
+      return { title: t('confirm.titleAuthorization'), approve: sign };
     case 'solanaTransaction':
-      return request.send ? { title: 'Send this Solana transaction?', approve: 'Send' } : { title: 'Sign this Solana transaction?', approve: 'Sign' };
+      return request.send ? { title: t('confirm.titleSendSolana'), approve: send } : { title: t('confirm.titleSignSolana'), approve: sign };
   }
 }
 
@@ -44,6 +53,7 @@ export function requestWording(request: SignatureRequest): { title: string; appr
  * <SignatureRequestDialog request={request} onApprove={resolve} onDecline={() => reject(userRejected())} chains={chains} />
  */
 export function SignatureRequestDialog({ request, onApprove, onDecline, chains = [], waiting = 0 }: SignatureRequestDialogProps) {
+  const translator = useI18n();
   // One key per request: the next request in a queue mounts fresh (no state carried over).
   const keys = useRef(new WeakMap<SignatureRequest, number>());
   const next = useRef(0);
@@ -56,7 +66,12 @@ export function SignatureRequestDialog({ request, onApprove, onDecline, chains =
     }
   }
   return (
-    <Modal open={request !== undefined} onClose={onDecline} title={request ? requestWording(request).title : ''} closeLabel="Close and decline">
+    <Modal
+      open={request !== undefined}
+      onClose={onDecline}
+      title={request ? requestWording(request, translator).title : ''}
+      closeLabel={translator.t('confirm.closeAndDecline')}
+    >
       {request && <RequestContent key={key} request={request} onApprove={onApprove} onDecline={onDecline} chains={chains} waiting={waiting} />}
     </Modal>
   );
@@ -73,7 +88,9 @@ function RequestContent({
   chains: readonly ChainConfig[];
   waiting: number;
 }) {
-  const wording = requestWording(request);
+  const translator = useI18n();
+  const { t } = translator;
+  const wording = requestWording(request, translator);
   const ref = useRef<HTMLDivElement>(null);
   // A request that follows another replaces the content the focus was in: move focus to it, so
   // keyboard and screen-reader users land on the new question (the first one gets the
@@ -89,17 +106,17 @@ function RequestContent({
   };
   const decline = (
     <button type="button" className="wk-button" data-testid="wk-confirm-decline" onClick={onDecline}>
-      Decline
+      {t('confirm.decline')}
     </button>
   );
-  const unreadable = <Warning title="This request cannot be shown.">Decline it, and tell the app's developers.</Warning>;
+  const unreadable = <Warning title={t('confirm.unreadableTitle')}>{t('confirm.unreadableHint')}</Warning>;
   return (
     // biome-ignore lint/a11y/useSemanticElements: a named group that takes focus when a request replaces another, not a form's fieldset
     <div ref={ref} className="wk-stack" role="group" aria-label={wording.title} tabIndex={-1} data-testid="wk-confirmation" data-kind={request.kind}>
       <Fields
         rows={[
-          { label: 'Requested by', value: request.origin ?? 'this app', testId: 'wk-confirm-origin' },
-          ...(request.kind === 'transaction' ? [] : [{ label: 'Account', value: request.address, mono: true }]),
+          { label: t('confirm.requestedBy'), value: request.origin ?? t('confirm.thisApp'), testId: 'wk-confirm-origin' },
+          ...(request.kind === 'transaction' ? [] : [{ label: t('confirm.account'), value: request.address, mono: true }]),
         ]}
       />
       {/* A request no view can render offers Decline only: nothing is approved unread. */}
@@ -114,7 +131,7 @@ function RequestContent({
         <RequestDetails request={request} chains={chains} />
         {waiting > 0 && (
           <p className="wk-hint" role="status">
-            {waiting === 1 ? '1 more request is waiting.' : `${waiting} more requests are waiting.`}
+            {translator.plural('confirm.waiting', waiting)}
           </p>
         )}
         <div className="wk-row">

@@ -1,5 +1,6 @@
 import type { ChainConfig } from '@walletkit/client';
 import type { TypedData } from '@walletkit/crypto';
+import { useI18n } from '../i18n/context.js';
 import { chainLabel } from './chain.js';
 import { Fields, SectionTitle, Warning } from './parts.js';
 import { permitSentence, recognizePermit, type Permit } from './permits.js';
@@ -11,7 +12,8 @@ import { describeTypedData, type TypedField } from './typed-data.js';
  * @example <TypedFields fields={view.message} label="Message" />
  */
 export function TypedFields({ fields, label }: { fields: TypedField[]; label?: string }) {
-  if (fields.length === 0) return <p className="wk-hint">(empty)</p>;
+  const { t } = useI18n();
+  if (fields.length === 0) return <p className="wk-hint">{t('confirm.empty')}</p>;
   return (
     <dl className="wk-fields" aria-label={label}>
       {fields.map((f, i) => (
@@ -21,7 +23,7 @@ export function TypedFields({ fields, label }: { fields: TypedField[]; label?: s
             {f.name} <span className="wk-type">{f.type}</span>
           </dt>
           <dd className={f.kind === 'value' ? 'wk-mono' : undefined}>
-            {f.kind === 'value' ? f.value : <TypedFields fields={f.kind === 'struct' ? f.fields : f.items} />}
+            {f.kind === 'value' ? f.missing ? t('confirm.missing') : f.value : <TypedFields fields={f.kind === 'struct' ? f.fields : f.items} />}
           </dd>
         </div>
       ))}
@@ -31,22 +33,21 @@ export function TypedFields({ fields, label }: { fields: TypedField[]; label?: s
 
 /** A recognised permit: one sentence per token, and the unlimited warning where it applies. */
 function PermitSummary({ permit }: { permit: Permit }) {
+  const translator = useI18n();
+  const { t } = translator;
   return (
     <div className="wk-stack" data-testid="wk-confirm-permit">
       <SectionTitle>
-        {permit.standard === 'Permit2' ? 'Permit2 token permit' : `Token permit (${permit.standard === 'DAI' ? 'DAI-style' : 'EIP-2612'})`}
+        {permit.standard === 'Permit2' ? t('confirm.permit2Title') : permit.standard === 'DAI' ? t('confirm.permitDaiTitle') : t('confirm.permitEip2612Title')}
       </SectionTitle>
       {permit.allowances.map((a, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a list drawn once per request (a new request remounts), never reordered; its items have no identity and may repeat
         <p key={i} className="wk-permit" data-testid="wk-confirm-permit-sentence">
-          {permitSentence(permit.spender, a)}
+          {permitSentence(permit.spender, a, translator)}
         </p>
       ))}
       {permit.allowances.some((a) => a.unlimited) && (
-        <Warning title="Unlimited approval.">
-          {permit.spender} will be able to spend all of this token in your account without asking again. Signing needs no transaction and costs nothing, which
-          is why scams ask for it: sign only for an app you trust.
-        </Warning>
+        <Warning title={t('confirm.unlimitedTitle')}>{t('confirm.unlimitedPermitWarning', { spender: permit.spender })}</Warning>
       )}
     </div>
   );
@@ -58,20 +59,22 @@ function PermitSummary({ permit }: { permit: Permit }) {
  * @example <TypedDataDetails typedData={request.typedData} chains={chains} />
  */
 export function TypedDataDetails({ typedData, chains }: { typedData: TypedData; chains: readonly ChainConfig[] }) {
+  const translator = useI18n();
+  const { t } = translator;
   const view = describeTypedData(typedData);
   const permit = recognizePermit(typedData);
   // The domain's chain id, named when the kit knows the chain.
   const domain = view.domain.map((f) =>
-    f.name === 'chainId' && f.kind === 'value' && /^\d{1,15}$/.test(f.value) ? { ...f, value: chainLabel(Number(f.value), chains) } : f,
+    f.name === 'chainId' && f.kind === 'value' && /^\d{1,15}$/.test(f.value) ? { ...f, value: chainLabel(Number(f.value), chains, translator) } : f,
   );
   return (
     <>
       {permit && <PermitSummary permit={permit} />}
-      <SectionTitle>Domain</SectionTitle>
-      <TypedFields fields={domain} label="Domain" />
-      <Fields rows={[{ label: 'Primary type', value: view.primaryType, mono: true, testId: 'wk-confirm-primary-type' }]} />
-      <SectionTitle>Message</SectionTitle>
-      <TypedFields fields={view.message} label="Message" />
+      <SectionTitle>{t('confirm.domain')}</SectionTitle>
+      <TypedFields fields={domain} label={t('confirm.domain')} />
+      <Fields rows={[{ label: t('confirm.primaryType'), value: view.primaryType, mono: true, testId: 'wk-confirm-primary-type' }]} />
+      <SectionTitle>{t('confirm.message')}</SectionTitle>
+      <TypedFields fields={view.message} label={t('confirm.message')} />
     </>
   );
 }

@@ -1,5 +1,7 @@
 import { checksumAddress, type TypedData } from '@walletkit/crypto';
-import { formatDeadline } from './time.js';
+import type { Translator } from '../i18n/catalog.js';
+import { deadlineText } from './time.js';
+import { english, integerText } from './words.js';
 import { isUnlimitedAmount } from './unlimited.js';
 
 /** When a permit's allowance ends: a Unix time in seconds, never, or within the block that uses it. */
@@ -119,22 +121,25 @@ export function recognizePermit(typedData: TypedData): Permit | undefined {
 }
 
 /**
- * When an allowance ends, in words.
+ * When an allowance ends, in words of the translator's language (dates in UTC, so the same
+ * request reads the same for everyone).
  * @example expiryText('block') // 'the block it is used in'
+ * @example expiryText(1_893_456_000n) // 'Jan 1, 2030, 12:00 AM UTC'
  */
-export function expiryText(until: PermitExpiry): string {
-  if (until === 'block') return 'the block it is used in';
-  return until === 'never' ? 'no expiry' : formatDeadline(until);
+export function expiryText(until: PermitExpiry, translator: Translator = english): string {
+  if (until === 'block') return translator.t('confirm.permitBlock');
+  return until === 'never' ? translator.t('confirm.noExpiry') : (deadlineText(until, translator) ?? translator.t('confirm.noExpiry'));
 }
 
 /**
  * The one sentence a person needs: who may spend how much of what, until when.
  * @example permitSentence(permit.spender, permit.allowances[0]) // 'Permit: 0x5pen… may spend an unlimited amount of USD Coin (0xA0b8…) with no expiry'
  */
-export function permitSentence(spender: string, a: PermitAllowance): string {
-  const amount = a.unlimited ? 'an unlimited amount' : `${a.amount} (smallest units)`;
-  const token = a.tokenName ? `${a.tokenName} (${a.token})` : a.token;
-  const expiry = expiryText(a.until);
-  const until = expiry === 'no expiry' ? 'with no expiry' : `until ${expiry}`;
-  return `Permit: ${spender} may spend ${amount} of ${token} ${until}`;
+export function permitSentence(spender: string, a: PermitAllowance, translator: Translator = english): string {
+  const { t } = translator;
+  const amount = a.unlimited ? t('confirm.permitUnlimited') : t('confirm.permitAmount', { amount: integerText(a.amount, translator) });
+  const token = a.tokenName ? t('confirm.permitToken', { name: a.tokenName, address: a.token }) : a.token;
+  if (a.until === 'block') return t('confirm.permitSentenceBlock', { spender, amount, token });
+  const date = a.until === 'never' ? undefined : deadlineText(a.until, translator);
+  return date === undefined ? t('confirm.permitSentenceNever', { spender, amount, token }) : t('confirm.permitSentenceUntil', { spender, amount, token, date });
 }

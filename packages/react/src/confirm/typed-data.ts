@@ -6,7 +6,7 @@ import { checksumAddress, type TypedData, type TypedDataField } from '@walletkit
  * (fields in declared order; keys the types do not declare are not signed and not shown).
  */
 export type TypedField =
-  | { name: string; type: string; kind: 'value'; value: string }
+  | { name: string; type: string; kind: 'value'; value: string; missing?: true }
   | { name: string; type: string; kind: 'struct'; fields: TypedField[] }
   | { name: string; type: string; kind: 'array'; items: TypedField[] };
 
@@ -65,7 +65,7 @@ function field(types: TypedData['types'], name: string, type: string, value: unk
     const record = isRecord(value) ? value : {};
     return { name, type, kind: 'struct', fields: struct.map((f) => field(types, f.name, f.type, own(record, f.name), depth + 1)) };
   }
-  return { name, type, kind: 'value', value: leafText(type, value) };
+  return { name, type, kind: 'value', value: leafText(type, value), ...(value === undefined || value === null ? { missing: true as const } : {}) };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/context.js';
 import { SecretFrameExport } from './SecretFrame.js';
 
 /**
@@ -6,16 +7,17 @@ import { SecretFrameExport } from './SecretFrame.js';
  * @example <AccountKeyExport address={account.address} />
  */
 export function AccountKeyExport({ address }: { address: string }) {
+  const { t } = useI18n();
   return (
     <SecretFrameExport
       target={{ address }}
-      buttonLabel="Export key"
-      buttonAriaLabel={`Export key of ${address}`}
-      title="Show the private key?"
-      confirmLabel="Show private key"
+      buttonLabel={t('wallet.exportKey')}
+      buttonAriaLabel={t('wallet.exportKeyOf', { address })}
+      title={t('wallet.exportKeyTitle')}
+      confirmLabel={t('wallet.exportKeyConfirm')}
       content={address}
-      warning={`Private key of ${address}. Anyone who sees it controls this account.`}
-      hideAriaLabel={`Hide private key of ${address}`}
+      warning={t('wallet.exportKeyWarning', { address })}
+      hideAriaLabel={t('wallet.hideKeyOf', { address })}
     />
   );
 }

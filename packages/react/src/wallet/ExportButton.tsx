@@ -1,3 +1,4 @@
+import { useI18n } from '../i18n/context.js';
 import { SecretFrameExport } from './SecretFrame.js';
 
 /**
@@ -6,14 +7,16 @@ import { SecretFrameExport } from './SecretFrame.js';
  * @example <ExportButton walletId={w.walletId} walletName={w.walletName} />
  */
 export function ExportButton({ walletId, walletName }: { walletId: string; walletName: string }) {
+  const { t } = useI18n();
   return (
     <SecretFrameExport
       target={{ walletId }}
-      buttonLabel={`Export ${walletName}`}
-      title="Show the recovery phrase?"
-      confirmLabel="Show recovery phrase"
-      warning={`Recovery phrase of ${walletName}. Anyone who sees it controls the wallet.`}
-      hideAriaLabel={`Hide recovery phrase of ${walletName}`}
+      buttonLabel={t('wallet.exportPhrase')}
+      buttonAriaLabel={t('wallet.exportPhraseOf', { wallet: walletName })}
+      title={t('wallet.exportPhraseTitle')}
+      confirmLabel={t('wallet.exportPhraseConfirm')}
+      warning={t('wallet.exportPhraseWarning', { wallet: walletName })}
+      hideAriaLabel={t('wallet.hidePhraseOf', { wallet: walletName })}
     />
   );
 }

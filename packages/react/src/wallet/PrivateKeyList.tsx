@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { walletKitKeys } from '../queries.js';
+import { ErrorText } from '../auth/ErrorText.js';
+import { useI18n } from '../i18n/context.js';
 import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
 import { useSession } from '../provider/hooks.js';
+import { walletKitKeys } from '../queries.js';
 import { SecretFrameExport } from './SecretFrame.js';
 
 /**
@@ -11,34 +13,38 @@ import { SecretFrameExport } from './SecretFrame.js';
  */
 export function PrivateKeyList() {
   const { client } = useWalletKitContext();
+  const { t } = useI18n();
   const orgId = useSession().session?.organizationId ?? '';
   const keys = useQuery(
     { queryKey: walletKitKeys.privateKeys(orgId), queryFn: () => client.wallet.listPrivateKeys(), enabled: orgId !== '' },
     useKitQueryClient(),
   );
+  if (keys.error) return <ErrorText error={keys.error} />;
   if (!keys.data?.length) return null;
   return (
-    <ul className="wk-list" aria-label="Private keys">
-      {keys.data.map((k) => {
-        const address = k.addresses[0]?.address ?? '';
-        return (
-          <li key={k.privateKeyId} className="wk-stack">
-            <span>
-              {k.privateKeyName} <code className="wk-code">{address}</code>
-            </span>
-            <SecretFrameExport
-              target={{ privateKeyId: k.privateKeyId }}
-              buttonLabel="Export key"
-              buttonAriaLabel={`Export private key ${k.privateKeyName}`}
-              title="Show the private key?"
-              confirmLabel="Show private key"
-              content={address}
-              warning={`Private key ${k.privateKeyName}. Anyone who sees it controls ${address}.`}
-              hideAriaLabel={`Hide private key ${k.privateKeyName}`}
-            />
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <h3 className="wk-section-heading">{t('wallet.privateKeys')}</h3>
+      <ul className="wk-list" aria-label={t('wallet.privateKeys')}>
+        {keys.data.map((k) => {
+          const address = k.addresses[0]?.address ?? '';
+          return (
+            <li key={k.privateKeyId} className="wk-card wk-stack">
+              <h4 className="wk-label">{k.privateKeyName}</h4>
+              <span className="wk-mono">{address}</span>
+              <SecretFrameExport
+                target={{ privateKeyId: k.privateKeyId }}
+                buttonLabel={t('wallet.exportKey')}
+                buttonAriaLabel={t('wallet.exportPrivateKeyNamed', { name: k.privateKeyName })}
+                title={t('wallet.exportKeyTitle')}
+                confirmLabel={t('wallet.exportKeyConfirm')}
+                content={address}
+                warning={t('wallet.exportNamedKeyWarning', { name: k.privateKeyName, address })}
+                hideAriaLabel={t('wallet.hideNamedKey', { name: k.privateKeyName })}
+              />
+            </li>
+          );
+        })}
+      </ul>
+    </>
   );
 }

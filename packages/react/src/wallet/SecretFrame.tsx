@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { ErrorText } from '../auth/ErrorText.js';
+import { useI18n } from '../i18n/context.js';
 import { useWalletKitContext } from '../provider/context.js';
+import { useFrameLocale } from './frame-locale.js';
 
 /** Props of {@link SecretFrameExport}: what to export and the words around it. */
 export interface SecretFrameExportProps {
@@ -20,17 +22,20 @@ export interface SecretFrameExportProps {
 
 /**
  * A recovery phrase or private key shown after confirmation inside the secret frame: an iframe on
- * the frames origin that makes its own key, decrypts the export and shows it with a copy button.
- * The secret never enters this page (scripts here cannot read it). Hide removes the frame.
- * @example <SecretFrameExport target={{ walletId }} buttonLabel="Export Main" title="Show the recovery phrase?" confirmLabel="Show recovery phrase" warning="…" />
+ * the frames origin that makes its own key, decrypts the export and shows it with a copy button,
+ * in the kit's language. The secret never enters this page (scripts here cannot read it). Hide
+ * removes the frame.
+ * @example <SecretFrameExport target={{ walletId }} buttonLabel="Show recovery phrase" title="Show the recovery phrase?" confirmLabel="Show recovery phrase" warning="…" />
  */
 export function SecretFrameExport(props: SecretFrameExportProps) {
   const { client } = useWalletKitContext();
+  const { t, locale } = useI18n();
   const [asking, setAsking] = useState(false);
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'loading' | 'shown' } | { status: 'error'; error: unknown }>({ status: 'idle' });
   const container = useRef<HTMLDivElement>(null);
   const key = JSON.stringify(props.target);
+  useFrameLocale(container, locale, open);
 
   useEffect(() => {
     if (!open || !container.current) return;
@@ -43,16 +48,15 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- one export per opening
   }, [open, client, key]);
 
   if (open) {
     return (
-      <div className="wk-stack">
-        <p className="wk-hint">{props.warning}</p>
+      <div className="wk-stack wk-secret">
+        <p className="wk-warning">{props.warning}</p>
         {state.status === 'loading' && (
           <p className="wk-hint" role="status">
-            Opening a secure frame…
+            {t('wallet.frameOpening')}
           </p>
         )}
         {state.status === 'error' && <ErrorText error={state.error} />}
@@ -67,29 +71,30 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
               setState({ status: 'idle' });
             }}
           >
-            Hide
+            {t('wallet.hide')}
           </button>
         </div>
       </div>
     );
   }
   return (
-    <>
+    <div className="wk-row">
       <button type="button" className="wk-button" aria-label={props.buttonAriaLabel} onClick={() => setAsking(true)}>
         {props.buttonLabel}
       </button>
       <ConfirmDialog
         open={asking}
         title={props.title}
-        description="It is decrypted and shown in a secure frame that this site's scripts cannot read. Make sure no one can see your screen."
+        description={t('wallet.exportDescription')}
         content={props.content}
         confirmLabel={props.confirmLabel}
+        cancelLabel={t('common.cancel')}
         onCancel={() => setAsking(false)}
         onConfirm={() => {
           setAsking(false);
           setOpen(true);
         }}
       />
-    </>
+    </div>
   );
 }

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'react';
+import type { Translator } from '../i18n/catalog.js';
+import { useI18n } from '../i18n/context.js';
 
-/** "14:05" from milliseconds, rounded up to the second. */
-function formatLeft(ms: number): string {
+/** "14:05" from milliseconds, rounded up to the second, in the locale's digits. */
+function formatLeft(ms: number, translator: Translator): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
-  const m = Math.floor(total / 60);
-  const s = total % 60;
-  return `${m}:${String(s).padStart(2, '0')}`;
+  const minutes = translator.number(Math.floor(total / 60));
+  const seconds = translator.number(total % 60, { minimumIntegerDigits: 2 });
+  return `${minutes}:${seconds}`;
 }
 
 /**
@@ -13,6 +15,7 @@ function formatLeft(ms: number): string {
  * @example <SessionCountdown expiresAt={session.expiresAt} />
  */
 export function SessionCountdown({ expiresAt, now = Date.now }: { expiresAt: number; now?: () => number }) {
+  const translator = useI18n();
   const [left, setLeft] = useState(() => expiresAt - now());
   useEffect(() => {
     setLeft(expiresAt - now());
@@ -20,8 +23,8 @@ export function SessionCountdown({ expiresAt, now = Date.now }: { expiresAt: num
     return () => clearInterval(t);
   }, [expiresAt, now]);
   return (
-    <p className="wk-hint" data-testid="wk-session-countdown">
-      {left > 0 ? `Session expires in ${formatLeft(left)}` : 'Session expired'}
+    <p className="wk-hint wk-countdown" data-testid="wk-session-countdown">
+      {left > 0 ? translator.t('wallet.sessionExpiresIn', { time: formatLeft(left, translator) }) : translator.t('wallet.sessionExpired')}
     </p>
   );
 }

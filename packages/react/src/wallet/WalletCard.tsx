@@ -1,11 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import type { WalletAccountParams, WalletAccountSummary, WalletSummary } from '../client-contract.js';
-import { ErrorText } from '../auth/ErrorText.js';
-import { accountsQueryOptions, createAccountsMutationOptions } from '../queries.js';
-import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
-import { useKitMutation, useSession } from '../provider/hooks.js';
+import { useI18n } from '../i18n/context.js';
 import { AccountKeyExport } from './AccountKeyExport.js';
 import { ExportButton } from './ExportButton.js';
+import type { AccountEntry } from './useWalletAccounts.js';
 
 /**
  * The next Ethereum account of a wallet (BIP44 m/44'/60'/0'/0/n after the highest index used).
@@ -23,47 +20,32 @@ export function nextEthereumAccount(accounts: readonly WalletAccountSummary[]): 
 /** Props of {@link WalletCard}. */
 export interface WalletCardProps {
   wallet: WalletSummary;
-  selected: string | undefined;
-  onSelect: (address: string) => void;
+  accounts: readonly AccountEntry[];
 }
 
 /**
- * One wallet: its accounts (pick one to sign with, export its key), add an account, export the phrase.
- * @example <WalletCard wallet={w} selected={address} onSelect={setAddress} />
+ * One wallet on the Backup screen: its recovery phrase and each account's private key, each
+ * shown after confirmation inside the secret frame.
+ * @example <WalletCard wallet={w} accounts={accounts} />
  */
-export function WalletCard({ wallet, selected, onSelect }: WalletCardProps) {
-  const { client } = useWalletKitContext();
-  const orgId = useSession().session?.organizationId ?? '';
-  const accounts = useQuery(accountsQueryOptions(client, orgId, wallet.walletId), useKitQueryClient());
-  const create = useKitMutation((c, q) => createAccountsMutationOptions(c, q, orgId));
-  const list = accounts.data ?? [];
+export function WalletCard({ wallet, accounts }: WalletCardProps) {
+  const { t } = useI18n();
   return (
     <li className="wk-card wk-stack">
-      <fieldset className="wk-stack" style={{ border: 0, padding: 0, margin: 0 }}>
-        <legend className="wk-label">{wallet.walletName}</legend>
-        {list.length === 0 && !accounts.isPending && <p className="wk-hint">No accounts yet.</p>}
-        {list.map((a) => (
-          <div key={a.address} className="wk-stack">
-            <label className="wk-row wk-code">
-              <input type="radio" name="wk-account" value={a.address} checked={selected === a.address} onChange={() => onSelect(a.address)} />
-              {a.address}
-            </label>
-            <AccountKeyExport address={a.address} />
-          </div>
-        ))}
-      </fieldset>
-      <ErrorText error={accounts.error ?? create.error} />
-      <div className="wk-row">
-        <button
-          type="button"
-          className="wk-button"
-          disabled={create.isPending || accounts.isPending}
-          onClick={() => create.mutate({ walletId: wallet.walletId, accounts: [nextEthereumAccount(list)] })}
-        >
-          Add account to {wallet.walletName}
-        </button>
-        <ExportButton walletId={wallet.walletId} walletName={wallet.walletName} />
-      </div>
+      <h4 className="wk-label">{wallet.walletName}</h4>
+      <ExportButton walletId={wallet.walletId} walletName={wallet.walletName} />
+      {accounts.length > 0 && (
+        <ul className="wk-list" aria-label={t('wallet.backupAccountsOf', { wallet: wallet.walletName })}>
+          {accounts.map((a) => (
+            <li key={a.address} className="wk-stack wk-key-row">
+              <span className="wk-hint">
+                {t('wallet.accountName', { number: a.number })} <span className="wk-mono">{a.address}</span>
+              </span>
+              <AccountKeyExport address={a.address} />
+            </li>
+          ))}
+        </ul>
+      )}
     </li>
   );
 }
