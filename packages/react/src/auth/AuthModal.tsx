@@ -1,19 +1,16 @@
-import { useEffect, useRef, useState } from 'react';
-import type { WalletKitConfig } from '../client-contract.js';
+import { lazy, Suspense, useEffect } from 'react';
+import { FailureBoundary } from '../components/FailureBoundary.js';
 import { Modal } from '../components/Modal.js';
 import { useI18n } from '../i18n/context.js';
-import { useWalletKitContext } from '../provider/context.js';
 import { useWalletKitConfig } from '../provider/hooks.js';
 import { useKitOptions } from '../provider/options.js';
 import { AppBrand, LegalFooter } from './AppBrand.js';
-import { ContactForm, loadPhoneForm, type OtpSent } from './ContactForm.js';
 import { ErrorText } from './ErrorText.js';
-import { SUCCESS_MS } from './flow.js';
-import { SuccessIcon } from './icons.js';
-import { MethodList } from './MethodList.js';
-import { resolveAuthMethods, type AuthMethodOverrides } from './methods.js';
-import { OtpStep } from './OtpStep.js';
-import { useInjectedWallets } from './useInjectedWallets.js';
+import type { AuthMethodOverrides } from './methods.js';
+
+/** The modal's content: the methods, forms and code step, a chunk of its own (the shell, brand and footer stay in the first one). */
+const loadAuthSteps = () => import('./AuthSteps.js');
+const AuthSteps = lazy(() => loadAuthSteps().then((m) => ({ default: m.AuthSteps })));
 
 /** Props of {@link AuthModal}. */
 export interface AuthModalProps extends AuthMethodOverrides {
@@ -32,9 +29,6 @@ export interface AuthModalProps extends AuthMethodOverrides {
    */
   defaultCountry?: string | undefined;
 }
-
-/** What the modal shows: the methods, one contact form, the code step, or the short success state. */
-type View = { name: 'methods' } | { name: 'contact'; kind: 'email' | 'sms' } | { name: 'otp'; sent: OtpSent } | { name: 'done' };
 
 /**
  * The login and sign-up modal: the app's logo and name (`appName` / `logoUrl` of the provider,
@@ -58,6 +52,15 @@ export function AuthModal({ open, onClose, title, methods, order, otpAttempts, d
   const options = useKitOptions();
   const appName = options.appName ?? config.data?.appName;
   const logoUrl = options.logoUrl ?? config.data?.logoUrl;
+  // Fetch the content while the page settles (the provider renders this modal closed at start).
+  useEffect(() => {
+    void loadAuthSteps().catch(() => undefined);
+  }, []);
+  const loading = (
+    <p className="wk-hint" role="status">
+      {t('common.loading')}
+    </p>
+  );
   return (
     <Modal
       open={open}
@@ -67,81 +70,17 @@ export function AuthModal({ open, onClose, title, methods, order, otpAttempts, d
       brand={appName || logoUrl ? <AppBrand name={appName} logoUrl={logoUrl} /> : undefined}
     >
       {config.data ? (
-        <AuthSteps config={config.data} onDone={onClose} overrides={{ methods, order }} otpAttempts={otpAttempts} defaultCountry={defaultCountry} />
+        <FailureBoundary fallback={<ErrorText error={t('auth.loadFailed')} />}>
+          <Suspense fallback={loading}>
+            <AuthSteps config={config.data} onDone={onClose} overrides={{ methods, order }} otpAttempts={otpAttempts} defaultCountry={defaultCountry} />
+          </Suspense>
+        </FailureBoundary>
       ) : config.error ? (
         <ErrorText error={config.error} />
       ) : (
-        <p className="wk-hint" role="status">
-          {t('common.loading')}
-        </p>
+        loading
       )}
       <LegalFooter legal={options.legal} />
     </Modal>
   );
-}
-
-interface AuthStepsProps {
-  config: WalletKitConfig;
-  onDone: () => void;
-  overrides: AuthMethodOverrides;
-  otpAttempts: number | undefined;
-  defaultCountry: string | undefined;
-}
-
-function AuthSteps({ config, onDone, overrides, otpAttempts, defaultCountry }: AuthStepsProps) {
-  const { t } = useI18n();
-  const { client } = useWalletKitContext();
-  const wallets = useInjectedWallets();
-  const [view, setView] = useState<View>({ name: 'methods' });
-  const toMethods = () => setView({ name: 'methods' });
-  const succeed = () => setView({ name: 'done' });
-  // A wallet method with no wallet announced takes no slot.
-  const list = resolveAuthMethods(config, overrides).filter((m) => m !== 'wallet' || (client.auth.connectWallet && wallets.length > 0));
-  const hasPhone = list.includes('sms');
-
-  // The phone form (and its number library) is a chunk of its own: fetch it while the user reads.
-  useEffect(() => {
-    if (hasPhone) void loadPhoneForm().catch(() => undefined);
-  }, [hasPhone]);
-
-  const done = useRef(onDone);
-  done.current = onDone;
-  useEffect(() => {
-    if (view.name !== 'done') return undefined;
-    const timer = setTimeout(() => done.current(), SUCCESS_MS);
-    return () => clearTimeout(timer);
-  }, [view.name]);
-
-  switch (view.name) {
-    case 'done':
-      return (
-        <div className="wk-success" role="status">
-          <SuccessIcon />
-          <p>{t('auth.success')}</p>
-        </div>
-      );
-    case 'otp':
-      return <OtpStep sent={view.sent} config={config} attempts={otpAttempts} onDone={succeed} onBack={toMethods} />;
-    case 'contact':
-      return (
-        <div className="wk-stack">
-          <ContactForm kind={view.kind} focusOnMount defaultCountry={defaultCountry} onSent={(sent) => setView({ name: 'otp', sent })} />
-          <button type="button" className="wk-button" data-variant="ghost" onClick={toMethods}>
-            {t('common.back')}
-          </button>
-        </div>
-      );
-    default:
-      if (list.length === 0) return <p className="wk-hint">{t('auth.noMethods')}</p>;
-      return (
-        <MethodList
-          methods={list}
-          wallets={wallets}
-          defaultCountry={defaultCountry}
-          onSent={(sent) => setView({ name: 'otp', sent })}
-          onPick={(kind) => setView({ name: 'contact', kind })}
-          onDone={succeed}
-        />
-      );
-  }
 }

@@ -3,6 +3,7 @@ import type { auth as en } from '../en/auth.js';
 /** auth: Arabic (Modern Standard Arabic). */
 export const auth = {
   'auth.title': 'تسجيل الدخول أو إنشاء حساب',
+  'auth.loadFailed': 'تعذّر تحميل تسجيل الدخول. أعد تحميل الصفحة وحاول مرة أخرى.',
   'auth.noMethods': 'لا تتوفر حاليًا أي طريقة لتسجيل الدخول في هذا الموقع.',
   'auth.emailLabel': 'البريد الإلكتروني',
   'auth.emailPlaceholder': 'name@example.com',

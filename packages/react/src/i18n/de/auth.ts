@@ -3,6 +3,7 @@ import type { auth as en } from '../en/auth.js';
 /** auth: German. */
 export const auth = {
   'auth.title': 'Anmelden oder registrieren',
+  'auth.loadFailed': 'Die Anmeldung konnte nicht geladen werden. Lade die Seite neu und versuche es erneut.',
   'auth.noMethods': 'Auf dieser Website ist gerade keine Anmeldung möglich.',
   'auth.emailLabel': 'E-Mail',
   'auth.emailPlaceholder': 'name@beispiel.de',

@@ -5,6 +5,7 @@
  */
 export const auth = {
   'auth.title': 'Log in or sign up',
+  'auth.loadFailed': 'The login could not load. Reload the page to try again.',
   'auth.noMethods': 'No way to log in is available on this site right now.',
   'auth.emailLabel': 'Email',
   'auth.emailPlaceholder': 'name@example.com',

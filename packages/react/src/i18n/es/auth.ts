@@ -3,6 +3,7 @@ import type { auth as en } from '../en/auth.js';
 /** auth: Spanish. */
 export const auth = {
   'auth.title': 'Inicia sesión o regístrate',
+  'auth.loadFailed': 'No se pudo cargar el inicio de sesión. Recarga la página e inténtalo de nuevo.',
   'auth.noMethods': 'Ahora mismo no hay ninguna forma de iniciar sesión en este sitio.',
   'auth.emailLabel': 'Correo electrónico',
   'auth.emailPlaceholder': 'nombre@ejemplo.com',

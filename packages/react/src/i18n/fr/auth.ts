@@ -3,6 +3,7 @@ import type { auth as en } from '../en/auth.js';
 /** auth: French. */
 export const auth = {
   'auth.title': 'Connexion ou inscription',
+  'auth.loadFailed': 'La connexion n’a pas pu se charger. Rechargez la page, puis réessayez.',
   'auth.noMethods': 'Aucun moyen de connexion n’est disponible sur ce site pour le moment.',
   'auth.emailLabel': 'E-mail',
   'auth.emailPlaceholder': 'nom@exemple.fr',

@@ -3,6 +3,7 @@ import type { auth as en } from '../en/auth.js';
 /** auth: Japanese. */
 export const auth = {
   'auth.title': 'ログインまたは新規登録',
+  'auth.loadFailed': 'ログイン画面を読み込めませんでした。ページを再読み込みして、もう一度お試しください。',
   'auth.noMethods': '現在、このサイトで利用できるログイン方法はありません。',
   'auth.emailLabel': 'メールアドレス',
   'auth.emailPlaceholder': 'name@example.com',
