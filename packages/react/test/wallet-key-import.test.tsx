@@ -18,9 +18,9 @@ beforeEach(() => sessionStorage.clear());
 afterEach(cleanup);
 
 /** A signed-in panel on its Export & import screen. */
-async function backupScreen(client: ReturnType<typeof createFakeClient>) {
+async function backupScreen(client: ReturnType<typeof createFakeClient>, onError?: (error: unknown) => void) {
   client.login();
-  const view = renderWithKit(<WalletPanel />, client);
+  const view = renderWithKit(<WalletPanel />, client, { onError });
   return { ...view, screen: await openScreen('Export & import') };
 }
 
@@ -39,7 +39,7 @@ describe('WalletPanel recovery phrase export', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Show recovery phrase' }));
     expect((await screen.findByTitle('Recovery phrase')).tagName).toBe('IFRAME');
     await waitFor(() => expect(client.calls).toContainEqual(['exportInFrame', { walletId: 'w-1' }]));
-    expect(screen.getByText('Recovery phrase of Main. Anyone who sees it controls the wallet: never share it.')).toBeTruthy();
+    expect(screen.getByText('Recovery phrase of Main. Anyone who sees it controls the wallet.')).toBeTruthy();
     for (const word of client.wallets[0]!.mnemonic.split(' ')) expect(document.body.textContent).not.toMatch(new RegExp(`\\b${word}\\b`));
     await userEvent.click(screen.getByRole('button', { name: 'Hide the recovery phrase of Main' }));
     expect(screen.queryByTitle('Recovery phrase')).toBeNull();
@@ -77,19 +77,21 @@ describe('WalletPanel account key export', () => {
         .getAll()
         .map((m) => m.state.data),
     ).not.toContain(key);
-    expect(screen.getByText(`Private key of ${address}. Anyone who sees it controls this account: never share it.`)).toBeTruthy();
+    expect(screen.getByText(`Private key of ${address}. Anyone who sees it controls this account.`)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: `Hide the private key of ${address}` }));
     expect(screen.queryByTitle('Private key')).toBeNull();
   });
 
-  it('given the export is refused, when confirmed, then the mapped error is announced', async () => {
+  it('given the export is refused, when confirmed, then the mapped error is announced and the integrator hears it', async () => {
     const client = createFakeClient();
     client.failNext('exportInFrame', 'ERR_PERMISSION_DENIED');
-    await backupScreen(client);
+    const errors: unknown[] = [];
+    await backupScreen(client, (e) => errors.push(e));
     const address = client.wallets[0]!.accounts[0]!.address;
     await userEvent.click(await screen.findByRole('button', { name: `Export the private key of ${address}` }));
     await userEvent.click(screen.getByRole('button', { name: 'Show private key' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You are not allowed to do this.');
+    expect(errors).toEqual([expect.objectContaining({ code: 'ERR_PERMISSION_DENIED' })]);
   });
 });
 
@@ -146,13 +148,15 @@ describe('WalletPanel import wallet', () => {
     const client = createFakeClient();
     client.frameSecret = ABANDON;
     client.failNext('importInFrame', 'ERR_INVALID_PARAMETER');
-    await backupScreen(client);
+    const errors: unknown[] = [];
+    await backupScreen(client, (e) => errors.push(e));
     await userEvent.type(await screen.findByRole('textbox', { name: 'Imported wallet name' }), 'Typo');
     await userEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'This recovery phrase is not valid: a word is misspelled, missing or out of order. Check each word.',
     );
     expect(screen.queryByTitle('Recovery phrase')).toBeNull();
+    expect(errors).toEqual([expect.objectContaining({ code: 'ERR_MNEMONIC_INVALID', cause: expect.objectContaining({ code: 'ERR_INVALID_PARAMETER' }) })]);
   });
 
   it('given the import frame open, when Cancel is pressed, then the frame is gone and the form can start again', async () => {

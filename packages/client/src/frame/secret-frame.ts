@@ -4,10 +4,14 @@
  * Bundled into one file by the server's build (`frame.js`) and served under a strict CSP.
  *
  * Protocol (window.postMessage, exact origins both ways; every message is `{ walletkitFrame: 1, type }`):
- *   app -> frame  init     { mode: 'export' | 'import', secret: 'mnemonic' | 'privateKey', importBundle? }
+ *   app -> frame  init     { mode: 'export' | 'import', secret: 'mnemonic' | 'privateKey', importBundle?, locale? }
  *                          The first init from an allowed parent origin (the page's data-parent-origins,
  *                          the organization's allowed origins) binds the frame to that origin; any
  *                          later init, and every message from another origin or window, is ignored.
+ *   app -> frame  locale   { locale }                 the kit's language (en, de, es, fr, ja, ar; English
+ *                                                     until told), at any time, from the parent only (the
+ *                                                     bound origin, or an allowed one before init): what
+ *                                                     the user reads here follows it
  *   frame -> app  ready    { targetPublicKey }        export: a fresh non-extractable P-256 key's public half
  *   app -> frame  bundle   { exportBundle }           export: verified against the page's pinned enclave key,
  *                                                     decrypted here and shown here with a copy button
@@ -18,9 +22,10 @@
  */
 import { bytesToHex, bytesToUtf8, utf8ToBytes } from '@walletkit/crypto';
 import { isWalletKitError } from '../errors.js';
-import { normalizeMnemonic } from '../mnemonic.js';
 import { verifySignedBundle } from '../webcrypto/bundle.js';
 import { createHpkeTarget, hpkeOpenWith, hpkeSealTo, type HpkeTarget } from '../webcrypto/hpke.js';
+import { frameLocale, frameMessage, type FrameMessageKey } from './messages.js';
+import { checkMnemonic } from './mnemonic-check.js';
 
 type Mode = 'export' | 'import';
 type Secret = 'mnemonic' | 'privateKey';
@@ -41,6 +46,24 @@ let mode: Mode | undefined;
 let secret: Secret = 'mnemonic';
 let target: HpkeTarget | undefined;
 let importTarget: string | undefined;
+let locale = 'en';
+/** Draws what the frame shows now; drawn again in the new language when the kit's changes. */
+let view: (() => void) | undefined;
+
+const say = (key: FrameMessageKey, values?: Record<string, string | number>) => frameMessage(locale, key, values);
+
+/** Show `draw`'s nodes now and whenever the language changes. */
+function render(draw: () => Node[]): void {
+  view = () => root.replaceChildren(...draw());
+  view();
+}
+
+function setLocale(tag: unknown): void {
+  locale = frameLocale(tag);
+  page.lang = locale;
+  page.dir = locale === 'ar' ? 'rtl' : 'ltr';
+  view?.();
+}
 
 function post(type: string, fields: Record<string, unknown> = {}): void {
   if (!parentOrigin) return;
@@ -49,7 +72,7 @@ function post(type: string, fields: Record<string, unknown> = {}): void {
 
 function fail(error: unknown, fallback: string): void {
   const code = isWalletKitError(error) ? error.code : fallback;
-  show(status('The request could not be completed. Close this and try again.', 'alert'));
+  render(() => [status(say('failed'), 'alert')]);
   post('error', { code, message: code });
 }
 
@@ -69,24 +92,36 @@ function status(text: string, role: 'status' | 'alert' = 'status'): HTMLElement 
   return p;
 }
 
-function show(...nodes: Node[]): void {
-  root.replaceChildren(...nodes);
-}
-
-/** The decrypted secret, on screen in this frame only, with a copy button. */
+/** The decrypted secret, on screen in this frame only, with a copy button (its state said in a live region). */
 function reveal(value: string): void {
-  const label = secret === 'mnemonic' ? 'Recovery phrase' : 'Private key';
   const output = el('output', { className: 'secret', textContent: value });
-  output.setAttribute('aria-label', label);
   output.setAttribute('data-testid', 'wk-frame-secret');
-  const copy = el('button', { type: 'button', textContent: 'Copy' });
+  output.dir = 'ltr'; // words and hex read left to right in every language
+  const copy = el('button', { type: 'button' });
+  const copyStatus = el('span', { className: 'hint' });
+  copyStatus.setAttribute('role', 'status');
+  let copied: 'copied' | 'copyFailed' | undefined;
+  const label = () => {
+    output.setAttribute('aria-label', say(secret === 'mnemonic' ? 'labelPhrase' : 'labelKey'));
+    copy.textContent = say('copy');
+    copyStatus.textContent = copied ? say(copied) : '';
+  };
   copy.addEventListener('click', () => {
-    void navigator.clipboard?.writeText(value).then(
-      () => (copy.textContent = 'Copied'),
-      () => (copy.textContent = 'Copy failed'),
-    );
+    const done = (result: 'copied' | 'copyFailed') => {
+      copied = result;
+      label();
+    };
+    if (!navigator.clipboard) done('copyFailed');
+    else
+      navigator.clipboard.writeText(value).then(
+        () => done('copied'),
+        () => done('copyFailed'),
+      );
   });
-  show(status(`Your ${label.toLowerCase()}. Anyone who sees it controls your funds: never share it.`), output, copy);
+  render(() => {
+    label();
+    return [status(say(secret === 'mnemonic' ? 'revealPhrase' : 'revealKey')), output, el('div', { className: 'row' }, copy, copyStatus)];
+  });
 }
 
 async function openBundle(exportBundle: string): Promise<void> {
@@ -98,54 +133,93 @@ async function openBundle(exportBundle: string): Promise<void> {
   post('shown');
 }
 
-function normalize(value: string): string | undefined {
+/** The typed secret as the enclave takes it (bytes), or what to tell the user about it. */
+function parse(value: string): { bytes: Uint8Array } | { problem: string } {
   if (secret === 'privateKey') {
     const hex = value.trim().replace(/^0x/i, '').toLowerCase();
-    return /^[0-9a-f]{64}$/.test(hex) ? hex : undefined;
+    return /^[0-9a-f]{64}$/.test(hex) ? { bytes: Uint8Array.from(hex.match(/../g)!.map((h) => Number.parseInt(h, 16))) } : { problem: say('keyFormat') };
   }
-  return normalizeMnemonic(value);
+  const check = checkMnemonic(value);
+  if (check.ok) return { bytes: utf8ToBytes(check.phrase) };
+  switch (check.problem) {
+    case 'empty':
+      return { problem: say('phraseEmpty') };
+    case 'unknownWord':
+      return {
+        problem: check.suggestion
+          ? say('phraseUnknownWordSuggest', { position: check.position, word: check.word, suggestion: check.suggestion })
+          : say('phraseUnknownWord', { position: check.position, word: check.word }),
+      };
+    case 'wordCount':
+      return { problem: say('phraseWordCount', { count: check.count }) };
+    case 'checksum':
+      return { problem: say('phraseChecksum') };
+  }
 }
 
-/** The import form: typed here, sealed here, only the ciphertext leaves. */
+/**
+ * The import form: typed here, checked here (BIP-39 words and checksum, or 64 hex characters),
+ * sealed here; only the ciphertext leaves. A language change relabels it without clearing it.
+ */
 function importForm(): void {
-  const label = secret === 'mnemonic' ? 'Recovery phrase' : 'Private key';
   const input = el('textarea', { id: 'secret-input', rows: secret === 'mnemonic' ? 3 : 2, spellcheck: false, autocomplete: 'off' });
-  const form = el(
-    'form',
-    {},
-    el('label', { htmlFor: 'secret-input', textContent: label }),
-    input,
-    el('button', { type: 'submit', textContent: 'Encrypt and import' }),
-  );
+  input.dir = 'ltr';
+  input.setAttribute('autocapitalize', 'off');
+  input.setAttribute('aria-describedby', 'secret-hint');
+  const label = el('label', { htmlFor: 'secret-input' });
+  const hint = el('p', { id: 'secret-hint', className: 'hint' });
+  const submit = el('button', { type: 'submit' });
   const message = el('div');
+  let problem: (() => string) | undefined;
+  const form = el('form', {}, label, input, hint, message, submit);
+  const showProblem = () => {
+    message.replaceChildren(...(problem ? [status(problem(), 'alert')] : []));
+    if (problem) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+  };
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const value = normalize(input.value);
-    if (!value) {
-      message.replaceChildren(status(secret === 'mnemonic' ? 'Enter 12, 15, 18, 21 or 24 words.' : 'Enter 64 hexadecimal characters.', 'alert'));
+    const typed = input.value;
+    const parsed = parse(typed);
+    if ('problem' in parsed) {
+      // Said again (in the new words) if the language changes while it shows.
+      problem = () => {
+        const again = parse(typed);
+        return 'problem' in again ? again.problem : '';
+      };
+      showProblem();
+      input.focus();
       return;
     }
+    problem = undefined;
+    showProblem();
     void (async () => {
       try {
-        const bytes = secret === 'mnemonic' ? utf8ToBytes(value) : Uint8Array.from(value.match(/../g)!.map((h) => parseInt(h, 16)));
-        const sealed = await hpkeSealTo(bytes, importTarget!);
+        const sealed = await hpkeSealTo(parsed.bytes, importTarget!);
         input.value = '';
-        show(status('Encrypted. Importing…'));
+        render(() => [status(say('encrypted'))]);
         post('encrypted', { encryptedBundle: JSON.stringify(sealed) });
       } catch (error) {
         fail(error, 'ERR_INVALID_PUBLIC_KEY');
       }
     })();
   });
-  show(form, message);
+  render(() => {
+    label.textContent = say(secret === 'mnemonic' ? 'labelPhrase' : 'labelKey');
+    hint.textContent = say(secret === 'mnemonic' ? 'hintPhrase' : 'hintKey');
+    submit.textContent = say('submit');
+    showProblem();
+    return [form];
+  });
 }
 
 async function init(data: FrameMessage): Promise<void> {
   mode = data['mode'] === 'import' ? 'import' : 'export';
   secret = data['secret'] === 'privateKey' ? 'privateKey' : 'mnemonic';
+  if (data['locale'] !== undefined) setLocale(data['locale']);
   if (mode === 'export') {
     target = await createHpkeTarget();
-    show(status('Waiting for the export…'));
+    render(() => [status(say('waitingExport'))]);
     post('ready', { targetPublicKey: target.publicKey });
     return;
   }
@@ -163,6 +237,12 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     if (parentOrigin !== undefined || !(allowedParents.includes('*') || allowedParents.includes(event.origin))) return;
     parentOrigin = event.origin;
     init(data).catch((error: unknown) => fail(error, 'ERR_INVALID_SIGNATURE'));
+    return;
+  }
+  if (data.type === 'locale') {
+    // Only words change; still only from the parent (bound, or allowed before it binds).
+    const fromParent = parentOrigin === undefined ? allowedParents.includes('*') || allowedParents.includes(event.origin) : event.origin === parentOrigin;
+    if (fromParent) setLocale(data['locale']);
     return;
   }
   if (event.origin !== parentOrigin) return;

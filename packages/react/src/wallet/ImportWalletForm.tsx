@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { WalletKitError } from '@walletkit/client';
 import { ErrorText } from '../auth/ErrorText.js';
 import { errorCodeOf } from '../errors.js';
 import { useI18n } from '../i18n/context.js';
 import { useKitQueryClient, useWalletKitContext } from '../provider/context.js';
-import { useSession } from '../provider/hooks.js';
+import { notify, useSession } from '../provider/hooks.js';
+import { useKitOptions } from '../provider/options.js';
 import { walletKitKeys } from '../queries.js';
 import { useFrameLocale } from './frame-locale.js';
 
@@ -15,7 +17,9 @@ type Secret = 'mnemonic' | 'privateKey';
  * and checksum first, so this is rare), which the kit reports as `ERR_MNEMONIC_INVALID`.
  */
 function importError(error: unknown, secret: Secret): unknown {
-  return secret === 'mnemonic' && errorCodeOf(error) === 'ERR_INVALID_PARAMETER' ? { code: 'ERR_MNEMONIC_INVALID', cause: error } : error;
+  return secret === 'mnemonic' && errorCodeOf(error) === 'ERR_INVALID_PARAMETER'
+    ? new WalletKitError('ERR_MNEMONIC_INVALID', undefined, { cause: error })
+    : error;
 }
 
 /**
@@ -29,6 +33,9 @@ export function ImportWalletForm() {
   const id = useId();
   const { client } = useWalletKitContext();
   const { t, locale } = useI18n();
+  const { onError } = useKitOptions();
+  const report = useRef(onError);
+  report.current = onError;
   const queryClient = useKitQueryClient();
   const orgId = useSession().session?.organizationId ?? '';
   const [name, setName] = useState('');
@@ -60,7 +67,9 @@ export function ImportWalletForm() {
         if (!live) return;
         host.replaceChildren();
         setRequest(undefined);
-        setState({ status: 'error', secret: request.secret, error: importError(error, request.secret) });
+        const shown = importError(error, request.secret);
+        setState({ status: 'error', secret: request.secret, error: shown });
+        notify(report.current, shown); // the integrator hears it too, as for every failed action
       },
     );
     return () => {

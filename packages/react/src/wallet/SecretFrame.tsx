@@ -3,6 +3,8 @@ import { ConfirmDialog } from '../components/ConfirmDialog.js';
 import { ErrorText } from '../auth/ErrorText.js';
 import { useI18n } from '../i18n/context.js';
 import { useWalletKitContext } from '../provider/context.js';
+import { notify } from '../provider/hooks.js';
+import { useKitOptions } from '../provider/options.js';
 import { useFrameLocale } from './frame-locale.js';
 
 /** Props of {@link SecretFrameExport}: what to export and the words around it. */
@@ -30,6 +32,9 @@ export interface SecretFrameExportProps {
 export function SecretFrameExport(props: SecretFrameExportProps) {
   const { client } = useWalletKitContext();
   const { t, locale } = useI18n();
+  const { onError } = useKitOptions();
+  const report = useRef(onError);
+  report.current = onError;
   const [asking, setAsking] = useState(false);
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<{ status: 'idle' | 'loading' | 'shown' } | { status: 'error'; error: unknown }>({ status: 'idle' });
@@ -43,7 +48,11 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
     setState({ status: 'loading' });
     client.wallet.exportInFrame(container.current, JSON.parse(key) as SecretFrameExportProps['target']).then(
       () => live && setState({ status: 'shown' }),
-      (error: unknown) => live && setState({ status: 'error', error }),
+      (error: unknown) => {
+        if (!live) return;
+        setState({ status: 'error', error });
+        notify(report.current, error); // the integrator hears it too, as for every failed action
+      },
     );
     return () => {
       live = false;
