@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { OAuthCallback, useWalletKit, WalletPanel } from '@walletkit/react';
+import { CallbackLog, loginOutcome, showCallbackLog } from './CallbackLog';
 import { OAUTH_CALLBACK_PATH, type DemoConfig } from './config';
 import { DappPanel } from './DappPanel';
 import { OutboxPanel } from './OutboxPanel';
@@ -8,7 +9,8 @@ import { OutboxPanel } from './OutboxPanel';
  * The demo as an integrator writes it: a landing page whose "Log in" opens the kit's auth
  * modal, the wallet panel once signed in with, when a chain is configured, a dApp section using
  * wagmi through the kit's connector, the OAuth redirect page, and in dev mode the OTP outbox so
- * a person can log in without a mail server.
+ * a person can log in without a mail server and the log of the kit's callbacks (also with
+ * `?callbacks`: the e2e suite reads it).
  */
 export function App({ devOutboxUrl, dapp }: { devOutboxUrl?: string | undefined; dapp?: Pick<DemoConfig, 'token' | 'faucetUrl'> | undefined }) {
   const { status, user, login } = useWalletKit();
@@ -33,7 +35,7 @@ export function App({ devOutboxUrl, dapp }: { devOutboxUrl?: string | undefined;
           <section className="demo-hero" aria-labelledby="hero-title">
             <h1 id="hero-title">A wallet in one click</h1>
             <p>Sign up with an email or phone code, a passkey, Google, X, Discord or your browser wallet. Your keys stay in the enclave.</p>
-            <button type="button" className="demo-primary" onClick={login}>
+            <button type="button" className="demo-primary" onClick={() => void login().then(...loginOutcome)}>
               Log in
             </button>
           </section>
@@ -45,6 +47,7 @@ export function App({ devOutboxUrl, dapp }: { devOutboxUrl?: string | undefined;
           </>
         )}
         {devOutboxUrl && <OutboxPanel url={devOutboxUrl} />}
+        {showCallbackLog() && <CallbackLog />}
       </main>
     </>
   );

@@ -5,6 +5,7 @@ import { WagmiProvider } from 'wagmi';
 import { createWalletKitClient, handleOAuthCallback } from '@walletkit/client';
 import { WalletKitProvider } from '@walletkit/react';
 import { App } from './App';
+import { demoCallbacks } from './CallbackLog';
 import { loadDemoConfig, OAUTH_CALLBACK_PATH } from './config';
 import { demoWagmiConfig } from './wagmi';
 import './styles.css';
@@ -30,6 +31,7 @@ async function boot(): Promise<void> {
       <QueryClientProvider client={queryClient}>
         <WalletKitProvider
           kit={kit}
+          {...demoCallbacks}
           {...(locale ? { locale } : {})}
           {...(config.styleNonce ? { nonce: config.styleNonce } : {})}
           oauthRedirectUri={`${location.origin}${OAUTH_CALLBACK_PATH}`}
