@@ -107,7 +107,20 @@ export function SuccessIcon() {
   );
 }
 
-/** The progress mark inside a running button. */
+/** Whether the user asked for less motion (then the spinner stands still). */
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * The progress mark inside a running button: a turning arc (SVG animation, so the stylesheet
+ * needs no @keyframes outside `.wk-root`), still when the user prefers reduced motion.
+ */
 export function Spinner() {
-  return <span className="wk-spinner" aria-hidden="true" />;
+  return (
+    <svg className="wk-icon wk-spinner" viewBox="0 0 24 24" fill="none" aria-hidden="true" focusable="false">
+      <circle cx="12" cy="12" r="9" stroke="currentColor" strokeOpacity=".25" strokeWidth="3" />
+      <path d="M21 12a9 9 0 0 0-9-9" stroke="currentColor" strokeWidth="3" strokeLinecap="round">
+        {!reducedMotion() && <animateTransform attributeName="transform" type="rotate" from="0 12 12" to="360 12 12" dur="0.8s" repeatCount="indefinite" />}
+      </path>
+    </svg>
+  );
 }

@@ -3,7 +3,8 @@
  * `.wk-root`, logical properties only (Arabic mirrors the layout), colours from `--wk-*`.
  * The auth modal (`.wk-auth`): close button at the header's inline end, the app's logo, name
  * and heading centred, one column of full-width controls, an "or" rule, a row of social marks,
- * link-style secondary buttons, a spinner in running buttons, the success state, the legal line.
+ * link-style secondary buttons, the success state, the legal line (running buttons carry an SVG
+ * spinner, icons.tsx: no @keyframes, whose steps are not `.wk-root` selectors).
  */
 export const authCss = `
 .wk-root.wk-auth{padding-block-start:20px}
@@ -19,9 +20,6 @@ export const authCss = `
 .wk-root .wk-button .wk-icon{flex-shrink:0}
 .wk-root .wk-button[data-variant="link"]{background:transparent;border-color:transparent;color:var(--wk-accent);text-decoration:underline;padding-block:4px;font-size:14px}
 .wk-root .wk-button[aria-disabled="true"]{cursor:progress}
-.wk-root .wk-spinner{display:inline-block;flex-shrink:0;width:16px;height:16px;border:2px solid currentColor;border-inline-end-color:transparent;border-radius:50%;animation:wk-spin .8s linear infinite}
-@keyframes wk-spin{to{transform:rotate(360deg)}}
-@media (prefers-reduced-motion:reduce){.wk-root .wk-spinner{animation-duration:2.4s}}
 .wk-root .wk-otp[aria-busy="true"] .wk-otp-cell{opacity:.7}
 .wk-root .wk-success{display:flex;flex-direction:column;align-items:center;gap:8px;padding-block:16px;text-align:center;color:var(--wk-fg)}
 .wk-root .wk-success p{margin:0;font-weight:500}
