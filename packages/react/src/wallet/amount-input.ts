@@ -8,10 +8,13 @@ export function decimalSeparator(locale: string): string {
   return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
 }
 
+/** The Arabic decimal separator (U+066B), a decimal mark wherever it is typed. */
+const ARABIC_DECIMAL = '\u066b';
+
 /**
  * An amount as typed, in base units, or undefined when it is not a plain decimal number with at
  * most `decimals` fraction digits. The locale's digits and decimal separator are read as well as
- * ASCII and "."; grouping separators are refused (a "1,000" could mean a thousand or one).
+ * ASCII, "." and "٫"; grouping separators are refused (a "1,000" could mean a thousand or one).
  * Exact: the text goes to `parseUnits`, never through a float.
  * @example parseAmountInput('0,25', 18, 'de') // 250_000_000_000_000_000n
  * @example parseAmountInput('٠٫٥', 18, 'ar') // 500_000_000_000_000_000n
@@ -23,6 +26,8 @@ export function parseAmountInput(text: string, decimals: number, locale: string)
     .trim()
     .replace(LOCAL_DIGITS, (d) => String((d.codePointAt(0)! - 0x0660) % 0x90))
     .split(separator)
+    .join('.')
+    .split(ARABIC_DECIMAL)
     .join('.');
   return parseUnits(ascii, decimals);
 }
