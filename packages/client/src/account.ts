@@ -1,6 +1,5 @@
 import type { QueryResponseOf } from '@walletkit/protocol';
-import { oauthProvider } from '@walletkit/protocol/wire';
-import type { ActivityClient } from './activity-client.js';
+import type { AccountDeps, AccountFlows } from './account-flows.js';
 import { WalletKitError } from './errors.js';
 import {
   buildAuthorizationUrl,
@@ -12,8 +11,6 @@ import {
   type OAuthProvider,
   type OAuthWindow,
 } from './oauth.js';
-import { encryptOtpCode } from './otp.js';
-import type { ProxyClient } from './proxy-client.js';
 import type { Session } from './session.js';
 
 type UserRecord = QueryResponseOf<'get_user'>['user'];
@@ -237,153 +234,75 @@ export function canRemove(profile: UserProfile, what: AccountRemoval): boolean {
   return signInMethodCount(after) > 0;
 }
 
+/** The session, or ERR_NO_SESSION. @internal */
+export function currentSession(deps: Pick<AccountDeps, 'session'>): Session {
+  const s = deps.session();
+  if (!s) throw new WalletKitError('ERR_NO_SESSION');
+  return s;
+}
+
 /**
- * Creates the {@link AccountActions}.
+ * Creates the {@link AccountActions}. Their work loads on first use (its own chunk); only the
+ * start of a social link is here, so its popup opens inside the click.
  * @example const account = createAccountActions({ proxy, activity, session: () => kit.session.current(), enclavePublicKey });
  */
-export function createAccountActions(deps: {
-  proxy: ProxyClient;
-  activity: ActivityClient;
-  /** The current session (`ERR_NO_SESSION` when none). */
-  session: () => Session | undefined;
-  enclavePublicKey: string;
-  now?: (() => number) | undefined;
-}): AccountActions {
-  const { proxy, activity } = deps;
-  const now = deps.now ?? Date.now;
-  const pending = new Map<string, PendingContact>();
-
-  const current = (): Session => {
-    const s = deps.session();
-    if (!s) throw new WalletKitError('ERR_NO_SESSION');
-    return s;
+export function createAccountActions(deps: AccountDeps): AccountActions {
+  let flows: Promise<AccountFlows> | undefined;
+  const load = (): Promise<AccountFlows> => {
+    // A chunk that failed to download is fetched again next time.
+    flows ??= import('./account-flows.js').then(
+      (m) => m.createAccountFlows(deps),
+      (error: unknown) => {
+        flows = undefined;
+        throw error;
+      },
+    );
+    return flows;
   };
-
-  async function profile(): Promise<UserProfile> {
-    const session = current();
-    const [{ user }, { wallets }, { accounts }] = await Promise.all([
-      activity.query('get_user', { userId: session.userId }),
-      activity.query('list_wallets', {}),
-      activity.query('list_wallet_accounts', { paginationOptions: { limit: '100' } }),
-    ]);
-    const withAccounts = wallets.map((w) => ({
-      walletId: w.walletId,
-      walletName: w.walletName,
-      accounts: accounts.filter((a) => a.walletId === w.walletId).map((a) => ({ address: a.address, addressFormat: a.addressFormat, path: a.path })),
-    }));
-    return profileOf(user, withAccounts, session, now());
-  }
-
-  /** The client's side of the rule (the server holds it too): fetched fresh, never from a cache. */
-  async function assertRemovable(what: AccountRemoval): Promise<string> {
-    const p = await profile();
-    if (!canRemove(p, what)) throw new WalletKitError('ERR_LAST_SIGN_IN_METHOD');
-    return p.userId;
-  }
-
   return {
-    profile,
+    profile: async () => (await load()).profile(),
+    startContactVerification: async (input) => (await load()).startContactVerification(input),
+    verifyContact: async (input) => (await load()).verifyContact(input),
+    unlinkContact: async (kind) => (await load()).unlinkContact(kind),
+    unlinkOAuth: async (providerId) => (await load()).unlinkOAuth(providerId),
+    removePasskey: async (authenticatorId) => (await load()).removePasskey(authenticatorId),
+    revokeSession: async (apiKeyId) => (await load()).revokeSession(apiKeyId),
 
-    async startContactVerification({ kind, contact }) {
-      current();
-      const otpType = kind === 'email' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS';
-      const reply = await proxy.otpInit({ otpType, contact });
-      const p: PendingContact = { otpId: reply.otpId, kind, contact, otpEncryptionTargetBundle: reply.otpEncryptionTargetBundle };
-      pending.set(p.otpId, p);
-      return p;
-    },
-
-    async verifyContact({ otpId, code, pending: given }) {
-      const session = current();
-      const p = given ?? pending.get(otpId);
-      if (!p) throw new WalletKitError('ERR_INVALID_PARAMETER', 'unknown otpId: start the verification in this page or pass `pending`');
-      // The token is bound to the session's key: only this session can spend it.
-      const encryptedOtpBundle = await encryptOtpCode({
-        bundle: p.otpEncryptionTargetBundle,
-        code,
-        publicKey: session.publicKey,
-        enclavePublicKey: deps.enclavePublicKey,
-      });
-      const { verificationToken } = await proxy.otpVerify({ otpId, encryptedOtpBundle });
-      pending.delete(otpId);
-      if (p.kind === 'email') await activity.submit('update_user_email', { userId: session.userId, userEmail: p.contact, verificationToken });
-      else await activity.submit('update_user_phone_number', { userId: session.userId, userPhoneNumber: p.contact, verificationToken });
-    },
-
-    async unlinkContact(kind) {
-      const userId = await assertRemovable({ kind });
-      if (kind === 'email') await activity.submit('update_user_email', { userId, userEmail: '' });
-      else await activity.submit('update_user_phone_number', { userId, userPhoneNumber: '' });
-    },
-
-    linkOAuth({ provider, clientId, redirectUri, authorizeUrl, window }) {
+    linkOAuth(params) {
       let session: Session;
       try {
-        session = current();
+        session = currentSession(deps);
       } catch (error) {
         return Promise.reject(error);
       }
-      // The popup opens now, inside the click; its URL follows once PKCE is ready.
+      // The popup opens now, inside the click; its URL follows once PKCE is ready. The nonce
+      // binds the provider's token to the session's key.
       const state = createOAuthState();
       const nonce = oauthNonce(session.publicKey);
       const ready = (async () => {
-        const pkce = usesCodeExchange(provider) ? await createPkce() : undefined;
+        const pkce = usesCodeExchange(params.provider) ? await createPkce() : undefined;
         const url = buildAuthorizationUrl({
-          provider,
-          clientId,
-          redirectUri,
+          provider: params.provider,
+          clientId: params.clientId,
+          redirectUri: params.redirectUri,
           state,
           nonce,
           ...(pkce ? { codeChallenge: pkce.codeChallenge } : {}),
-          ...(authorizeUrl ? { authorizeUrl } : {}),
+          ...(params.authorizeUrl ? { authorizeUrl: params.authorizeUrl } : {}),
         });
-        return { url, pkce };
+        return { url, codeVerifier: pkce?.codeVerifier };
       })();
-      const result = openOAuthPopup(
+      const reply = openOAuthPopup(
         ready.then((r) => r.url),
-        { state, window: noRedirect(window) },
+        { state, window: noRedirect(params.window) },
       );
       return (async () => {
-        const { pkce } = await ready;
-        const reply = await result;
-        let oidcToken = reply.idToken;
-        if (!oidcToken) {
-          const spec = oauthProvider(provider);
-          if (spec.kind !== 'oauth2' || !pkce) throw new WalletKitError('ERR_OAUTH_CALLBACK_INVALID', `${spec.name} answers with an id token, not a code`);
-          ({ oidcToken } = await proxy.oauth2Authenticate({
-            provider: spec.oauth2Provider,
-            authCode: reply.code!,
-            redirectUri,
-            codeVerifier: pkce.codeVerifier,
-            nonce,
-            clientId,
-          }));
-        }
-        const { providerIds } = await activity.submit('create_oauth_providers', {
-          userId: session.userId,
-          oauthProviders: [{ providerName: provider, oidcToken }],
-        });
-        return { providerId: providerIds[0]! };
+        const [{ codeVerifier }, result, flows] = [await ready, await reply, await load()];
+        return flows.finishLink({ params, session, nonce, codeVerifier, reply: result });
       })();
-    },
-
-    async unlinkOAuth(providerId) {
-      const userId = await assertRemovable({ kind: 'oauth', providerId });
-      await activity.submit('delete_oauth_providers', { userId, providerIds: [providerId] });
-    },
-
-    async removePasskey(authenticatorId) {
-      const userId = await assertRemovable({ kind: 'passkey', authenticatorId });
-      await activity.submit('delete_authenticators', { userId, authenticatorIds: [authenticatorId] });
-    },
-
-    async revokeSession(apiKeyId) {
-      const userId = await assertRemovable({ kind: 'apiKey', apiKeyId });
-      await activity.submit('delete_api_keys', { userId, apiKeyIds: [apiKeyId] });
     },
   };
 }
-
 /**
  * The page's window for a link popup, without the redirect fallback: a blocked popup must not
  * navigate away from a signed-in page (and there is no pending login to finish on return).

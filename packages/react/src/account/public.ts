@@ -1,5 +1,5 @@
 /** Public exports of the account area (re-exported by the package index). */
-export { SecurityScreen } from './SecurityScreen.js';
+export { SecurityScreen } from './LazySecurityScreen.js';
 export {
   useAddPasskey,
   useLinkOAuth,

@@ -4,6 +4,7 @@ import type { account as en } from '../en/account.js';
 export const account = {
   'account.loading': 'جارٍ تحميل حسابك…',
   'account.unavailable': 'إدارة الحساب غير متاحة في هذا التطبيق.',
+  'account.loadFailed': 'تعذّر تحميل شاشة الأمان. أعد تحميل الصفحة ثم حاول مرة أخرى.',
   'account.signInMethods': 'طرق تسجيل الدخول',
   'account.signInMethodsHint': 'الطرق التي يمكنك بها تسجيل الدخول إلى هذا الحساب. احتفظ بطريقة واحدة على الأقل.',
   'account.email': 'البريد الإلكتروني',

@@ -4,6 +4,7 @@ import type { account as en } from '../en/account.js';
 export const account = {
   'account.loading': 'Dein Konto wird geladen…',
   'account.unavailable': 'Die Kontoverwaltung ist in dieser App nicht verfügbar.',
+  'account.loadFailed': 'Der Bereich Sicherheit konnte nicht geladen werden. Lade die Seite neu und versuche es erneut.',
   'account.signInMethods': 'Anmeldemethoden',
   'account.signInMethodsHint': 'Damit kannst du dich bei diesem Konto anmelden. Behalte mindestens eine.',
   'account.email': 'E-Mail',

@@ -2,6 +2,7 @@
 export const account = {
   'account.loading': 'Loading your account…',
   'account.unavailable': 'Managing the account is not available in this app.',
+  'account.loadFailed': 'The Security screen could not load. Reload the page to try again.',
   'account.signInMethods': 'Sign-in methods',
   'account.signInMethodsHint': 'The ways you can log in to this account. Keep at least one.',
   'account.email': 'Email',

@@ -4,6 +4,7 @@ import type { account as en } from '../en/account.js';
 export const account = {
   'account.loading': 'Cargando tu cuenta…',
   'account.unavailable': 'La gestión de la cuenta no está disponible en esta app.',
+  'account.loadFailed': 'No se pudo cargar la pantalla de seguridad. Vuelve a cargar la página e inténtalo de nuevo.',
   'account.signInMethods': 'Métodos de inicio de sesión',
   'account.signInMethodsHint': 'Las formas de iniciar sesión en esta cuenta. Conserva al menos una.',
   'account.email': 'Correo electrónico',

@@ -4,6 +4,7 @@ import type { account as en } from '../en/account.js';
 export const account = {
   'account.loading': 'Chargement de votre compte…',
   'account.unavailable': 'La gestion du compte n’est pas disponible dans cette application.',
+  'account.loadFailed': 'L’écran Sécurité n’a pas pu se charger. Rechargez la page et réessayez.',
   'account.signInMethods': 'Méthodes de connexion',
   'account.signInMethodsHint': 'Les moyens de vous connecter à ce compte. Gardez-en au moins un.',
   'account.email': 'E-mail',

@@ -4,6 +4,7 @@ import type { account as en } from '../en/account.js';
 export const account = {
   'account.loading': 'アカウントを読み込んでいます…',
   'account.unavailable': 'このアプリではアカウントを管理できません。',
+  'account.loadFailed': 'セキュリティ画面を読み込めませんでした。ページを再読み込みしてもう一度お試しください。',
   'account.signInMethods': 'ログイン方法',
   'account.signInMethodsHint': 'このアカウントにログインする方法です。少なくとも1つは残してください。',
   'account.email': 'メールアドレス',
