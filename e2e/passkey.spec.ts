@@ -38,9 +38,11 @@ test('given an account made by email, when a passkey is added in the panel, then
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('addkey'));
   const [address] = await accountAddresses(page);
 
+  // Passkeys are managed in the panel's Security screen.
   const panel = page.getByRole('region', { name: 'Wallet', exact: true });
-  await panel.getByLabel('New passkey name').fill('Laptop');
-  await panel.getByRole('button', { name: 'Add passkey' }).click();
+  await panel.getByRole('tab', { name: 'Security' }).click();
+  await panel.getByLabel('Passkey name').fill('Laptop');
+  await panel.getByRole('button', { name: 'Add a passkey' }).click();
   await expect(panel.getByRole('status').filter({ hasText: 'Passkey added.' })).toBeVisible({ timeout: 30_000 });
   expect(await authenticator.credentials()).toHaveLength(1);
 
