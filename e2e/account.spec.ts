@@ -5,6 +5,8 @@
  * remove it, and be refused, with the reason, the removal of the last way to sign in.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Locator, Page } from '@playwright/test';
 import { expect, logInWithEmail, test, uniqueEmail } from './support/fixtures';
 
@@ -15,6 +17,23 @@ async function openSecurity(page: Page): Promise<Locator> {
   const security = panel.getByRole('tabpanel', { name: 'Security' });
   await expect(security.getByRole('heading', { name: 'Sign-in methods' })).toBeVisible({ timeout: 30_000 });
   return security;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** axe's WCAG 2.1 AA and best-practice violations inside `selector` (colour contrast included). */
+async function axeViolations(page: Page, selector: string): Promise<string[]> {
+  await page.addScriptTag({ content: axeSource });
+  return page.evaluate(async (sel) => {
+    const axe = (
+      window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: Array<{ id: string; help: string; nodes: unknown[] }> }> } }
+    ).axe;
+    const result = await axe.run(document.querySelector(sel), {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+      rules: { region: { enabled: false } },
+    });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+  }, selector);
 }
 
 /** The row of the list that holds `text` (a string anywhere in it, or a pattern such as its title: /^Phone/). */
@@ -129,6 +148,24 @@ test('given the email as the only way to sign in, when the user removes it, then
   await row(security, email).getByRole('button', { name: 'Remove email' }).click();
   await expect(row(security, email).getByRole('alert')).toHaveText('This is the last way to sign in to your account. Add another one before removing it.');
   await expect(page.getByRole('dialog')).toHaveCount(0);
-
   await expect(row(security, email)).toContainText('Verified');
+});
+
+test('given the Security screen, when scanned by axe in light and dark and used by keyboard, then there are no violations and the phone form opens and takes the focus', async ({
+  page,
+  inbox,
+  stack,
+}) => {
+  await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('security-a11y'));
+  const security = await openSecurity(page);
+  await expect(security.getByText('This device')).toBeVisible();
+  expect(await axeViolations(page, '[role="tabpanel"]:not([hidden])')).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  expect(await axeViolations(page, '[role="tabpanel"]:not([hidden])')).toEqual([]);
+
+  const add = security.getByRole('button', { name: 'Add phone' });
+  await add.focus();
+  await page.keyboard.press('Enter');
+  await expect(security.getByLabel('New phone number')).toBeFocused();
+  expect(await axeViolations(page, '[role="tabpanel"]:not([hidden])')).toEqual([]);
 });

@@ -6,9 +6,9 @@ export function AccountSection({ title, hint, children }: { title: string; hint:
   const id = useId();
   return (
     <section className="wk-stack wk-account-section" aria-labelledby={id}>
-      <h3 id={id} className="wk-account-heading">
+      <h2 id={id} className="wk-account-heading">
         {title}
-      </h3>
+      </h2>
       <p className="wk-hint">{hint}</p>
       {children}
     </section>
