@@ -11,3 +11,4 @@ export {
   useUser,
   useVerifyContact,
 } from './hooks.js';
+export type { WalletKitUser } from '../provider/useWalletKit.js';
