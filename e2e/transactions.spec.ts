@@ -5,7 +5,7 @@
 import { createPublicClient, createWalletClient, erc20Abi, getAddress, http, maxUint256, parseEther, type Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { DEV_ACCOUNTS } from '../packages/server/test/support/chain';
-import { accountAddresses, expect, logInWithEmail, test, uniqueEmail } from './support/fixtures';
+import { accountAddresses, expect, logInWithEmail, openWalletScreen, test, uniqueEmail, walletPanel } from './support/fixtures';
 import type { StackInfo } from './support/stack-info';
 import type { Page } from '@playwright/test';
 
@@ -18,8 +18,10 @@ async function fundFromDevAccount(chain: StackInfo['chain'], address: Address, e
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [chain.rpcUrl] } },
   } as const;
-  // The second dev account: the stack's own deployer (the first) keeps its nonces to itself.
-  const dev = createWalletClient({ chain: localChain, transport, account: privateKeyToAccount(DEV_ACCOUNTS[1].privateKey) });
+  // A dev account of this worker's own (the stack's deployer, the first, keeps its nonces to
+  // itself): two workers funding from one account at once race for its next nonce.
+  const funder = DEV_ACCOUNTS[1 + (test.info().parallelIndex % (DEV_ACCOUNTS.length - 1))]!;
+  const dev = createWalletClient({ chain: localChain, transport, account: privateKeyToAccount(funder.privateKey) });
   const hash = await dev.sendTransaction({ to: address, value: parseEther(ether) });
   const receipt = await createPublicClient({ chain: localChain, transport }).waitForTransactionReceipt({ hash });
   expect(receipt.status).toBe('success');
@@ -108,12 +110,18 @@ test('given a funded account, when the user sends from the wallet panel and decl
   await logInWithEmail(page, inbox, stack.demo.main, uniqueEmail('panel-send'));
   const [address] = await accountAddresses(page);
   await fundFromDevAccount(stack.chain, address as Address, '1');
-  const panel = page.getByRole('region', { name: 'Wallet', exact: true });
-  await panel.getByRole('radio', { name: address }).check();
-  await expect(panel.getByTestId('wk-balance')).toContainText('1 ETH', { timeout: 30_000 });
+  const panel = walletPanel(page);
+  await panel.getByRole('combobox', { name: 'Account', exact: true }).selectOption(address!);
+  await expect(panel.getByTestId('wk-account-address')).toHaveText(address!);
+  // The balance is refetched when the page regains focus or the query goes stale (15 s).
+  await expect(async () => {
+    await openWalletScreen(page, 'Receive');
+    await openWalletScreen(page, 'Accounts');
+    await expect(panel.getByTestId('wk-balance')).toHaveText('1 ETH', { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 
   const recipient = privateKeyToAccount(generatePrivateKey()).address;
-  await panel.getByRole('button', { name: 'Send', exact: true }).click();
+  await openWalletScreen(page, 'Send');
   const send = panel.getByRole('form', { name: 'Send' });
   await send.getByLabel('Recipient address').fill(recipient);
   await send.getByLabel('Amount (ETH)').fill('0.25');
@@ -134,7 +142,11 @@ test('given a funded account, when the user sends from the wallet panel and decl
   await expect(send.getByRole('alert')).toContainText('You declined the request.');
   expect(await rpc.getTransactionCount({ address: address as Address })).toBe(nonce);
 
-  await panel.getByRole('button', { name: 'Receive', exact: true }).click();
-  await expect(panel.getByTestId('wk-receive-address')).toHaveText(address!);
-  await expect(panel.getByRole('img', { name: `QR code of ${address}` })).toBeVisible();
+  // The balance after the mined send, on the Accounts screen: 0.75 ETH less the fee.
+  await openWalletScreen(page, 'Accounts');
+  await expect(panel.getByTestId('wk-balance')).toHaveText(/^0\.7499\d* ETH$/, { timeout: 30_000 });
+
+  const receive = await openWalletScreen(page, 'Receive');
+  await expect(receive.getByTestId('wk-receive-address')).toHaveText(address!);
+  await expect(receive.getByRole('img', { name: `QR code of ${address}` })).toBeVisible();
 });

@@ -4,7 +4,7 @@
  * a user does them (roles and labels, no test ids where a label exists).
  */
 import { randomBytes } from 'node:crypto';
-import { expect, test as base, type CDPSession, type Page } from '@playwright/test';
+import { expect, test as base, type CDPSession, type Locator, type Page } from '@playwright/test';
 import { stackInfo, type StackInfo } from './stack-info';
 
 export { expect };
@@ -119,36 +119,52 @@ export function logInWithEmail(page: Page, inbox: Inbox, url: string, email: str
   return logInWithCode(page, inbox, url, 'email', email);
 }
 
+/** The wallet panel (its accessible name is "Wallet"). */
+export function walletPanel(page: Page): Locator {
+  return page.getByRole('region', { name: 'Wallet', exact: true });
+}
+
+/** Open a screen of the wallet panel by its tab (Accounts, Send, Receive, Sign, Export & import, Security); returns its panel. */
+export async function openWalletScreen(page: Page, name: string): Promise<Locator> {
+  const tab = walletPanel(page).getByRole('tab', { name, exact: true });
+  await tab.click();
+  await expect(tab).toHaveAttribute('aria-selected', 'true');
+  return walletPanel(page).getByRole('tabpanel', { name, exact: true });
+}
+
 /** The wallet panel is shown (a session exists) and the modal is closed. */
 export async function expectWallet(page: Page): Promise<void> {
-  await expect(page.getByRole('region', { name: 'Wallet', exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(walletPanel(page)).toBeVisible({ timeout: 30_000 });
   await expect(authDialog(page)).toBeHidden();
 }
 
-/** The addresses of the accounts listed in the wallet panel, waiting for at least `min`. */
+/** The addresses of the accounts the panel offers (its Accounts screen's account select), waiting for at least `min`. */
 export async function accountAddresses(page: Page, min = 1): Promise<string[]> {
-  const radios = page.getByRole('region', { name: 'Wallet', exact: true }).getByRole('radio');
-  await expect(radios).not.toHaveCount(0, { timeout: 30_000 });
-  await expect.poll(() => radios.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(min);
-  return radios.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value));
+  await openWalletScreen(page, 'Accounts');
+  const options = walletPanel(page).getByRole('combobox', { name: 'Account', exact: true }).locator('option');
+  await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThanOrEqual(Math.max(min, 1));
+  return options.evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
 }
 
-/** Select an account, sign `message` through the confirmation dialog, return the signature. */
+/** Choose an account (Accounts screen), sign `message` on the Sign screen through the confirmation dialog, return the signature. */
 export async function signMessage(page: Page, address: string, message: string): Promise<`0x${string}`> {
-  const panel = page.getByRole('region', { name: 'Wallet', exact: true });
-  await panel.getByRole('radio', { name: address }).check();
-  await panel.getByLabel('Message', { exact: true }).fill(message);
-  await panel.getByRole('button', { name: 'Sign message' }).click();
+  await openWalletScreen(page, 'Accounts');
+  await walletPanel(page).getByRole('combobox', { name: 'Account', exact: true }).selectOption(address);
+  const sign = await openWalletScreen(page, 'Sign');
+  await expect(sign).toContainText(address);
+  await sign.getByLabel('Message', { exact: true }).fill(message);
+  await sign.getByRole('button', { name: 'Sign message' }).click();
   const confirm = page.getByRole('dialog', { name: 'Sign this message?' });
   await expect(confirm.getByTestId('wk-confirm-content')).toHaveText(message);
   await confirm.getByRole('button', { name: 'Sign', exact: true }).click();
-  const signature = panel.getByTestId('wk-signature');
+  const signature = sign.getByTestId('wk-signature');
   await expect(signature).toHaveText(/^0x[0-9a-f]{130}$/, { timeout: 30_000 });
   return (await signature.textContent()) as `0x${string}`;
 }
 
-/** Log out from the panel and land back on the landing page. */
+/** Log out from the panel's header and land back on the landing page. */
 export async function logOut(page: Page): Promise<void> {
-  await page.getByRole('region', { name: 'Wallet', exact: true }).getByRole('button', { name: 'Log out' }).click();
+  await walletPanel(page).getByRole('button', { name: 'Log out', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Log in', exact: true })).toBeVisible();
+  await expect(walletPanel(page)).toHaveCount(0);
 }

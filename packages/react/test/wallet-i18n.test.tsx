@@ -13,7 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chainLabel } from '../src/confirm/chain';
 import { expiryText, permitSentence } from '../src/confirm/permits';
 import { requestWording } from '../src/confirm/SignatureRequestDialog';
-import { createTranslator, loadLocale } from '../src/i18n/catalog';
+import { createTranslator, loadLocale, LOCALES, type MessageKey } from '../src/i18n/catalog';
 import { parseAmountInput } from '../src/wallet/amount-input';
 import { useFrameLocale } from '../src/wallet/frame-locale';
 import { WalletPanel } from '../src/wallet/WalletPanel';
@@ -126,6 +126,24 @@ describe('WalletPanel in Arabic', () => {
       .filter(([name]) => name === 'sendTransaction')
       .map(([, params]) => (params as { transaction: { value: bigint } }).transaction.value);
     expect(sent).toEqual([250_000_000_000_000_000n]);
+  });
+});
+
+describe('the wallet catalog', () => {
+  it('given buttons named more fully than their text (which wallet, which key), when read in every language, then the visible words are part of the name (WCAG 2.5.3)', async () => {
+    const pairs: Array<[MessageKey, MessageKey]> = [
+      ['wallet.addAccount', 'wallet.addAccountTo'],
+      ['wallet.exportPhrase', 'wallet.exportPhraseOf'],
+      ['wallet.exportKey', 'wallet.exportKeyOf'],
+      ['wallet.exportKey', 'wallet.exportPrivateKeyNamed'],
+      ['wallet.hide', 'wallet.hidePhraseOf'],
+      ['wallet.hide', 'wallet.hideKeyOf'],
+      ['wallet.hide', 'wallet.hideNamedKey'],
+    ];
+    for (const locale of LOCALES) {
+      const { t } = createTranslator(locale, await loadLocale(locale));
+      for (const [visible, name] of pairs) expect(t(name).toLowerCase(), `${locale} ${name}`).toContain(t(visible).toLowerCase());
+    }
   });
 });
 

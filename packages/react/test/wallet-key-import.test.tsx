@@ -32,7 +32,7 @@ describe('WalletPanel recovery phrase export', () => {
   it('given a wallet, when its phrase is exported after confirmation, then the secret frame opens for it, this document never holds the phrase, and Hide removes it', async () => {
     const client = createFakeClient();
     await backupScreen(client);
-    await userEvent.click(await screen.findByRole('button', { name: 'Show the recovery phrase of Main' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Show recovery phrase of Main' }));
     expect(screen.queryByTitle('Recovery phrase')).toBeNull();
     const dialog = screen.getByRole('dialog', { name: 'Show the recovery phrase?' });
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeTruthy();
@@ -48,7 +48,7 @@ describe('WalletPanel recovery phrase export', () => {
   it('given a phrase shown, when the user leaves the screen, then the frame goes with it', async () => {
     const client = createFakeClient();
     await backupScreen(client);
-    await userEvent.click(await screen.findByRole('button', { name: 'Show the recovery phrase of Main' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Show recovery phrase of Main' }));
     await userEvent.click(screen.getByRole('button', { name: 'Show recovery phrase' }));
     expect(await screen.findByTitle('Recovery phrase')).toBeTruthy();
     await openScreen('Accounts');
@@ -61,7 +61,7 @@ describe('WalletPanel account key export', () => {
     const client = createFakeClient();
     const { queryClient } = await backupScreen(client);
     const address = client.wallets[0]!.accounts[0]!.address;
-    await userEvent.click(await screen.findByRole('button', { name: `Export the private key of ${address}` }));
+    await userEvent.click(await screen.findByRole('button', { name: `Export key of ${address}` }));
     expect(screen.queryByTitle('Private key')).toBeNull();
     const dialog = screen.getByRole('dialog', { name: 'Show the private key?' });
     expect(within(dialog).getByTestId('wk-confirm-content').textContent).toBe(address);
@@ -88,7 +88,7 @@ describe('WalletPanel account key export', () => {
     const errors: unknown[] = [];
     await backupScreen(client, (e) => errors.push(e));
     const address = client.wallets[0]!.accounts[0]!.address;
-    await userEvent.click(await screen.findByRole('button', { name: `Export the private key of ${address}` }));
+    await userEvent.click(await screen.findByRole('button', { name: `Export key of ${address}` }));
     await userEvent.click(screen.getByRole('button', { name: 'Show private key' }));
     expect((await screen.findByRole('alert')).textContent).toBe('You are not allowed to do this.');
     expect(errors).toEqual([expect.objectContaining({ code: 'ERR_PERMISSION_DENIED' })]);
@@ -107,7 +107,7 @@ describe('WalletPanel import wallet', () => {
     expect(screen.queryByTitle('Recovery phrase')).toBeNull(); // the frame is removed once its work is done
     expect(client.calls).toContainEqual(['importInFrame', { secret: 'mnemonic', name: 'Old' }]);
     // Its wallet is listed, with its own export, and on the Accounts screen under its name.
-    expect(await screen.findByRole('button', { name: 'Show the recovery phrase of Old' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Show recovery phrase of Old' })).toBeTruthy();
     await openScreen('Accounts');
     expect(await listedAddresses(2)).toContain(ABANDON_ADDRESS);
     const option = screen.getByRole('option', { name: `Account 1 · ${ABANDON_ADDRESS.slice(0, 6)}…${ABANDON_ADDRESS.slice(-4)}`, hidden: true });
@@ -128,7 +128,7 @@ describe('WalletPanel import wallet', () => {
     const keys = await screen.findByRole('list', { name: 'Imported private keys' });
     expect(within(keys).getByText(client.privateKeys[0]!.addresses[0]!.address)).toBeTruthy();
     expect(screen.queryByTitle('Private key')).toBeNull(); // the import frame is gone
-    await userEvent.click(within(keys).getByRole('button', { name: 'Export the private key Cold' }));
+    await userEvent.click(within(keys).getByRole('button', { name: 'Export key Cold' }));
     await userEvent.click(screen.getByRole('button', { name: 'Show private key' }));
     expect((await screen.findByTitle('Private key')).tagName).toBe('IFRAME');
     await waitFor(() => expect(client.calls).toContainEqual(['exportInFrame', { privateKeyId: 'k-1' }]));

@@ -135,7 +135,7 @@ describe('WalletPanel screens', () => {
   it('given a session, when an account is added and a wallet created, then the select lists them, the new account is selected and signs as itself', async () => {
     const { client, address } = signedIn();
     renderWithKit(<WalletPanel />, client);
-    await userEvent.click(await screen.findByRole('button', { name: 'Add an account to Main' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Add account to Main' }));
     expect((await screen.findByText('Account added.')).getAttribute('role')).toBe('status');
     expect(client.calls).toContainEqual([
       'createAccounts',

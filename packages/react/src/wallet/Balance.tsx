@@ -19,7 +19,8 @@ export function Balance({ address, chainId }: { address: string; chainId: number
   const { client } = useWalletKitContext();
   const { t, amount } = useI18n();
   const chain = useChains().chains.find((c) => c.id === chainId);
-  const balance = useQuery(balanceQueryOptions(client, { address, chainId }), useKitQueryClient());
+  // Refreshed while shown, so funds that arrive appear without a reload.
+  const balance = useQuery({ ...balanceQueryOptions(client, { address, chainId }), refetchInterval: 15_000 }, useKitQueryClient());
   return (
     <div className="wk-stack wk-balance-block">
       <span className="wk-label">{t('wallet.balanceOn', { network: chain?.name ?? t('wallet.chainId', { id: chainId }) })}</span>

@@ -117,7 +117,7 @@ export function ImportWalletForm() {
         </div>
       </fieldset>
       {open && <p className="wk-hint">{secret === 'mnemonic' ? t('wallet.importTypePhrase') : t('wallet.importTypeKey')}</p>}
-      <div ref={container} className="wk-frame-host" hidden={!open} />
+      <div ref={container} className="wk-frame-host wk-frame-import" hidden={!open} />
       {open && (
         <div className="wk-row">
           <button type="button" className="wk-button" data-variant="ghost" onClick={cancel}>

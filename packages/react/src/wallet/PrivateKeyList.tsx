@@ -28,9 +28,11 @@ export function PrivateKeyList() {
         {keys.data.map((k) => {
           const address = k.addresses[0]?.address ?? '';
           return (
-            <li key={k.privateKeyId} className="wk-card wk-stack">
-              <h4 className="wk-label">{k.privateKeyName}</h4>
-              <span className="wk-mono">{address}</span>
+            <li key={k.privateKeyId} className="wk-card wk-row wk-spread">
+              <span className="wk-stack wk-grow">
+                <span className="wk-card-title">{k.privateKeyName}</span>
+                <span className="wk-mono wk-hint">{address}</span>
+              </span>
               <SecretFrameExport
                 target={{ privateKeyId: k.privateKeyId }}
                 buttonLabel={t('wallet.exportKey')}

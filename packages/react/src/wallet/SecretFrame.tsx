@@ -87,7 +87,7 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
     );
   }
   return (
-    <div className="wk-row">
+    <>
       <button type="button" className="wk-button" aria-label={props.buttonAriaLabel} onClick={() => setAsking(true)}>
         {props.buttonLabel}
       </button>
@@ -104,6 +104,6 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
           setOpen(true);
         }}
       />
-    </div>
+    </>
   );
 }

@@ -46,7 +46,7 @@ export function SignSection({ address }: { address: string }) {
         {t('wallet.signWith')} <span className="wk-mono">{address}</span>
       </p>
       <section className="wk-stack wk-surface" aria-labelledby={`${id}-msg-h`}>
-        <h3 id={`${id}-msg-h`} className="wk-label">
+        <h3 id={`${id}-msg-h`} className="wk-card-title">
           {t('wallet.signMessageTitle')}
         </h3>
         <label className="wk-label" htmlFor={`${id}-msg`}>
@@ -60,7 +60,7 @@ export function SignSection({ address }: { address: string }) {
         </div>
       </section>
       <section className="wk-stack wk-surface" aria-labelledby={`${id}-typed-h`}>
-        <h3 id={`${id}-typed-h`} className="wk-label">
+        <h3 id={`${id}-typed-h`} className="wk-card-title">
           {t('wallet.signTypedTitle')}
         </h3>
         <label className="wk-label" htmlFor={`${id}-typed`}>

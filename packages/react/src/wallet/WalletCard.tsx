@@ -32,13 +32,15 @@ export function WalletCard({ wallet, accounts }: WalletCardProps) {
   const { t } = useI18n();
   return (
     <li className="wk-card wk-stack">
-      <h4 className="wk-label">{wallet.walletName}</h4>
-      <ExportButton walletId={wallet.walletId} walletName={wallet.walletName} />
+      <div className="wk-row wk-spread">
+        <h4 className="wk-card-title wk-grow">{wallet.walletName}</h4>
+        <ExportButton walletId={wallet.walletId} walletName={wallet.walletName} />
+      </div>
       {accounts.length > 0 && (
         <ul className="wk-list" aria-label={t('wallet.backupAccountsOf', { wallet: wallet.walletName })}>
           {accounts.map((a) => (
-            <li key={a.address} className="wk-stack wk-key-row">
-              <span className="wk-hint">
+            <li key={a.address} className="wk-row wk-spread wk-key-row">
+              <span className="wk-hint wk-grow">
                 {t('wallet.accountName', { number: a.number })} <span className="wk-mono">{a.address}</span>
               </span>
               <AccountKeyExport address={a.address} />

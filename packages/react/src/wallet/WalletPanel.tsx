@@ -32,8 +32,8 @@ export interface WalletPanelProps {
  * The signed-in user's wallet as a small app: a header (the selected account, its short address
  * and network, the time left in the session and Log out) over screens — Accounts (wallets and
  * accounts, the full address with Copy and a QR code, balance, network, create a wallet, add an
- * account), Send, Receive, Sign (a message or typed data, after the kit's confirmation), Backup
- * (export a recovery phrase or key, import a wallet, through the secret frame) and Security.
+ * account), Send, Receive, Sign (a message or typed data, after the kit's confirmation), Export &
+ * import (`backup`: a recovery phrase or key, through the secret frame) and Security.
  * It remembers the last screen and account for the session. Renders nothing while anonymous.
  * @example {status === 'authenticated' && <WalletPanel />}
  * @example <WalletPanel screens={['accounts', 'receive', 'security']} initialScreen="receive" />
@@ -109,9 +109,9 @@ function AccountHeading({ account, loading }: { account: AccountEntry | undefine
     <div className="wk-identity">
       <Avatar address={account.address} />
       <div className="wk-identity-text">
-        <p className="wk-identity-name">
+        <h2 className="wk-identity-name">
           {account.wallet.walletName} · {t('wallet.accountName', { number: account.number })}
-        </p>
+        </h2>
         <p className="wk-hint">
           <span className="wk-mono" title={account.address}>
             {shortAddress(account.address)}

@@ -9,7 +9,7 @@ export const walletCss = `
 .wk-root .wk-identity{display:flex;align-items:center;gap:10px;min-width:0;flex:1}
 .wk-root .wk-avatar{width:36px;height:36px;flex:none}
 .wk-root .wk-identity-text{min-width:0}
-.wk-root .wk-identity-name{margin:0;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.wk-root .wk-identity-name{margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 .wk-root .wk-countdown{font-variant-numeric:tabular-nums}
 .wk-root .wk-tabs{display:flex;gap:2px;overflow:auto;border-block-end:1px solid var(--wk-border);scrollbar-width:thin}
 .wk-root .wk-tab{font:inherit;font-size:14px;font-weight:500;white-space:nowrap;cursor:pointer;background:none;color:var(--wk-muted);border:0;border-block-end:2px solid transparent;padding:10px 12px;border-start-start-radius:6px;border-start-end-radius:6px}
@@ -32,10 +32,16 @@ export const walletCss = `
 .wk-root .wk-empty .wk-title{font-size:17px}
 .wk-root .wk-success{border-inline-start:3px solid var(--wk-accent);padding-inline-start:10px}
 .wk-root .wk-section-heading{font-size:15px;font-weight:600;margin:8px 0 0}
+.wk-root .wk-wallet h3.wk-label,.wk-root .wk-wallet h4.wk-label{margin:0}
+.wk-root .wk-card-title{margin:0;font-size:15px;font-weight:600}
+.wk-root .wk-spread{justify-content:space-between}
+.wk-root .wk-spread>.wk-grow{flex:1 1 auto;min-width:0}
+.wk-root .wk-spread>.wk-secret{flex-basis:100%}
+.wk-root .wk-frame-import iframe{min-height:300px}
 .wk-root .wk-fieldset{border:0;padding:0;margin:0;min-width:0}
 .wk-root .wk-key-row{padding-block-start:8px;border-block-start:1px solid var(--wk-border)}
 .wk-root .wk-secret{padding-block:4px}
 .wk-root[dir="rtl"] .wk-flip{transform:scaleX(-1)}
 .wk-root .wk-amount-input{font-variant-numeric:tabular-nums}
-@container (max-width:420px){.wk-root .wk-tab{padding:8px 10px;font-size:13px}.wk-root .wk-amount{font-size:20px}.wk-root .wk-surface{padding:12px}}
+@container (max-width:420px){.wk-root .wk-tabs{flex-wrap:wrap}.wk-root .wk-tab{padding:8px 10px;font-size:13px}.wk-root .wk-amount{font-size:20px}.wk-root .wk-surface{padding:12px}}
 `;

@@ -100,7 +100,7 @@ export const wallet = {
   'wallet.exportKeyWarning': '{address} の秘密鍵です。見た人は誰でもこのアカウントを操作できます。',
   'wallet.hideKeyOf': '{address} の秘密鍵を隠す',
   'wallet.privateKeys': 'インポートした秘密鍵',
-  'wallet.exportPrivateKeyNamed': '秘密鍵「{name}」をエクスポート',
+  'wallet.exportPrivateKeyNamed': '「{name}」の鍵をエクスポート',
   'wallet.exportNamedKeyWarning': '秘密鍵「{name}」です。見た人は誰でも {address} を操作できます。',
   'wallet.hideNamedKey': '秘密鍵「{name}」を隠す',
   'wallet.frameOpening': '安全なフレームを開いています…',
