@@ -6,9 +6,9 @@ export function AccountSection({ title, hint, children }: { title: string; hint:
   const id = useId();
   return (
     <section className="wk-stack wk-account-section" aria-labelledby={id}>
-      <h2 id={id} className="wk-account-heading">
+      <h3 id={id} className="wk-account-heading">
         {title}
-      </h2>
+      </h3>
       <p className="wk-hint">{hint}</p>
       {children}
     </section>
