@@ -99,29 +99,32 @@ function MethodsSection({ profile, config, onNotice }: SectionProps & { config: 
   );
 }
 
+/** The words of the email and phone rows. */
+const CONTACT_WORDS = {
+  email: {
+    title: 'account.email',
+    add: 'account.addEmail',
+    change: 'account.changeEmail',
+    verify: 'account.verifyEmail',
+    remove: 'account.removeEmail',
+    saved: 'account.emailSaved',
+  },
+  phone: {
+    title: 'account.phone',
+    add: 'account.addPhone',
+    change: 'account.changePhone',
+    verify: 'account.verifyPhone',
+    remove: 'account.removePhone',
+    saved: 'account.phoneSaved',
+  },
+} as const;
+
 function ContactItem({ kind, profile, onNotice }: SectionProps & { kind: 'email' | 'phone' }) {
   const { t } = useI18n();
   const unlink = useUnlinkContact();
   const [editing, setEditing] = useState<'new' | 'verify'>();
   const contact = kind === 'email' ? profile.email : profile.phone;
-  const K =
-    kind === 'email'
-      ? ({
-          title: 'account.email',
-          add: 'account.addEmail',
-          change: 'account.changeEmail',
-          verify: 'account.verifyEmail',
-          remove: 'account.removeEmail',
-          saved: 'account.emailSaved',
-        } as const)
-      : ({
-          title: 'account.phone',
-          add: 'account.addPhone',
-          change: 'account.changePhone',
-          verify: 'account.verifyPhone',
-          remove: 'account.removePhone',
-          saved: 'account.phoneSaved',
-        } as const);
+  const K = CONTACT_WORDS[kind];
   return (
     <Item
       icon={kind === 'email' ? <MailIcon /> : <PhoneIcon />}
