@@ -30,19 +30,21 @@ export function SecurityScreen() {
   const root = useKitRoot('wk-stack wk-security');
   const user = useUser();
   const config = useWalletKitConfig().data;
-  const [notice, setNotice] = useState('');
+  // Each success a new node in the status line, so the same words said twice are read out twice.
+  const [notice, setNotice] = useState({ text: '', n: 0 });
+  const say = (text: string) => setNotice((previous) => ({ text, n: previous.n + 1 }));
   if (!client.account) return <p {...root}>{t('account.unavailable')}</p>;
   return (
     <div {...root}>
       {/* Always present, so each success is read out when its text arrives. */}
       <p className="wk-hint wk-account-notice" role="status">
-        {notice}
+        {notice.text && <span key={notice.n}>{notice.text}</span>}
       </p>
       {user.data ? (
         <>
-          <MethodsSection profile={user.data} config={config} onNotice={setNotice} />
-          <PasskeySection profile={user.data} onNotice={setNotice} />
-          <SessionSection profile={user.data} onNotice={setNotice} />
+          <MethodsSection profile={user.data} config={config} onNotice={say} />
+          <PasskeySection profile={user.data} onNotice={say} />
+          <SessionSection profile={user.data} onNotice={say} />
         </>
       ) : user.isError ? (
         <div className="wk-stack">

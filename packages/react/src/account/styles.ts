@@ -3,11 +3,12 @@
  * `.wk-root`, colors only from the `--wk-*` variables, logical properties only (the screen
  * mirrors under `dir="rtl"`). The Security screen: titled sections, one row per sign-in method,
  * passkey or session (what it is at the start, its actions at the end, wrapping on narrow
- * panels), destructive buttons in the danger color, the inline code step indented.
+ * panels), destructive buttons in the danger color, the inline code step indented; the status
+ * line takes no room while empty but stays a live region (never display:none, which would mute it).
  */
 export const accountCss = `
 .wk-root .wk-security{gap:18px}
-.wk-root .wk-account-notice:empty{display:none}
+.wk-root .wk-account-notice:empty{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
 .wk-root .wk-account-section{gap:8px}
 .wk-root .wk-account-heading{font-size:15px;font-weight:600;margin:0}
 .wk-root .wk-account-list{gap:0;border:1px solid var(--wk-border);border-radius:var(--wk-radius)}
