@@ -18,7 +18,11 @@ describe('the frame’s BIP-39 word list', () => {
   it('given the copy, when compared, then it is the published English list word for word (bip-0039/english.txt)', () => {
     expect(BIP39_ENGLISH).toEqual(english);
     // SHA-256 of english.txt as published in bitcoin/bips (one word per line).
-    expect(createHash('sha256').update(`${BIP39_ENGLISH.join('\n')}\n`).digest('hex')).toBe('2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda');
+    expect(
+      createHash('sha256')
+        .update(`${BIP39_ENGLISH.join('\n')}\n`)
+        .digest('hex'),
+    ).toBe('2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda');
   });
 });
 

@@ -92,8 +92,8 @@ describe('WalletKitProvider against the real server', () => {
     // Log in: the modal, the email, the code from the outbox (the user's mailbox).
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     const modal = await screen.findByRole('dialog', { name: /^Log in/ });
-    await user.type(within(modal).getByLabelText('Email'), email);
-    await user.click(within(modal).getByRole('button', { name: 'Continue with email' }));
+    await user.type(await within(modal).findByLabelText('Email'), email);
+    await user.click(within(modal).getByRole('button', { name: /^Continue$/ }));
     const first = await within(modal).findByLabelText('Character 1 of 6', {}, { timeout: 10_000 });
     await user.click(first);
     await user.keyboard(await outboxCode(server.url, email));

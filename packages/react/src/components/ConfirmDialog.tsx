@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useI18n } from '../i18n/context.js';
 import { Modal } from './Modal.js';
 
 /** Props of {@link ConfirmDialog}. */
@@ -23,7 +24,8 @@ export interface ConfirmDialogProps {
  * <ConfirmDialog open title="Sign this message?" content={message} onConfirm={sign} onCancel={close} />
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const { open, title, description, content, confirmLabel = 'Confirm', cancelLabel = 'Cancel', busy = false } = props;
+  const { t } = useI18n();
+  const { open, title, description, content, confirmLabel = t('common.confirm'), cancelLabel = t('common.cancel'), busy = false } = props;
   return (
     <Modal open={open} onClose={props.onCancel} title={title}>
       <div className="wk-stack">
@@ -31,7 +33,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
         {content !== undefined && (
           // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (axe scrollable-region-focusable)
           // biome-ignore lint/a11y/useAriaPropsSupportedByRole: the name is what a screen reader announces when that focus stop is reached
-          <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label="Content to confirm">
+          <pre className="wk-code" data-testid="wk-confirm-content" tabIndex={0} aria-label={t('common.contentToConfirm')}>
             {content}
           </pre>
         )}

@@ -47,7 +47,7 @@ export function ImportWalletForm() {
   >({ status: 'idle' });
   const container = useRef<HTMLDivElement>(null);
   const [request, setRequest] = useState<{ secret: Secret; name: string }>();
-  useFrameLocale(container, locale, request !== undefined);
+  useFrameLocale(container, locale, request !== undefined, t(request?.secret === 'privateKey' ? 'wallet.frameTitleKey' : 'wallet.frameTitlePhrase'));
 
   // The frame host is in the document once the request is set: start the import there, once.
   useEffect(() => {

@@ -40,7 +40,7 @@ export function SecretFrameExport(props: SecretFrameExportProps) {
   const [state, setState] = useState<{ status: 'idle' | 'loading' | 'shown' } | { status: 'error'; error: unknown }>({ status: 'idle' });
   const container = useRef<HTMLDivElement>(null);
   const key = JSON.stringify(props.target);
-  useFrameLocale(container, locale, open);
+  useFrameLocale(container, locale, open, t('walletId' in props.target ? 'wallet.frameTitlePhrase' : 'wallet.frameTitleKey'));
 
   useEffect(() => {
     if (!open || !container.current) return;

@@ -6,9 +6,10 @@ import { type RefObject, useEffect } from 'react';
  * language goes as a `{ walletkitFrame: 1, type: 'locale', locale }` message to that origin once
  * the frame has loaded, and again when the language changes (the frame accepts it only from its
  * parent, checked against the organization's allowed origins).
- * @example useFrameLocale(containerRef, locale, open);
+ * With `title`, the frames are named in the kit's language too.
+ * @example useFrameLocale(containerRef, locale, open, t('wallet.frameTitlePhrase'));
  */
-export function useFrameLocale(container: RefObject<HTMLElement | null>, locale: string, active: boolean): void {
+export function useFrameLocale(container: RefObject<HTMLElement | null>, locale: string, active: boolean, title?: string): void {
   useEffect(() => {
     const host = container.current;
     if (!active || !host) return;
@@ -25,6 +26,8 @@ export function useFrameLocale(container: RefObject<HTMLElement | null>, locale:
     };
     const watch = () => {
       for (const frame of host.querySelectorAll('iframe')) {
+        // What a screen reader names the frame, in the kit's language.
+        if (title !== undefined && frame.title !== title) frame.title = title;
         if (seen.has(frame)) continue;
         seen.add(frame);
         const onLoad = () => tell(frame);
@@ -40,5 +43,5 @@ export function useFrameLocale(container: RefObject<HTMLElement | null>, locale:
       observer.disconnect();
       for (const c of cleanups) c();
     };
-  }, [container, locale, active]);
+  }, [container, locale, active, title]);
 }

@@ -15,4 +15,5 @@ export const common = {
   'common.save': 'حفظ',
   'common.remove': 'إزالة',
   'common.confirm': 'تأكيد',
+  'common.contentToConfirm': 'المحتوى المطلوب تأكيده',
 } satisfies Record<keyof typeof en, string>;

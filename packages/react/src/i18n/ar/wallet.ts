@@ -114,4 +114,6 @@ export const wallet = {
   'wallet.importedWalletNoAddress': 'تم استيراد المحفظة {name}.',
   'wallet.importedKey': 'تم استيراد المفتاح {name}: {address}.',
   'wallet.importedKeyNoAddress': 'تم استيراد المفتاح {name}.',
+  'wallet.frameTitlePhrase': 'عبارة الاسترداد',
+  'wallet.frameTitleKey': 'المفتاح الخاص',
 } satisfies Record<keyof typeof en, string>;

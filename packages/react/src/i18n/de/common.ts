@@ -15,4 +15,5 @@ export const common = {
   'common.save': 'Speichern',
   'common.remove': 'Entfernen',
   'common.confirm': 'Bestätigen',
+  'common.contentToConfirm': 'Zu bestätigender Inhalt',
 } satisfies Record<keyof typeof en, string>;

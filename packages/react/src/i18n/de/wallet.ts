@@ -118,4 +118,6 @@ export const wallet = {
   'wallet.importedWalletNoAddress': 'Wallet {name} importiert.',
   'wallet.importedKey': 'Schlüssel {name} importiert: {address}.',
   'wallet.importedKeyNoAddress': 'Schlüssel {name} importiert.',
+  'wallet.frameTitlePhrase': 'Wiederherstellungsphrase',
+  'wallet.frameTitleKey': 'Privater Schlüssel',
 } satisfies Record<keyof typeof en, string>;

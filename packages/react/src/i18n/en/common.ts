@@ -13,4 +13,5 @@ export const common = {
   'common.save': 'Save',
   'common.remove': 'Remove',
   'common.confirm': 'Confirm',
+  'common.contentToConfirm': 'Content to confirm',
 } as const;

@@ -122,4 +122,6 @@ export const wallet = {
   'wallet.importedWalletNoAddress': 'Wallet {name} imported.',
   'wallet.importedKey': 'Key {name} imported: {address}.',
   'wallet.importedKeyNoAddress': 'Key {name} imported.',
+  'wallet.frameTitlePhrase': 'Recovery phrase',
+  'wallet.frameTitleKey': 'Private key',
 } as const;

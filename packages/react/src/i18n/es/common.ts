@@ -15,4 +15,5 @@ export const common = {
   'common.save': 'Guardar',
   'common.remove': 'Quitar',
   'common.confirm': 'Confirmar',
+  'common.contentToConfirm': 'Contenido que confirmar',
 } satisfies Record<keyof typeof en, string>;

@@ -52,5 +52,7 @@ export const errors = {
   'error.ERR_LOGIN_CANCELLED': 'El inicio de sesión se cerró antes de completarse.',
   'error.ERR_LAST_SIGN_IN_METHOD': 'Es la última forma de iniciar sesión en tu cuenta. Añade otra antes de quitarla.',
   'error.ERR_MNEMONIC_INVALID': 'Esta frase de recuperación no es válida. Falta una palabra, está mal escrita o fuera de orden. Revisa cada palabra.',
+  'error.ERR_USER_NOT_FOUND': 'Todavía no hay ninguna cuenta para esto. Regístrate en su lugar.',
+  'error.ERR_ACCOUNT_UNSUPPORTED': 'La configuración de la cuenta no está disponible en esta aplicación.',
   'error.fallback': 'Algo salió mal. Vuelve a intentarlo.',
 } satisfies Record<keyof typeof en, string>;

@@ -118,4 +118,6 @@ export const wallet = {
   'wallet.importedWalletNoAddress': 'Billetera {name} importada.',
   'wallet.importedKey': 'Clave {name} importada: {address}.',
   'wallet.importedKeyNoAddress': 'Clave {name} importada.',
+  'wallet.frameTitlePhrase': 'Frase de recuperación',
+  'wallet.frameTitleKey': 'Clave privada',
 } satisfies Record<keyof typeof en, string>;

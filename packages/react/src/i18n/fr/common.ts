@@ -15,4 +15,5 @@ export const common = {
   'common.save': 'Enregistrer',
   'common.remove': 'Supprimer',
   'common.confirm': 'Confirmer',
+  'common.contentToConfirm': 'Contenu à confirmer',
 } satisfies Record<keyof typeof en, string>;

@@ -118,4 +118,6 @@ export const wallet = {
   'wallet.importedWalletNoAddress': 'Portefeuille {name} importé.',
   'wallet.importedKey': 'Clé {name} importée : {address}.',
   'wallet.importedKeyNoAddress': 'Clé {name} importée.',
+  'wallet.frameTitlePhrase': 'Phrase de récupération',
+  'wallet.frameTitleKey': 'Clé privée',
 } satisfies Record<keyof typeof en, string>;

@@ -15,4 +15,5 @@ export const common = {
   'common.save': '保存',
   'common.remove': '削除',
   'common.confirm': '確認',
+  'common.contentToConfirm': '確認する内容',
 } satisfies Record<keyof typeof en, string>;

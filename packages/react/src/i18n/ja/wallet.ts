@@ -118,4 +118,6 @@ export const wallet = {
   'wallet.importedWalletNoAddress': 'ウォレット「{name}」をインポートしました。',
   'wallet.importedKey': '鍵「{name}」をインポートしました: {address}',
   'wallet.importedKeyNoAddress': '鍵「{name}」をインポートしました。',
+  'wallet.frameTitlePhrase': 'リカバリーフレーズ',
+  'wallet.frameTitleKey': '秘密鍵',
 } satisfies Record<keyof typeof en, string>;
