@@ -215,7 +215,8 @@ test("given the kit in German, then in Arabic, when the import frame opens, then
   const form = panel.getByRole('form', { name: 'Wallet importieren' });
   await form.getByLabel('Name der importierten Wallet').fill('Alt');
   await form.getByRole('button', { name: 'Weiter', exact: true }).click();
-  const frame = page.frameLocator('iframe[title="Recovery phrase"]');
+  // The frame's title (its accessible name in the app document) is in the kit's language too.
+  const frame = page.frameLocator('iframe[title="Wiederherstellungsphrase"]');
   await frame.getByLabel('Wiederherstellungsphrase').fill('test test test');
   await frame.getByRole('button', { name: 'Verschlüsseln und importieren' }).click();
   await expect(frame.getByRole('alert')).toHaveText('Diese Phrase hat 3 Wörter; eine Wiederherstellungsphrase hat 12, 15, 18, 21 oder 24.');
@@ -228,9 +229,10 @@ test("given the kit in German, then in Arabic, when the import frame opens, then
   const arabicForm = arabic.getByRole('form', { name: 'استيراد محفظة' });
   await arabicForm.getByLabel('اسم المحفظة المستوردة').fill('قديمة');
   await arabicForm.getByRole('button', { name: 'متابعة', exact: true }).click();
-  await expect(frame.getByLabel('عبارة الاسترداد')).toBeVisible();
-  await expect(frame.locator('html')).toHaveAttribute('dir', 'rtl');
-  await expect(frame.getByRole('button', { name: 'تشفير واستيراد' })).toBeVisible();
+  const arabicFrame = page.frameLocator('iframe[title="عبارة الاسترداد"]');
+  await expect(arabicFrame.getByLabel('عبارة الاسترداد')).toBeVisible();
+  await expect(arabicFrame.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(arabicFrame.getByRole('button', { name: 'تشفير واستيراد' })).toBeVisible();
 });
 
 test('given a secret frame, when a message comes from another origin before the app binds it and a second init comes after, then the frame ignores both', async ({

@@ -61,7 +61,7 @@ export function AccountsScreen({ data, selected, onSelect }: AccountsScreenProps
 /** The account select (grouped by wallet) and "Add account" to the selected account's wallet. */
 function AccountPicker({ data, selected, onSelect }: AccountsScreenProps) {
   const id = useId();
-  const { t } = useI18n();
+  const { t, dir } = useI18n();
   const orgId = useSession().session?.organizationId ?? '';
   const create = useKitMutation((c, q) => createAccountsMutationOptions(c, q, orgId));
   const [added, setAdded] = useState<{ walletId: string; count: number }>();
@@ -94,7 +94,11 @@ function AccountPicker({ data, selected, onSelect }: AccountsScreenProps) {
             <optgroup key={w.walletId} label={w.walletName}>
               {accounts.map((a) => (
                 <option key={a.address} value={a.address}>
-                  {t('wallet.accountOption', { name: t('wallet.accountName', { number: a.number }), address: shortAddress(a.address) })}
+                  {/* Right to left, the address is isolated as left-to-right text (U+2066 … U+2069). */}
+                  {t('wallet.accountOption', {
+                    name: t('wallet.accountName', { number: a.number }),
+                    address: dir === 'rtl' ? `\u2066${shortAddress(a.address)}\u2069` : shortAddress(a.address),
+                  })}
                 </option>
               ))}
             </optgroup>
@@ -133,9 +137,9 @@ function AccountDetails({ account }: { account: AccountEntry }) {
   return (
     <section className="wk-stack wk-surface" aria-labelledby={`${id}-h`}>
       <h3 id={`${id}-h`} className="wk-label">
-        {account.wallet.walletName} · {t('wallet.accountName', { number: account.number })}
+        <bdi>{account.wallet.walletName}</bdi> · {t('wallet.accountName', { number: account.number })}
       </h3>
-      <p className="wk-code wk-address" data-testid="wk-account-address">
+      <p className="wk-code wk-address" data-testid="wk-account-address" dir="ltr">
         {account.address}
       </p>
       <div className="wk-row">

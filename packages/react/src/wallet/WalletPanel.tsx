@@ -110,13 +110,18 @@ function AccountHeading({ account, loading }: { account: AccountEntry | undefine
       <Avatar address={account.address} />
       <div className="wk-identity-text">
         <h2 className="wk-identity-name">
-          {account.wallet.walletName} · {t('wallet.accountName', { number: account.number })}
+          <bdi>{account.wallet.walletName}</bdi> · {t('wallet.accountName', { number: account.number })}
         </h2>
         <p className="wk-hint">
-          <span className="wk-mono" title={account.address}>
+          <span className="wk-mono" title={account.address} dir="ltr">
             {shortAddress(account.address)}
           </span>
-          {network && isEthereumAddress(account.address) && <span> · {network}</span>}
+          {network && isEthereumAddress(account.address) && (
+            <span>
+              {' · '}
+              <bdi>{network}</bdi>
+            </span>
+          )}
         </p>
       </div>
     </div>
