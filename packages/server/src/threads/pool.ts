@@ -23,28 +23,37 @@ export function defaultThreads(): number {
 }
 
 const bundles = new Map<string, Promise<string>>();
+/** The last bundling started: builds run one after the other (see below). */
+let bundling: Promise<unknown> = Promise.resolve();
 
-/** A worker's code when running from source: bundled once per process and entry. */
+/**
+ * A worker's code when running from source: bundled once per process and entry. esbuild's
+ * service process would keep this one alive, so it is stopped after each build; a build running
+ * meanwhile (two pools starting at once) would then never finish, hence one build at a time.
+ */
 function bundled(entry: URL): Promise<string> {
   const path = fileURLToPath(entry);
   let code = bundles.get(path);
   if (!code) {
-    code = (async () => {
+    code = bundling.then(async () => {
       const { build, stop } = await import('esbuild');
-      const out = await build({
-        entryPoints: [path],
-        bundle: true,
-        write: false,
-        format: 'cjs',
-        platform: 'node',
-        target: 'node20',
-        conditions: ['@walletkit/source'],
-        logLevel: 'silent',
-      });
-      // esbuild's service process would keep this one alive.
-      await stop();
-      return out.outputFiles[0]!.text;
-    })();
+      try {
+        const out = await build({
+          entryPoints: [path],
+          bundle: true,
+          write: false,
+          format: 'cjs',
+          platform: 'node',
+          target: 'node20',
+          conditions: ['@walletkit/source'],
+          logLevel: 'silent',
+        });
+        return out.outputFiles[0]!.text;
+      } finally {
+        await stop();
+      }
+    });
+    bundling = code.catch(() => undefined);
     bundles.set(path, code);
   }
   return code;

@@ -1,0 +1,45 @@
+/**
+ * The worker thread pool (threads/pool.ts) run from source: each pool's worker is bundled with
+ * esbuild at its first job. Two pools starting at once (the stamp checks and the enclave's
+ * signer threads on a server's first concurrent requests) once hung forever: the first build
+ * stopped esbuild's service under the second.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { ThreadPool } from '../src/threads/pool.js';
+
+type Reply = { value: number; onWorker: boolean };
+const pools: ThreadPool<number, Reply>[] = [];
+const pool = (name: string, inProcess: (n: number) => Reply) => {
+  const p = new ThreadPool<number, Reply>(new URL(`./support/threads/${name}.js`, import.meta.url), undefined, 1, inProcess);
+  pools.push(p);
+  return p;
+};
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+describe('ThreadPool', () => {
+  it('given two pools with different workers, when both get their first jobs at once, then both answer from worker threads', async () => {
+    const double = pool('double-worker', (n) => ({ value: n * 2, onWorker: false }));
+    const square = pool('square-worker', (n) => ({ value: n * n, onWorker: false }));
+    const replies = await Promise.race([
+      Promise.all([double.run(3), square.run(3), double.run(5), square.run(5)]),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('a pool never answered')), 20_000)),
+    ]);
+    expect(replies).toEqual([
+      { value: 6, onWorker: true },
+      { value: 9, onWorker: true },
+      { value: 10, onWorker: true },
+      { value: 25, onWorker: true },
+    ]);
+  });
+
+  it('given no threads, when a job runs, then it runs in-process', async () => {
+    const p = new ThreadPool<number, Reply>(new URL('./support/threads/double-worker.js', import.meta.url), undefined, 0, (n) => ({
+      value: n * 2,
+      onWorker: false,
+    }));
+    pools.push(p);
+    expect(await p.run(4)).toEqual({ value: 8, onWorker: false });
+  });
+});
