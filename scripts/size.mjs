@@ -8,9 +8,12 @@
  *   (a) an app using WalletKitProvider + AuthModal   packages/react/size/auth-app.tsx
  *   (b) the full kit, every export of react + client packages/react/size/full-kit.ts
  * and prints, minified and gzipped, what a page loads at start (the entry chunk and what it
- * imports statically) and everything including the chunks loaded later (the confirmation
- * dialog's decoders, Send and Receive). Budgets (DESIGN section 5, decision 0016): the full
- * kit's start under 60 kB gzipped, all of it under 75 kB; exits 1 over either.
+ * imports statically) and everything a user of one language can load later (every lazy chunk:
+ * the confirmation dialog's decoders, the wallet's screens, HPKE, passkeys, App Proofs, Ethereum
+ * hashing; the five catalogs of the other languages left out, since a page loads at most one),
+ * and apart, the phone number library (libphonenumber-js' metadata, loaded only when the phone
+ * form opens). Budgets (DESIGN section 5, decision 0016 "Bundle size (issue 15)"): the full kit's
+ * start under 60 kB gzipped, all of it in one language under 160 kB; exits 1 over either.
  */
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +21,10 @@ import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BUDGET_START_GZIP = 60 * 1024;
-const BUDGET_TOTAL_GZIP = 75 * 1024;
+const BUDGET_TOTAL_GZIP = 160 * 1024;
+/** The catalogs of every language but English (each a chunk of its own; a page loads one). */
+const OTHER_LOCALE = /\/i18n\/(de|es|fr|ja|ar)\//;
+const PHONE = /\/libphonenumber-js\//;
 const external = [/^react($|\/)/, /^react-dom($|\/)/, /^@tanstack\/(react-query|query-core)($|\/)/];
 
 const probes = [
@@ -60,19 +66,27 @@ async function measure(entry) {
     const code = list.map((c) => c.code).join('\n');
     return { min: Buffer.byteLength(code), gzip: gzipSync(code, { level: 9 }).length };
   };
-  return { start: size([...start]), total: size(chunks) };
+  const modules = (c) => Object.keys(c.modules).filter((id) => c.modules[id].renderedLength > 0);
+  const only = (c, pattern) => modules(c).length > 0 && modules(c).every((id) => pattern.test(id));
+  const locales = chunks.filter((c) => only(c, OTHER_LOCALE));
+  // One language's share of the catalogs: the largest of the five, for an honest upper bound.
+  const largestLocale = locales.map((c) => ({ c, n: size([c]).gzip })).sort((a, b) => b.n - a.n)[0]?.c;
+  const phone = chunks.filter((c) => modules(c).some((id) => PHONE.test(id)));
+  const oneLanguage = chunks.filter((c) => !locales.includes(c) || c === largestLocale);
+  return { start: size([...start]), total: size(oneLanguage), phone: size(phone) };
 }
 
 const kb = (n) => `${(n / 1024).toFixed(1)} kB`;
 let failed = false;
 for (const probe of probes) {
-  const { start, total } = await measure(probe.entry);
+  const { start, total, phone } = await measure(probe.entry);
   for (const [label, { min, gzip }, budget] of [
     ['at start', start, BUDGET_START_GZIP],
-    ['in all', total, BUDGET_TOTAL_GZIP],
+    ['in all, one language', total, BUDGET_TOTAL_GZIP],
+    ['of which the phone form (libphonenumber-js)', phone, undefined],
   ]) {
     let verdict = '';
-    if (probe.budget) {
+    if (probe.budget && budget !== undefined) {
       const pass = gzip < budget;
       failed ||= !pass;
       verdict = `  ${pass ? 'PASS' : 'FAIL'} (budget ${kb(budget)} gzipped)`;

@@ -278,8 +278,8 @@ export function createAccountActions(deps: AccountDeps): AccountActions {
       // The popup opens now, inside the click; its URL follows once PKCE is ready. The nonce
       // binds the provider's token to the session's key.
       const state = createOAuthState();
-      const nonce = oauthNonce(session.publicKey);
       const ready = (async () => {
+        const nonce = await oauthNonce(session.publicKey);
         const pkce = usesCodeExchange(params.provider) ? await createPkce() : undefined;
         const url = buildAuthorizationUrl({
           provider: params.provider,
@@ -290,14 +290,14 @@ export function createAccountActions(deps: AccountDeps): AccountActions {
           ...(pkce ? { codeChallenge: pkce.codeChallenge } : {}),
           ...(params.authorizeUrl ? { authorizeUrl: params.authorizeUrl } : {}),
         });
-        return { url, codeVerifier: pkce?.codeVerifier };
+        return { url, nonce, codeVerifier: pkce?.codeVerifier };
       })();
       const reply = openOAuthPopup(
         ready.then((r) => r.url),
         { state, window: noRedirect(params.window) },
       );
       return (async () => {
-        const [{ codeVerifier }, result, flows] = [await ready, await reply, await load()];
+        const [{ nonce, codeVerifier }, result, flows] = [await ready, await reply, await load()];
         return flows.finishLink({ params, session, nonce, codeVerifier, reply: result });
       })();
     },

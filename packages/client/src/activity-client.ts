@@ -100,7 +100,7 @@ export function createActivityClient(opts: ActivityClientOptions): ActivityClien
       ...(proofs ? { generateAppProofs: true } : {}),
     });
     const reply = await post<ActivityReply>(descriptor.path, body, stamper);
-    if (proofs && reply.activity?.status === 'ACTIVITY_STATUS_COMPLETED') verifyActivityProofs(reply, { body, enclavePublicKey: opts.enclavePublicKey! });
+    if (proofs && reply.activity?.status === 'ACTIVITY_STATUS_COMPLETED') await verifyActivityProofs(reply, { body, enclavePublicKey: opts.enclavePublicKey! });
     return reply;
   }
 

@@ -9,8 +9,9 @@
  */
 import type { ActivityReply, OperationName } from '@walletkit/protocol';
 import { operationWire } from '@walletkit/protocol/wire';
-import { activityFingerprint, verifyAppProof, type AppProof } from '@walletkit/crypto';
+import type { AppProof } from '@walletkit/crypto';
 import { WalletKitError } from './errors.js';
+import { activityFingerprintWeb, verifyAppProofWeb } from './webcrypto/app-proof.js';
 
 /** The operations whose replies carry App Proofs the client verifies. */
 export const PROOF_OPERATIONS: ReadonlySet<OperationName> = new Set<OperationName>([
@@ -62,17 +63,17 @@ function invalid(why: string): WalletKitError {
  * ```ts
  * const body = JSON.stringify({ type, timestampMs, organizationId, parameters, generateAppProofs: true });
  * const reply = await post(body);
- * verifyActivityProofs(reply, { body, enclavePublicKey });
+ * await verifyActivityProofs(reply, { body, enclavePublicKey });
  * ```
  */
-export function verifyActivityProofs(reply: ActivityReply, request: { body: string; enclavePublicKey: string }): void {
+export async function verifyActivityProofs(reply: ActivityReply, request: { body: string; enclavePublicKey: string }): Promise<void> {
   const activity = reply.activity;
   const proofs: AppProof[] = activity.appProofs ?? [];
   if (proofs.length === 0) throw invalid('the reply carries no App Proof');
   const sent = JSON.parse(request.body) as { type: string; timestampMs: string; organizationId: string };
-  const fingerprint = activityFingerprint(request.body);
+  const fingerprint = await activityFingerprintWeb(request.body);
   for (const proof of proofs) {
-    if (!verifyAppProof(proof, request.enclavePublicKey)) throw invalid('it is not signed by the pinned enclave key');
+    if (!(await verifyAppProofWeb(proof, request.enclavePublicKey))) throw invalid('it is not signed by the pinned enclave key');
     let statement: Partial<AppProofStatement>;
     try {
       statement = JSON.parse(proof.proofPayload) as Partial<AppProofStatement>;
@@ -97,18 +98,18 @@ export function verifyActivityProofs(reply: ActivityReply, request: { body: stri
  * the integrator's organization, whose result is this sub-organization and this wallet. The client
  * did not write that activity's body, so the fingerprint is not checked here.
  *
- * @example verifySignupProofs(reply, { enclavePublicKey, parentOrganizationId: config.organizationId });
+ * @example await verifySignupProofs(reply, { enclavePublicKey, parentOrganizationId: config.organizationId });
  */
-export function verifySignupProofs(
+export async function verifySignupProofs(
   reply: { organizationId: string; wallet?: { walletId: string; addresses: string[] } | undefined; appProofs?: AppProof[] | undefined },
   expected: { enclavePublicKey: string; parentOrganizationId: string },
-): void {
+): Promise<void> {
   if (!reply.wallet) return;
   const proofs = reply.appProofs ?? [];
   if (proofs.length === 0) throw invalid('the signup reply carries no App Proof for its wallet');
   const { type, resultKey } = operationWire('create_sub_organization');
   for (const proof of proofs) {
-    if (!verifyAppProof(proof, expected.enclavePublicKey)) throw invalid('it is not signed by the pinned enclave key');
+    if (!(await verifyAppProofWeb(proof, expected.enclavePublicKey))) throw invalid('it is not signed by the pinned enclave key');
     let statement: Partial<AppProofStatement>;
     try {
       statement = JSON.parse(proof.proofPayload) as Partial<AppProofStatement>;

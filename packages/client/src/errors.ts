@@ -35,6 +35,7 @@ export const clientErrorTable = {
   ERR_OAUTH_NOT_CONFIGURED: { message: 'This sign-in provider is not set up for this site (no client id or redirect URL).' },
   ERR_LOGIN_CANCELLED: { message: 'The login was closed before it finished.' },
   ERR_MNEMONIC_INVALID: { message: 'The recovery phrase is not a valid BIP39 phrase (a word is misspelled, missing or out of order).' },
+  ERR_CHUNK_LOAD_FAILED: { message: 'Part of the kit, loaded when first used, could not be downloaded; check the connection and try again.' },
 } as const satisfies Record<string, { message: string }>;
 
 /** A code only the client raises, e.g. `ERR_POPUP_BLOCKED`. */

@@ -39,6 +39,7 @@ export {
   type StoredSession,
 } from './stampers/key-store.js';
 export { createPasskeyStamper, type PasskeyStamperOptions } from './stampers/passkey.js';
+export { preloadPasskeySupport } from './on-demand.js';
 export { createWalletStamper, recoverPersonalSignKey, type Eip1193Provider } from './stampers/wallet.js';
 export { discoverWallets, type DiscoveredWallet } from './stampers/eip6963.js';
 export { createProxyClient, type ProxyClient } from './proxy-client.js';
@@ -222,7 +223,7 @@ export function createWalletKitClient(config: WalletKitConfig): WalletKitClient 
     // A signup with a wallet brings the App Proofs of its create_sub_organization: checked before use.
     signup: async (request) => {
       const reply = await rawProxy.signup(request);
-      verifySignupProofs(reply, { enclavePublicKey: config.enclavePublicKey, parentOrganizationId: config.organizationId });
+      await verifySignupProofs(reply, { enclavePublicKey: config.enclavePublicKey, parentOrganizationId: config.organizationId });
       return reply;
     },
     walletKitConfig: () => {

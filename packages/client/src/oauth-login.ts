@@ -91,7 +91,7 @@ export function createOAuthLogin(deps: Deps) {
     const ready = (async () => {
       const key = await generateSessionKey();
       const pkce = usesCodeExchange(provider) ? await createPkce() : undefined;
-      const nonce = oauthNonce(key.publicKey);
+      const nonce = await oauthNonce(key.publicKey);
       const url = buildAuthorizationUrl({
         provider,
         clientId,

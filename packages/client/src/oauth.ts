@@ -1,4 +1,5 @@
-import { base64urlEncode, sha256Hex } from '@walletkit/crypto';
+import { base64urlEncode } from '@walletkit/crypto';
+import { sha256HexWeb } from './webcrypto/digest.js';
 import { byProvider, oauthProvider, type OAuthProviderId } from '@walletkit/protocol/wire';
 import { WalletKitError } from './errors.js';
 
@@ -54,11 +55,11 @@ export function createOAuthState(): string {
  *
  * @example
  * ```ts
- * const nonce = oauthNonce(key.publicKey);
+ * const nonce = await oauthNonce(key.publicKey);
  * ```
  */
-export function oauthNonce(publicKey: string): string {
-  return sha256Hex(publicKey);
+export function oauthNonce(publicKey: string): Promise<string> {
+  return sha256HexWeb(publicKey);
 }
 
 /**

@@ -1,7 +1,8 @@
-import { type RegistrationResponseJSON, startRegistration } from '@simplewebauthn/browser';
+import type { RegistrationResponseJSON } from '@simplewebauthn/browser';
 import type { ParamsOf } from '@walletkit/protocol';
 import { AUTHENTICATOR_TRANSPORTS, type AuthenticatorTransport } from '@walletkit/protocol/wire';
 import { base64urlEncode } from '@walletkit/crypto';
+import { loadWebAuthn } from './on-demand.js';
 import { passkeyError } from './stampers/passkey.js';
 
 type Attestation = ParamsOf<'create_authenticators'>['authenticators'][number]['attestation'];
@@ -35,6 +36,7 @@ export interface PasskeyRegistrationOptions {
  * ```
  */
 export async function createPasskeyRegistration(opts: PasskeyRegistrationOptions = {}): Promise<{ challenge: string; attestation: Attestation }> {
+  const { startRegistration } = await loadWebAuthn();
   const random = globalThis.crypto.getRandomValues(new Uint8Array(32));
   const challenge = base64urlEncode(random);
   const userName = opts.userName ?? 'walletkit user';

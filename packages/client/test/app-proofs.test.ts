@@ -57,9 +57,9 @@ function reply(proofs: AppProof[] | undefined, activityResult: Record<string, un
   return { activity } as ActivityReply;
 }
 
-const refusal = (r: ActivityReply) => {
+const refusal = async (r: ActivityReply) => {
   try {
-    verifyActivityProofs(r, { body, enclavePublicKey });
+    await verifyActivityProofs(r, { body, enclavePublicKey });
   } catch (err) {
     return isWalletKitError(err, 'ERR_APP_PROOF_INVALID') ? err.message : `other error: ${String(err)}`;
   }
@@ -67,18 +67,20 @@ const refusal = (r: ActivityReply) => {
 };
 
 describe('verifyActivityProofs', () => {
-  it('given a reply whose proof the pinned enclave key signed over this request and result, when verified, then it is accepted', () => {
-    expect(refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)]))).toBe('accepted');
+  it('given a reply whose proof the pinned enclave key signed over this request and result, when verified, then it is accepted', async () => {
+    expect(await refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)]))).toBe('accepted');
   });
 
-  it('given a statement signed before fingerprints carried the sha256: prefix (an idempotent replay of an older activity), when verified, then the bare digest of this body is accepted', () => {
-    expect(refusal(reply([signAppProof(statement({ fingerprint: sha256Hex(body) }), enclave.privateKey, encryptionKey)]))).toBe('accepted');
-    expect(refusal(reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey, encryptionKey)]))).toMatch(/another request/);
+  it('given a statement signed before fingerprints carried the sha256: prefix (an idempotent replay of an older activity), when verified, then the bare digest of this body is accepted', async () => {
+    expect(await refusal(reply([signAppProof(statement({ fingerprint: sha256Hex(body) }), enclave.privateKey, encryptionKey)]))).toBe('accepted');
+    expect(await refusal(reply([signAppProof(statement({ fingerprint: sha256Hex(`${body} `) }), enclave.privateKey, encryptionKey)]))).toMatch(
+      /another request/,
+    );
   });
 
-  it('given the same result with its keys in another order, when verified, then it is accepted (the comparison is of content, not of text)', () => {
+  it('given the same result with its keys in another order, when verified, then it is accepted (the comparison is of content, not of text)', async () => {
     const reordered = { signRawPayloadsResult: { signatures: [{ v: '00', s: '02', r: '01' }] } };
-    expect(refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)], reordered))).toBe('accepted');
+    expect(await refusal(reply([signAppProof(statement(), enclave.privateKey, encryptionKey)], reordered))).toBe('accepted');
   });
 
   it.each([
@@ -124,8 +126,8 @@ describe('verifyActivityProofs', () => {
     ],
     ['no proof at all', () => reply(undefined), /no App Proof/],
     ['an empty list of proofs', () => reply([]), /no App Proof/],
-  ])('given %s, when verified, then it is ERR_APP_PROOF_INVALID', (_case, make, why) => {
-    expect(refusal(make())).toMatch(why);
+  ])('given %s, when verified, then it is ERR_APP_PROOF_INVALID', async (_case, make, why) => {
+    expect(await refusal(make())).toMatch(why);
   });
 });
 

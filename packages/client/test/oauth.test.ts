@@ -54,8 +54,8 @@ describe('OAuth helpers', () => {
 
   it('given a session key, then the nonce is the hex SHA-256 of its compressed public key hex', async () => {
     const key = await generateSessionKey();
-    expect(oauthNonce(key.publicKey)).toBe(sha256Hex(key.publicKey));
-    expect(oauthNonce(key.publicKey)).toMatch(/^[0-9a-f]{64}$/);
+    expect(await oauthNonce(key.publicKey)).toBe(sha256Hex(key.publicKey));
+    expect(await oauthNonce(key.publicKey)).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('given Google and Discord, then the URLs ask for an id_token with the nonce, and for a code with S256 PKCE', async () => {

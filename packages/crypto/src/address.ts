@@ -6,7 +6,7 @@ import { assertBytes, assertObject, assertString } from './assert.js';
 import { assertCurve, deriveKey, type Curve } from './derive.js';
 import { bytesToHex } from './encoding.js';
 import { CryptoError } from './errors.js';
-import { keccak256 } from './hash.js';
+import { keccak256 } from './keccak.js';
 import { decodePublicKey } from './point.js';
 
 /**

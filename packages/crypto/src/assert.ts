@@ -46,3 +46,10 @@ export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
 export function plainBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
   return bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : new Uint8Array(bytes);
 }
+
+/** Bytes as they are, a string as its UTF-8 bytes: what the hash functions take. */
+export function hashInput(data: Uint8Array | string): Uint8Array {
+  if (typeof data === 'string') return new TextEncoder().encode(data);
+  if (data instanceof Uint8Array) return data;
+  throw new CryptoError('ERR_INVALID_PARAMETER', 'data must be a Uint8Array or a string');
+}

@@ -1,7 +1,7 @@
 // EIP-191 version 0x45 ("personal_sign") message hashing.
 import { CryptoError } from './errors.js';
 import { concatBytes, utf8ToBytes } from './encoding.js';
-import { keccak256 } from './hash.js';
+import { keccak256 } from './keccak.js';
 
 /**
  * The EIP-191 personal-message digest: `keccak256("\x19Ethereum Signed Message:\n" + len +

@@ -4,7 +4,7 @@
 import { assertObject } from './assert.js';
 import { concatBytes, hexToBytes, utf8ToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
-import { keccak256 } from './hash.js';
+import { keccak256 } from './keccak.js';
 import { bigIntToBytes, toBigInt } from './uint.js';
 
 /**

@@ -2,7 +2,7 @@
 import { assertObject } from './assert.js';
 import { concatBytes, hexToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
-import { keccak256 } from './hash.js';
+import { keccak256 } from './keccak.js';
 import { rlpEncode } from './rlp.js';
 import { bigIntToBytes, toBigInt } from './uint.js';
 

@@ -4,7 +4,7 @@
 // Strict: canonical RLP, minimal integers, no trailing bytes, no signature already present.
 import { bytesToHex, concatBytes, hexToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
-import { keccak256 } from './hash.js';
+import { keccak256 } from './keccak.js';
 import { rlpDecode, rlpEncode, type RlpItem } from './rlp.js';
 import { bigIntToBytes } from './uint.js';
 

@@ -1,16 +1,8 @@
 // Hash functions over bytes or UTF-8 text. Thin wrappers so callers never pick a hash
 // library themselves and strings are always hashed as UTF-8.
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { plainBytes } from './assert.js';
-import { CryptoError } from './errors.js';
-import { bytesToHex, utf8ToBytes } from './encoding.js';
-
-function toBytes(data: Uint8Array | string): Uint8Array {
-  if (typeof data === 'string') return utf8ToBytes(data);
-  if (data instanceof Uint8Array) return data;
-  throw new CryptoError('ERR_INVALID_PARAMETER', 'data must be a Uint8Array or a string');
-}
+import { hashInput, plainBytes } from './assert.js';
+import { bytesToHex } from './encoding.js';
 
 /**
  * SHA-256 of bytes, or of the UTF-8 encoding of a string.
@@ -21,7 +13,7 @@ function toBytes(data: Uint8Array | string): Uint8Array {
  * ```
  */
 export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  return plainBytes(nobleSha256(toBytes(data)));
+  return plainBytes(nobleSha256(hashInput(data)));
 }
 
 /**
@@ -50,14 +42,4 @@ export function sha256Hex(data: Uint8Array | string): string {
   return bytesToHex(sha256(data));
 }
 
-/**
- * Keccak-256 (the Ethereum variant, not NIST SHA3-256) of bytes or UTF-8 text.
- *
- * @example
- * ```ts
- * bytesToHex(keccak256('')); // 'c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470'
- * ```
- */
-export function keccak256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  return plainBytes(keccak_256(toBytes(data)));
-}
+export { keccak256 } from './keccak.js';

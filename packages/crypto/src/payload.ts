@@ -6,7 +6,8 @@ import { type Eip7702Authorization, hashEip7702Authorization } from './eip7702.j
 import { hashTypedData, type TypedData } from './eip712.js';
 import { hexToBytes, utf8ToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
-import { keccak256, sha256 } from './hash.js';
+import { sha256 } from './hash.js';
+import { keccak256 } from './keccak.js';
 
 /**
  * Payload encodings of the wire.

@@ -33,9 +33,8 @@ export { createConfirmationQueue, type ConfirmationQueue } from './confirm/queue
 // (the provider loads them after its first render).
 export { WalletPanel } from './wallet/WalletPanel.js';
 export { SessionCountdown } from './wallet/SessionCountdown.js';
-export { nextEthereumAccount } from './wallet/WalletCard.js';
-export { AccountKeyExport } from './wallet/AccountKeyExport.js';
-export { ImportWalletForm } from './wallet/ImportWalletForm.js';
+export { nextEthereumAccount } from './wallet/next-account.js';
+export { AccountKeyExport, ImportWalletForm } from './wallet/lazy-public.js';
 export { MNEMONIC_WORD_COUNTS, normalizeMnemonic } from './wallet/mnemonic.js';
 export { errorCodeOf, errorMessage } from './errors.js';
 export { injectWalletKitStyles, walletKitCss } from './theme/styles.js';

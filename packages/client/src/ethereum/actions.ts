@@ -4,10 +4,11 @@
  * broadcasting, EIP-7702 authorizations and balances. Every signature goes through the
  * Confirmer first.
  */
-import { bytesToHex, hashPersonalMessage, hashTypedData, serializeEthereumTransaction, type EthereumTransaction, type TypedData } from '@walletkit/crypto';
+import { bytesToHex, type EthereumTransaction, type TypedData } from '@walletkit/crypto';
 import type { ActivityClient } from '../activity-client.js';
 import { confirmWith, currentOrigin, type Confirmer, type SignatureRequest, type SignOptions } from '../confirm.js';
 import { toWalletKitError, WalletKitError } from '../errors.js';
+import { loadEthereumHashing } from '../on-demand.js';
 import type { ChainRegistry } from './chains.js';
 import { prepareTransaction } from './prepare.js';
 import { toQuantity } from './rpc.js';
@@ -118,6 +119,7 @@ export function createEthereumActions(deps: { activity: ActivityClient; chains: 
       },
       opts,
     );
+    const { serializeEthereumTransaction } = await loadEthereumHashing();
     const { signedTransaction } = await activity.submit('sign_transaction', {
       signWith: address,
       unsignedTransaction: bytesToHex(serializeEthereumTransaction(tx)),
@@ -140,10 +142,12 @@ export function createEthereumActions(deps: { activity: ActivityClient; chains: 
     async signMessage({ address, message, ...opts }) {
       requireEthereum(address);
       await confirm({ kind: 'message', family: 'ethereum', address, message, origin: currentOrigin() }, opts);
+      const { hashPersonalMessage } = await loadEthereumHashing();
       return signDigest(address, hashPersonalMessage(message));
     },
     async signTypedData({ address, typedData, ...opts }) {
       requireEthereum(address);
+      const { hashTypedData } = await loadEthereumHashing();
       let digest: Uint8Array;
       try {
         digest = hashTypedData(typedData);

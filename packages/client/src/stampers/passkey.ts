@@ -1,6 +1,8 @@
-import { type AuthenticationResponseJSON, startAuthentication } from '@simplewebauthn/browser';
-import { base64urlEncode, utf8ToBytes, webAuthnChallengeForBody } from '@walletkit/crypto';
+import type { AuthenticationResponseJSON } from '@simplewebauthn/browser';
+import { base64urlEncode, utf8ToBytes } from '@walletkit/crypto';
 import { WalletKitError } from '../errors.js';
+import { loadWebAuthn } from '../on-demand.js';
+import { sha256HexWeb } from '../webcrypto/digest.js';
 import type { Stamper } from './types.js';
 
 /**
@@ -51,7 +53,9 @@ export function passkeyError(cause: unknown): WalletKitError {
 export function createPasskeyStamper(opts: PasskeyStamperOptions = {}): Stamper {
   return {
     async stamp(body) {
-      const challenge = base64urlEncode(utf8ToBytes(webAuthnChallengeForBody(body)));
+      // webAuthnChallengeForBody of @walletkit/crypto (hex SHA-256 of the body), through WebCrypto.
+      const challenge = base64urlEncode(utf8ToBytes(await sha256HexWeb(body)));
+      const { startAuthentication } = await loadWebAuthn();
       let assertion: AuthenticationResponseJSON;
       try {
         assertion = await startAuthentication({

@@ -1,5 +1,6 @@
-import { base64urlEncode, bytesToHex, hashPersonalMessage, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
+import { base64urlEncode, bytesToHex, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
 import { WalletKitError } from '../errors.js';
+import { loadEthereumHashing } from '../on-demand.js';
 import { rawSignatureToDer } from './der.js';
 import type { Stamper } from './types.js';
 
@@ -31,7 +32,7 @@ export async function recoverPersonalSignKey(message: string, signatureHex: stri
   const v = bytes[64]!;
   const recovery = v >= 27 ? v - 27 : v;
   if (recovery !== 0 && recovery !== 1) throw new WalletKitError('ERR_INVALID_SIGNATURE', 'personal_sign returned an invalid v');
-  const { Signature, recoverPublicKey } = await import('@noble/secp256k1');
+  const [{ Signature, recoverPublicKey }, { hashPersonalMessage }] = await Promise.all([import('@noble/secp256k1'), loadEthereumHashing()]);
   const signature = Signature.fromBytes(bytes.subarray(0, 64), 'compact').addRecoveryBit(recovery);
   let publicKey: Uint8Array;
   try {

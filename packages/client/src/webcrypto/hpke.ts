@@ -1,15 +1,18 @@
 // HPKE (RFC 9180) base mode as on the wire (DESIGN section 2): DHKEM(P-256, HKDF-SHA256),
 // HKDF-SHA256, AES-256-GCM, info "turnkey_hpke", AAD = enc (65 B) || receiver public (65 B).
-// `hpke` (panva) runs on WebCrypto; the receiver of exports is a WebCrypto ECDH key pair.
-import { AEAD_AES_256_GCM, CipherSuite, KDF_HKDF_SHA256, KEM_DHKEM_P256_HKDF_SHA256 } from 'hpke';
+// `hpke` (panva) runs on WebCrypto, loaded the first time something is sealed or opened
+// (on-demand.ts); the receiver of exports is a WebCrypto ECDH key pair.
+import type { CipherSuite } from 'hpke';
 import { bytesToHex, concatBytes, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
 import { WalletKitError } from '../errors.js';
+import { loadHpke } from '../on-demand.js';
 import { subtle, uncompressedP256 } from './p256.js';
 
 const INFO = utf8ToBytes('turnkey_hpke');
 let suite: CipherSuite | undefined;
 
-function cipherSuite(): CipherSuite {
+async function cipherSuite(): Promise<CipherSuite> {
+  const { AEAD_AES_256_GCM, CipherSuite, KDF_HKDF_SHA256, KEM_DHKEM_P256_HKDF_SHA256 } = await loadHpke();
   suite ??= new CipherSuite(KEM_DHKEM_P256_HKDF_SHA256, KDF_HKDF_SHA256, AEAD_AES_256_GCM);
   return suite;
 }
@@ -26,7 +29,7 @@ function cipherSuite(): CipherSuite {
  */
 export async function hpkeSealTo(plaintext: Uint8Array, receiverPublicKey: string): Promise<{ encappedPublic: string; ciphertext: string }> {
   const receiver = uncompressedP256(receiverPublicKey);
-  const hpke = cipherSuite();
+  const hpke = await cipherSuite();
   let recipientPublicKey: Awaited<ReturnType<CipherSuite['DeserializePublicKey']>>;
   try {
     recipientPublicKey = await hpke.DeserializePublicKey(receiver);
@@ -69,9 +72,9 @@ export async function createHpkeTarget(): Promise<HpkeTarget> {
  * ```
  */
 export async function hpkeOpenWith(target: HpkeTarget, sealed: { encappedPublic: string; ciphertext: string }): Promise<Uint8Array> {
+  const hpke = await cipherSuite();
   try {
     const enc = uncompressedP256(sealed.encappedPublic);
-    const hpke = cipherSuite();
     const recipient = await hpke.SetupRecipient(target.keyPair, enc, { info: INFO });
     const aad = concatBytes(enc, hexToBytes(target.publicKey));
     return await recipient.Open(hexToBytes(sealed.ciphertext), aad);

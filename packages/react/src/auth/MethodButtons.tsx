@@ -1,7 +1,7 @@
 import { mutationOptions } from '@tanstack/react-query';
-import type { DiscoveredWallet } from '@walletkit/client';
+import { type DiscoveredWallet, preloadPasskeySupport } from '@walletkit/client';
 import { oauthProvider } from '@walletkit/protocol/wire';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import type { OAuthProviderName } from '../client-contract.js';
 import { useI18n } from '../i18n/context.js';
 import { useWalletKitContext } from '../provider/context.js';
@@ -92,6 +92,8 @@ export function PasskeyButtons({ lead = false, onDone }: { lead?: boolean; onDon
     if (!running) passkey.mutate({ mode: next }, { onSuccess: onDone });
   };
   const busy = (m: 'login' | 'signup') => passkey.isPending && mode === m;
+  // The passkey code loads on demand: started with the buttons, it is there by the click.
+  useEffect(preloadPasskeySupport, []);
   return (
     <div className="wk-stack">
       <button

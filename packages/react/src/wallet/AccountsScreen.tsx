@@ -8,7 +8,7 @@ import { Balance, NetworkSelect } from './Balance.js';
 import { CopyButton } from './CopyButton.js';
 import { NameForm } from './NameForm.js';
 import type { AccountEntry, WalletAccounts } from './useWalletAccounts.js';
-import { nextEthereumAccount } from './WalletCard.js';
+import { nextEthereumAccount } from './next-account.js';
 
 // The QR encoder is the panel's largest dependency: loaded when a QR code is first shown.
 const QrCode = lazy(() => import('./QrCode.js').then((m) => ({ default: m.QrCode })));

@@ -1,12 +1,12 @@
-import { lazy, Suspense, useCallback, useId, useState, type ReactNode } from 'react';
+import { lazy, useCallback, useId, useState } from 'react';
 import { ErrorText } from '../auth/ErrorText.js';
 import type { SessionInfo } from '../client-contract.js';
-import { FailureBoundary } from '../components/FailureBoundary.js';
 import { useI18n } from '../i18n/context.js';
 import { useChains, useKitMutation, useSession } from '../provider/hooks.js';
 import { logoutMutationOptions } from '../queries.js';
 import { useKitRoot } from '../theme/theme.js';
 import { AccountsScreen } from './AccountsScreen.js';
+import { Lazy } from './Lazy.js';
 import { isEthereumAddress, shortAddress } from './address.js';
 import { forgetPanel, isWalletScreen, recallPanel, rememberPanel, WALLET_SCREENS, type WalletScreen } from './screens.js';
 import { panelId, ScreenTabs, tabId } from './ScreenTabs.js';
@@ -209,23 +209,5 @@ function NoAccount({ loading, onOpen }: { loading: boolean; onOpen: (screen: Wal
         </button>
       </div>
     </div>
-  );
-}
-
-/** A lazily loaded screen: "Loading…" while its chunk downloads, a message if it cannot. */
-function Lazy({ children }: { children: ReactNode }) {
-  const { t } = useI18n();
-  return (
-    <FailureBoundary fallback={<ErrorText error={t('wallet.loadFailed')} />}>
-      <Suspense
-        fallback={
-          <p className="wk-hint" role="status">
-            {t('common.loading')}
-          </p>
-        }
-      >
-        {children}
-      </Suspense>
-    </FailureBoundary>
   );
 }

@@ -174,7 +174,7 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
         ...key,
         provider: 'discord',
         state,
-        nonce: oauthNonce(key.publicKey),
+        nonce: await oauthNonce(key.publicKey),
         codeVerifier: genuine.codeVerifier,
         clientId: DISCORD_CLIENT,
         redirectUri: REDIRECT_URI,

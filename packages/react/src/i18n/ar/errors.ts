@@ -53,6 +53,7 @@ export const errors = {
   'error.ERR_LAST_SIGN_IN_METHOD': 'هذه آخر طريقة لتسجيل الدخول إلى حسابك. يُرجى إضافة طريقة أخرى قبل إزالتها.',
   'error.ERR_MNEMONIC_INVALID': 'عبارة الاسترداد هذه غير صالحة. هناك كلمة بها خطأ إملائي أو ناقصة أو في غير موضعها. يُرجى التحقق من كل كلمة.',
   'error.ERR_USER_NOT_FOUND': 'لا يوجد حساب لهذا بعد. يُرجى إنشاء حساب بدلاً من ذلك.',
+  'error.ERR_CHUNK_LOAD_FAILED': 'تعذّر تنزيل جزء من المحفظة. يُرجى التحقق من الاتصال والمحاولة مرة أخرى.',
   'error.ERR_ACCOUNT_UNSUPPORTED': 'إعدادات الحساب غير متاحة في هذا التطبيق.',
   'error.fallback': 'حدث خطأ ما. يُرجى المحاولة مرة أخرى.',
 } satisfies Record<keyof typeof en, string>;

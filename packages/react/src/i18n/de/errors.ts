@@ -54,6 +54,7 @@ export const errors = {
   'error.ERR_MNEMONIC_INVALID':
     'Diese Wiederherstellungsphrase ist ungültig. Ein Wort ist falsch geschrieben, fehlt oder steht an der falschen Stelle. Prüfe jedes Wort.',
   'error.ERR_USER_NOT_FOUND': 'Dafür gibt es noch kein Konto. Registriere dich stattdessen.',
+  'error.ERR_CHUNK_LOAD_FAILED': 'Ein Teil der Wallet konnte nicht geladen werden. Prüfe deine Verbindung und versuche es erneut.',
   'error.ERR_ACCOUNT_UNSUPPORTED': 'Kontoeinstellungen sind in dieser App nicht verfügbar.',
   'error.fallback': 'Etwas ist schiefgelaufen. Versuche es erneut.',
 } satisfies Record<keyof typeof en, string>;

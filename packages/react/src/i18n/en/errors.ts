@@ -49,6 +49,7 @@ export const errors = {
   'error.ERR_LAST_SIGN_IN_METHOD': 'This is the last way to sign in to your account. Add another one before removing it.',
   'error.ERR_MNEMONIC_INVALID': 'This recovery phrase is not valid: a word is misspelled, missing or out of order. Check each word.',
   'error.ERR_USER_NOT_FOUND': 'There is no account for this yet. Sign up instead.',
+  'error.ERR_CHUNK_LOAD_FAILED': 'Part of the wallet could not be downloaded. Check your connection and try again.',
   'error.ERR_ACCOUNT_UNSUPPORTED': 'Account settings are not available in this app.',
   'error.fallback': 'Something went wrong. Try again.',
 } as const;

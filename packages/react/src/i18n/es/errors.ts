@@ -53,6 +53,7 @@ export const errors = {
   'error.ERR_LAST_SIGN_IN_METHOD': 'Es la última forma de iniciar sesión en tu cuenta. Añade otra antes de quitarla.',
   'error.ERR_MNEMONIC_INVALID': 'Esta frase de recuperación no es válida. Falta una palabra, está mal escrita o fuera de orden. Revisa cada palabra.',
   'error.ERR_USER_NOT_FOUND': 'Todavía no hay ninguna cuenta para esto. Regístrate en su lugar.',
+  'error.ERR_CHUNK_LOAD_FAILED': 'No se pudo descargar una parte de la billetera. Comprueba tu conexión e inténtalo de nuevo.',
   'error.ERR_ACCOUNT_UNSUPPORTED': 'La configuración de la cuenta no está disponible en esta aplicación.',
   'error.fallback': 'Algo salió mal. Vuelve a intentarlo.',
 } satisfies Record<keyof typeof en, string>;

@@ -53,6 +53,7 @@ export const errors = {
   'error.ERR_LAST_SIGN_IN_METHOD': 'C’est le dernier moyen de vous connecter à votre compte. Ajoutez-en un autre avant de le supprimer.',
   'error.ERR_MNEMONIC_INVALID': 'Cette phrase de récupération n’est pas valide. Un mot est mal orthographié, manquant ou mal placé. Vérifiez chaque mot.',
   'error.ERR_USER_NOT_FOUND': 'Aucun compte n’existe encore pour cela. Inscrivez-vous plutôt.',
+  'error.ERR_CHUNK_LOAD_FAILED': 'Une partie du portefeuille n’a pas pu être téléchargée. Vérifiez votre connexion et réessayez.',
   'error.ERR_ACCOUNT_UNSUPPORTED': 'Les paramètres du compte ne sont pas disponibles dans cette application.',
   'error.fallback': 'Une erreur s’est produite. Réessayez.',
 } satisfies Record<keyof typeof en, string>;

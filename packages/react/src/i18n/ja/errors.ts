@@ -53,6 +53,7 @@ export const errors = {
   'error.ERR_LAST_SIGN_IN_METHOD': 'これはアカウントにログインできる最後の方法です。削除する前に別の方法を追加してください。',
   'error.ERR_MNEMONIC_INVALID': 'このリカバリーフレーズは無効です。単語のつづり間違い、欠落、または順序の誤りがあります。各単語を確認してください。',
   'error.ERR_USER_NOT_FOUND': 'これに対応するアカウントはまだありません。代わりに新規登録してください。',
+  'error.ERR_CHUNK_LOAD_FAILED': 'ウォレットの一部をダウンロードできませんでした。接続を確認して、もう一度お試しください。',
   'error.ERR_ACCOUNT_UNSUPPORTED': 'このアプリではアカウント設定を利用できません。',
   'error.fallback': '問題が発生しました。もう一度お試しください。',
 } satisfies Record<keyof typeof en, string>;
