@@ -1,9 +1,8 @@
-import { type FormEvent, useId, useMemo, useRef, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import { ErrorText } from '../auth/ErrorText.js';
 import { isValidEmail } from '../auth/validation.js';
-import { checkPhone, type CountryCode, countryOptions, defaultCountry, formatAsTyped } from '../auth/phone.js';
+import { PhoneFields, usePhoneEntry } from '../auth/PhoneFields.js';
 import { OtpInput } from '../components/OtpInput.js';
-import type { MessageKey } from '../i18n/catalog.js';
 import { useI18n } from '../i18n/context.js';
 import { useWalletKitConfig } from '../provider/hooks.js';
 import { useStartContactVerification, useVerifyContact } from './hooks.js';
@@ -19,14 +18,6 @@ export interface ContactVerificationProps {
 }
 
 /** Why a phone number is refused, in the auth area's words (the same form rules as the login's). */
-const PHONE_PROBLEMS: Record<string, MessageKey> = {
-  empty: 'auth.phoneEmpty',
-  unknownCountry: 'auth.phoneUnknownCountry',
-  tooShort: 'auth.phoneTooShortAny',
-  tooLong: 'auth.phoneTooLongAny',
-  invalid: 'auth.phoneInvalidAny',
-};
-
 /**
  * Link, change or verify an email or phone number: the new contact (a phone with its country,
  * checked as the login form checks it), a one-time code sent to it, the code typed in the kit's
@@ -118,61 +109,17 @@ function EmailForm({ busy, error, onSubmit, onCancel }: FormProps) {
 }
 
 function PhoneForm({ busy, error, onSubmit, onCancel }: FormProps) {
-  const { t, locale } = useI18n();
+  const { t } = useI18n();
   const id = useId();
-  const countries = useMemo(() => countryOptions(locale), [locale]);
-  const [country, setCountry] = useState<CountryCode | undefined>(() => defaultCountry(locale));
-  const [value, setValue] = useState('');
-  const [problem, setProblem] = useState<string>();
-  const onType = (text: string) => {
-    if (text.length < value.length) return setValue(text);
-    const typed = formatAsTyped(text, country);
-    setValue(typed.text);
-    if (typed.country && typed.country !== country) setCountry(typed.country);
-  };
+  const entry = usePhoneEntry();
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const checked = checkPhone(value, country);
-    if (checked.problem !== undefined) return setProblem(t(PHONE_PROBLEMS[checked.problem] ?? 'auth.phoneInvalidAny'));
-    setProblem(undefined);
-    onSubmit(checked.e164);
+    const e164 = entry.check();
+    if (e164 !== undefined) onSubmit(e164);
   };
-  const shown = problem ?? error;
   return (
     <form className="wk-stack wk-account-form" onSubmit={submit} noValidate>
-      <label className="wk-label" htmlFor={`${id}-country`}>
-        {t('auth.countryLabel')}
-      </label>
-      <select
-        id={`${id}-country`}
-        className="wk-input"
-        value={country ?? ''}
-        onChange={(e) => setCountry((e.currentTarget.value || undefined) as CountryCode | undefined)}
-      >
-        <option value="">—</option>
-        {countries.map((c) => (
-          <option key={c.code} value={c.code}>
-            {t('auth.countryOption', { country: c.name, code: c.callingCode })}
-          </option>
-        ))}
-      </select>
-      <label className="wk-label" htmlFor={`${id}-phone`}>
-        {t('account.newPhone')}
-      </label>
-      <input
-        id={`${id}-phone`}
-        className="wk-input"
-        type="tel"
-        autoComplete="tel"
-        dir="ltr"
-        // biome-ignore lint/a11y/noAutofocus: the form replaces the button the user just pressed; the field is where they continue
-        autoFocus
-        value={value}
-        aria-invalid={shown ? true : undefined}
-        aria-describedby={shown ? `${id}-error` : undefined}
-        onChange={(e) => onType(e.currentTarget.value)}
-      />
-      <ErrorText error={shown} id={`${id}-error`} />
+      <PhoneFields id={id} entry={entry} label={t('account.newPhone')} error={error} autoFocus />
       <Buttons busy={busy} onCancel={onCancel} />
     </form>
   );

@@ -1,7 +1,5 @@
-import { lazy, Suspense } from 'react';
-import { ErrorText } from '../auth/ErrorText.js';
-import { FailureBoundary } from '../components/FailureBoundary.js';
-import { useI18n } from '../i18n/context.js';
+import { lazy } from 'react';
+import { Lazy } from '../components/Lazy.js';
 
 // The screen (with the phone number library of its phone form) is its own chunk, fetched when shown.
 const Screen = lazy(() => import('./SecurityScreen.js').then((m) => ({ default: m.SecurityScreen })));
@@ -13,18 +11,9 @@ const Screen = lazy(() => import('./SecurityScreen.js').then((m) => ({ default: 
  * @example {status === 'authenticated' && <SecurityScreen />}
  */
 export function SecurityScreen() {
-  const { t } = useI18n();
   return (
-    <FailureBoundary fallback={<ErrorText error={t('account.loadFailed')} />}>
-      <Suspense
-        fallback={
-          <p className="wk-hint" role="status">
-            {t('account.loading')}
-          </p>
-        }
-      >
-        <Screen />
-      </Suspense>
-    </FailureBoundary>
+    <Lazy loading="account.loading" failed="account.loadFailed">
+      <Screen />
+    </Lazy>
   );
 }

@@ -98,16 +98,21 @@ function EmailForm({ onSent, focusOnMount }: { onSent: (sent: OtpSent) => void; 
         aria-describedby={error ? `${id}-error` : undefined}
       />
       <ErrorText error={error} id={`${id}-error`} />
-      <button
-        type="submit"
-        className="wk-button"
-        data-variant="primary"
-        disabled={running && !start.isPending}
-        {...(start.isPending ? { 'aria-busy': true, 'aria-disabled': true } : {})}
-      >
-        {start.isPending && <Spinner />}
-        {start.isPending ? t('auth.sendingCode') : t('common.continue')}
-      </button>
+      <SendCodeButton pending={start.isPending} disabled={running && !start.isPending} />
     </form>
+  );
+}
+
+/**
+ * The contact forms' submit: "Continue", then "Sending code…" with a spinner while it is sent.
+ * @example <SendCodeButton pending={start.isPending} disabled={running && !start.isPending} />
+ */
+export function SendCodeButton({ pending, disabled }: { pending: boolean; disabled: boolean }) {
+  const { t } = useI18n();
+  return (
+    <button type="submit" className="wk-button" data-variant="primary" disabled={disabled} {...(pending ? { 'aria-busy': true, 'aria-disabled': true } : {})}>
+      {pending && <Spinner />}
+      {pending ? t('auth.sendingCode') : t('common.continue')}
+    </button>
   );
 }

@@ -6,7 +6,7 @@ import { useChains, useKitMutation, useSession } from '../provider/hooks.js';
 import { logoutMutationOptions } from '../queries.js';
 import { useKitRoot } from '../theme/theme.js';
 import { AccountsScreen } from './AccountsScreen.js';
-import { Lazy } from './Lazy.js';
+import { Lazy } from '../components/Lazy.js';
 import { isEthereumAddress, shortAddress } from './address.js';
 import { forgetPanel, isWalletScreen, recallPanel, rememberPanel, WALLET_SCREENS, type WalletScreen } from './screens.js';
 import { panelId, ScreenTabs, tabId } from './ScreenTabs.js';

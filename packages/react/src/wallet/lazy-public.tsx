@@ -1,6 +1,6 @@
 import { type ComponentProps, lazy } from 'react';
 import type { AccountKeyExport as AccountKeyExportScreen } from './AccountKeyExport.js';
-import { Lazy } from './Lazy.js';
+import { Lazy } from '../components/Lazy.js';
 
 // The secret-frame parts are chunks of their own, fetched when first rendered (decision 0016,
 // "Bundle size (issue 15)"): what an app renders at start does not carry them.
