@@ -35,13 +35,13 @@ describe.each(storeKinds)('the last sign-in method on %s', (kind) => {
   const googleClaims = () => ({ iss: 'https://accounts.google.com', sub: randomUUID(), aud: 'walletkit-test' });
 
   /** An email OTP proof for `contact`, as otp_verify_v2 issues it. */
-  const tokenFor = (contact: string, type: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS') =>
+  const tokenFor = (contact: string, type: 'OTP_TYPE_EMAIL' | 'OTP_TYPE_SMS', publicKey = generateP256KeyPair().publicKey) =>
     server.enclave.signJwt({
       id: newId(),
       verification_type: type,
       contact,
       organization_id: server.org.organizationId,
-      public_key: generateP256KeyPair().publicKey,
+      public_key: publicKey,
       exp: Math.floor(Date.now() / 1000) + 600,
     });
 
@@ -49,7 +49,7 @@ describe.each(storeKinds)('the last sign-in method on %s', (kind) => {
    * A sub-organization made by the integrator (its contacts vouched, so verified), whose end user
    * stamps with an API key that expires (a device key, not a sign-in method).
    */
-  async function endUser(extra: Partial<RootUser> = {}): Promise<{ organizationId: string; userId: string; user: ActivityClient }> {
+  async function endUser(extra: Partial<RootUser> = {}): Promise<{ organizationId: string; userId: string; device: string; user: ActivityClient }> {
     const device = generateP256KeyPair();
     const root: RootUser = {
       userName: 'end user',
@@ -63,7 +63,12 @@ describe.each(storeKinds)('the last sign-in method on %s', (kind) => {
       rootUsers: [root as never],
       rootQuorumThreshold: 1,
     });
-    return { organizationId: subOrganizationId, userId: rootUserIds[0]!, user: server.client.with({ key: device, organizationId: subOrganizationId }) };
+    return {
+      organizationId: subOrganizationId,
+      userId: rootUserIds[0]!,
+      device: device.publicKey,
+      user: server.client.with({ key: device, organizationId: subOrganizationId }),
+    };
   }
 
   const userRecord = async (client: ActivityClient, userId: string) => (await client.query('get_user', { userId })).body.user;
@@ -114,14 +119,19 @@ describe.each(storeKinds)('the last sign-in method on %s', (kind) => {
 
   it('given a verified email as the only sign-in method, when the end user clears it or replaces it without proof, then both are refused; a proven new email replaces it, verified', async () => {
     const first = email();
-    const { userId, user } = await endUser({ userEmail: first });
+    const { userId, user, device } = await endUser({ userEmail: first });
     expect(await userRecord(user, userId)).toMatchObject({ userEmail: first, userEmailVerified: true });
     expectError(await user.submit('update_user_email', { userId, userEmail: '' }), 409, 'ERR_LAST_SIGN_IN_METHOD', 'userEmail');
     expectError(await user.submit('update_user_email', { userId, userEmail: email() }), 409, 'ERR_LAST_SIGN_IN_METHOD', 'userEmail');
     expect(await userRecord(user, userId)).toMatchObject({ userEmail: first, userEmailVerified: true });
 
+    // The proof is a token bound to the key that stamps the change (the session's, in the kit): one
+    // bound to another key (leaked from another session) proves nothing here, and is not spent.
     const next = email();
-    await user.run('update_user_email', { userId, userEmail: next, verificationToken: tokenFor(next, 'OTP_TYPE_EMAIL') });
+    const leaked = tokenFor(next, 'OTP_TYPE_EMAIL');
+    expectError(await user.submit('update_user_email', { userId, userEmail: next, verificationToken: leaked }), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
+    expect(await userRecord(user, userId)).toMatchObject({ userEmail: first, userEmailVerified: true });
+    await user.run('update_user_email', { userId, userEmail: next, verificationToken: tokenFor(next, 'OTP_TYPE_EMAIL', device) });
     expect(await userRecord(user, userId)).toMatchObject({ userEmail: next, userEmailVerified: true });
   });
 

@@ -207,7 +207,7 @@ describe('X and Discord logins through the proxy (PGlite)', () => {
       expect((await storage.pendingLogin.load())?.state).toBe(state);
 
       const session = await kit.auth.completeOAuthRedirect({ url: `${REDIRECT_URI}?code=${genuine.authCode}&state=${state}` });
-      expect(sha256Hex(session.publicKey)).toBe(oauthNonce(key.publicKey));
+      expect(sha256Hex(session.publicKey)).toBe(await oauthNonce(key.publicKey));
       expect((await kit.activity.query('whoami', {})).organizationId).toBe(session.organizationId);
       // The callback is single use: replayed, nothing is pending any more.
       const replay = await kit.auth.completeOAuthRedirect({ url: `${REDIRECT_URI}?code=${genuine.authCode}&state=${state}` }).then(

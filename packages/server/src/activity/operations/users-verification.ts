@@ -116,7 +116,7 @@ export async function spendVerificationToken(ctx: OperationContext, tokenId: str
 export async function useVerificationToken(
   ctx: OperationContext,
   token: string,
-  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string; use?: TokenUse },
+  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string; use?: TokenUse; stampedByBoundKey?: boolean },
 ): Promise<VerificationClaims> {
   const field = expect.field ?? 'verificationToken';
   const claims = verificationClaimsOf(ctx.enclave, token, () => ctx.now().getTime(), field);
@@ -126,8 +126,27 @@ export async function useVerificationToken(
   if (expect.contact !== undefined && contact.toLowerCase() !== expect.contact.toLowerCase()) {
     throw invalid('the verification token was issued for another contact', field);
   }
+  if (expect.stampedByBoundKey && !stampedBy(ctx, claims.public_key)) {
+    throw invalid('the verification token is bound to another key: stamp this request with the key it was issued to', field);
+  }
   await spendVerificationToken(ctx, id, expect.use ?? { purpose: 'use' }, field);
   return claims;
+}
+
+/**
+ * Whether the request is stamped by the API key `publicKey` names (a token without a bound key
+ * binds nothing: any stamp will do). A passkey or an attestation cannot prove a key, so they do
+ * not spend a bound token.
+ */
+function stampedBy(ctx: OperationContext, publicKey: string | undefined): boolean {
+  if (publicKey === undefined) return true;
+  const credential = ctx.caller.credential;
+  if (credential.kind !== 'api_key') return false;
+  try {
+    return compressPublicKey('p256', credential.publicKey) === compressPublicKey('p256', publicKey);
+  } catch {
+    return false;
+  }
 }
 
 /**

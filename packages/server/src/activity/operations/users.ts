@@ -141,10 +141,15 @@ async function updateContact(
         `a verification token cannot verify an empty ${kind === 'email' ? 'email' : 'phone number'}`,
         'verificationToken',
       );
+    // A user changing their own contact spends a token bound to a key (otp_verify_v2 with the
+    // session's public key) only with a request that key stamped: a leaked token does not verify
+    // that contact on anybody else's account. Administrators acting on another user, and the
+    // integrator (who may vouch for contacts without any token), are not held to it.
     await useVerificationToken(ctx, change.verificationToken, {
       organizationIds,
       type: kind === 'email' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS',
       contact: value,
+      stampedByBoundKey: !verified && ctx.caller.userId === user.id,
     });
     verified = true;
   }
