@@ -129,7 +129,12 @@ describe.each(storeKinds)('the last sign-in method on %s', (kind) => {
     // bound to another key (leaked from another session) proves nothing here, and is not spent.
     const next = email();
     const leaked = tokenFor(next, 'OTP_TYPE_EMAIL');
-    expectError(await user.submit('update_user_email', { userId, userEmail: next, verificationToken: leaked }), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
+    expectError(
+      await user.submit('update_user_email', { userId, userEmail: next, verificationToken: leaked }),
+      401,
+      'ERR_VERIFICATION_TOKEN_INVALID',
+      'verificationToken',
+    );
     expect(await userRecord(user, userId)).toMatchObject({ userEmail: first, userEmailVerified: true });
     await user.run('update_user_email', { userId, userEmail: next, verificationToken: tokenFor(next, 'OTP_TYPE_EMAIL', device) });
     expect(await userRecord(user, userId)).toMatchObject({ userEmail: next, userEmailVerified: true });
