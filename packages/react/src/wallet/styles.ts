@@ -9,7 +9,7 @@ export const walletCss = `
 .wk-root .wk-identity{display:flex;align-items:center;gap:10px;min-width:0;flex:1}
 .wk-root .wk-avatar{width:36px;height:36px;flex:none}
 .wk-root .wk-identity-text{min-width:0}
-.wk-root .wk-identity-name{margin:0;font-size:16px;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.wk-root .wk-identity-name{margin:0;font-size:16px;font-weight:600;overflow-wrap:anywhere}
 .wk-root .wk-countdown{font-variant-numeric:tabular-nums}
 .wk-root .wk-tabs{display:flex;gap:2px;overflow:auto;border-block-end:1px solid var(--wk-border);scrollbar-width:thin}
 .wk-root .wk-tab{font:inherit;font-size:14px;font-weight:500;white-space:nowrap;cursor:pointer;background:none;color:var(--wk-muted);border:0;border-block-end:2px solid transparent;padding:10px 12px;border-start-start-radius:6px;border-start-end-radius:6px}
