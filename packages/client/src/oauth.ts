@@ -134,6 +134,8 @@ export function openOAuthPopup(
     callbackOrigin?: string | undefined;
     window?: OAuthWindow | undefined;
     pollMs?: number | undefined;
+    /** How long a closed popup's message may still take to arrive (default 1,000 ms). */
+    closedGraceMs?: number | undefined;
     beforeRedirect?: (() => Promise<void>) | undefined;
   },
 ): Promise<OAuthResult> {
@@ -158,10 +160,17 @@ export function openOAuthPopup(
   }
   const origin = opts.callbackOrigin ?? win.location.origin;
   return new Promise((resolve, reject) => {
+    let grace: ReturnType<typeof setTimeout> | undefined;
+    // The callback page posts its message and closes itself at once: the poll can see the popup
+    // closed before the message is delivered here, so a closed popup is a cancel only once the
+    // grace has passed without its message.
     const poll = setInterval(() => {
       if (!popup.closed) return;
-      cleanup();
-      reject(new WalletKitError('ERR_POPUP_CLOSED'));
+      clearInterval(poll);
+      grace = setTimeout(() => {
+        cleanup();
+        reject(new WalletKitError('ERR_POPUP_CLOSED'));
+      }, opts.closedGraceMs ?? 1000);
     }, opts.pollMs ?? 500);
     const onMessage = (event: MessageEvent) => {
       const data = event.data as Partial<OAuthCallbackMessage> | null;
@@ -176,6 +185,7 @@ export function openOAuthPopup(
     };
     function cleanup() {
       clearInterval(poll);
+      clearTimeout(grace);
       win.removeEventListener('message', onMessage);
     }
     win.addEventListener('message', onMessage);

@@ -97,9 +97,18 @@ describe('OAuth helpers', () => {
 
   it('given a popup closed by the user, then the promise rejects with ERR_POPUP_CLOSED', async () => {
     const { win, popup } = pageWindow();
-    const result = openOAuthPopup('https://accounts.example/auth', { state: 's', window: win, pollMs: 5 });
+    const result = openOAuthPopup('https://accounts.example/auth', { state: 's', window: win, pollMs: 5, closedGraceMs: 20 });
     popup.closed = true;
     expect(isWalletKitError(await result.catch((e: unknown) => e), 'ERR_POPUP_CLOSED')).toBe(true);
+  });
+
+  it('given a callback page that posts and closes itself at once, when the poll sees it closed before the message arrives, then the message still resolves', async () => {
+    const { win, popup } = pageWindow();
+    const result = openOAuthPopup('https://accounts.example/auth', { state: 's', window: win, pollMs: 5, closedGraceMs: 500 });
+    popup.closed = true;
+    await new Promise((r) => setTimeout(r, 30)); // several polls see it closed
+    post({ type: 'walletkit:oauth', state: 's', code: 'c0de' }, APP);
+    expect(await result).toEqual({ code: 'c0de' });
   });
 
   it('given a blocked popup, when OAuth starts, then the page redirects to the provider and the callback page accepts only the stored state', async () => {

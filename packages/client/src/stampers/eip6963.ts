@@ -39,7 +39,8 @@ export function discoverWallets(opts: { timeoutMs?: number | undefined; target?:
   target.dispatchEvent(new Event('eip6963:requestProvider'));
   return new Promise((resolve) => {
     setTimeout(() => {
-      target.removeEventListener('eip6963:announceProvider', onAnnounce);
+      // A window torn down meanwhile (a test environment, a closed frame) may have lost its methods.
+      if (typeof target.removeEventListener === 'function') target.removeEventListener('eip6963:announceProvider', onAnnounce);
       resolve([...found.values()]);
     }, opts.timeoutMs ?? 200);
   });
