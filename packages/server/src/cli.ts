@@ -14,6 +14,7 @@ import { enableProxy } from './admin/proxy.js';
 import { ApiError } from './errors.js';
 import { loadConfig, startupWarnings, type ServerConfig } from './config.js';
 import { openServices, reportListening, startCluster, startServer } from './main.js';
+import { threadsPerWorker } from './threads/pool.js';
 
 const USAGE = `usage:
   walletkit-server start [--port 8080] [--data-dir DIR] [--dev-outbox] [--workers N]
@@ -75,7 +76,9 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // Production whatever NODE_ENV says: the dev outbox only when asked for by flag.
-    const config = loadConfig(process.env, { ...overrides, devOutbox: values['dev-outbox'] });
+    // Each process of --workers N takes its share of the cores for its threads (unless set).
+    const threads = workers > 1 && !process.env.WALLETKIT_SIGNER_THREADS ? { signerThreads: threadsPerWorker(workers) } : {};
+    const config = loadConfig(process.env, { ...overrides, ...threads, devOutbox: values['dev-outbox'] });
     if (workers > 1 && !config.databaseUrl) {
       process.stderr.write(
         `--workers ${workers} needs PostgreSQL (DATABASE_URL): the embedded database (PGlite) belongs to one process. ` +

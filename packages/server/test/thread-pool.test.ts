@@ -5,7 +5,7 @@
  * stopped esbuild's service under the second.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ThreadPool } from '../src/threads/pool.js';
+import { ThreadPool, threadsPerWorker } from '../src/threads/pool.js';
 
 type Reply = { value: number; onWorker: boolean };
 const pools: ThreadPool<number, Reply>[] = [];
@@ -41,5 +41,18 @@ describe('ThreadPool', () => {
     }));
     pools.push(p);
     expect(await p.run(4)).toEqual({ value: 8, onWorker: false });
+  });
+});
+
+describe('threadsPerWorker (--workers N)', () => {
+  it('given as many processes as cores, when each sizes its pools, then none starts a thread (each works on its event loop)', () => {
+    expect(threadsPerWorker(2, 2)).toBe(0);
+    expect(threadsPerWorker(4, 4)).toBe(0);
+    expect(threadsPerWorker(4, 2)).toBe(0);
+  });
+  it('given more cores than processes, when each sizes its pools, then each takes its share beside its event loop', () => {
+    expect(threadsPerWorker(2, 4)).toBe(1);
+    expect(threadsPerWorker(2, 8)).toBe(3);
+    expect(threadsPerWorker(3, 16)).toBe(4);
   });
 });

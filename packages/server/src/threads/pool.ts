@@ -22,6 +22,17 @@ export function defaultThreads(): number {
   return Math.max(1, availableParallelism() - 1);
 }
 
+/**
+ * Default worker count in each process of `--workers N` (N > 1): the process's share of the
+ * cores beside its event loop's, which is none when there are as many processes as cores (each
+ * then signs and checks stamps on its event loop). One process's default (a thread per spare
+ * core, in each of its two pools) in every process put three threads per core on a 2-core
+ * machine, and two processes served less than one (decision 0022).
+ */
+export function threadsPerWorker(workers: number, cores = availableParallelism()): number {
+  return Math.max(0, Math.floor(cores / workers) - 1);
+}
+
 const bundles = new Map<string, Promise<string>>();
 /** The last bundling started: builds run one after the other (see below). */
 let bundling: Promise<unknown> = Promise.resolve();
