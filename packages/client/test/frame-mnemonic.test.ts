@@ -1,6 +1,7 @@
 /**
- * The secret frame's phrase check (src/frame): its copy of the BIP-39 English list is the
- * published one (an independent copy and the list file's SHA-256), and a typed phrase is
+ * The secret frame's phrase check (src/frame): the BIP-39 English list it checks words against
+ * (`@walletkit/crypto`'s, the one its checksum check uses) is the published one (an independent
+ * copy and the list file's SHA-256), and a typed phrase is
  * accepted when BIP-39 accepts it, or refused with exactly what is wrong: the unknown word (and
  * its likely intended word), the word count, or the checksum. Its messages in the kit's languages.
  */
@@ -8,14 +9,14 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { english, generateMnemonic, mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { BIP39_ENGLISH } from '../src/frame/bip39-english';
+import { BIP39_ENGLISH } from '@walletkit/crypto';
 import { frameLocale, frameMessage } from '../src/frame/messages';
 import { checkMnemonic } from '../src/frame/mnemonic-check';
 
 const ABANDON = `${'abandon '.repeat(11)}about`;
 
 describe('the frame’s BIP-39 word list', () => {
-  it('given the copy, when compared, then it is the published English list word for word (bip-0039/english.txt)', () => {
+  it('given the list, when compared, then it is the published English list word for word (bip-0039/english.txt)', () => {
     expect(BIP39_ENGLISH).toEqual(english);
     // SHA-256 of english.txt as published in bitcoin/bips (one word per line).
     expect(

@@ -52,7 +52,7 @@ export {
 } from './webauthnStamp.js';
 export { hpkeOpen, hpkeRecipient, hpkeSeal, useNativeHpke, type HpkeCiphertext, type HpkeRecipient, type NativeHpke } from './hpke.js';
 export { signBundle, verifyBundle, type SignedBundle } from './bundle.js';
-export { generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from './mnemonic.js';
+export { BIP39_ENGLISH, generateMnemonic, mnemonicToSeed, validateMnemonic, type MnemonicWordCount } from './mnemonic.js';
 export { HARDENED_OFFSET, parsePath } from './path.js';
 export { deriveKey, publicKeyFromPrivate, type Curve, type DerivedKey } from './derive.js';
 export { checksumAddress, deriveAccount, formatAddress, type AddressFormat, type DerivedAccount } from './address.js';

@@ -15,6 +15,17 @@ import { CryptoError } from './errors.js';
  */
 export type MnemonicWordCount = 12 | 15 | 18 | 21 | 24;
 
+/**
+ * The BIP39 English word list (bip-0039/english.txt: 2048 words, in order), the one every
+ * function here uses. BIP39 words are unique in their first four letters.
+ *
+ * @example
+ * ```ts
+ * BIP39_ENGLISH.indexOf('abandon'); // 0
+ * ```
+ */
+export const BIP39_ENGLISH: readonly string[] = wordlist;
+
 const STRENGTH: Record<MnemonicWordCount, number> = { 12: 128, 15: 160, 18: 192, 21: 224, 24: 256 };
 
 /**

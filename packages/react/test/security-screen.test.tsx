@@ -108,6 +108,28 @@ describe('the Security screen against the real server', () => {
     expect((await kit.account.profile()).phone).toBeUndefined();
   });
 
+  it('given a phone number that another account logs in with, when the user links it with its code, then the screen says it belongs to another account and the phone stays unlinked', async () => {
+    const user = userEvent.setup();
+    const phone = `+1415${2 + Math.floor(Math.random() * 8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
+    const owner = browser();
+    const first = await owner.auth.startSmsOtp(phone);
+    await owner.auth.completeOtp({ otpId: first.otpId, code: await outboxCode(server.url, phone) });
+
+    const { kit } = await signedIn();
+    show(kit);
+    await screen.findByRole('heading', { name: 'Sign-in methods' }, { timeout: 10_000 });
+    await user.click(within(row('Phone')).getByRole('button', { name: 'Add phone' }));
+    await user.type(screen.getByLabelText('New phone number'), phone);
+    await user.click(screen.getByRole('button', { name: 'Send code' }));
+    const cells = await screen.findByRole('group', { name: 'Verification code' }, { timeout: 10_000 });
+    await user.click(within(cells).getAllByRole('textbox')[0]!);
+    await user.keyboard(await outboxCode(server.url, phone));
+    const alert = await screen.findByText(/already belongs to another account/, {}, { timeout: 10_000 });
+    expect(alert.textContent).toBe('This phone number already belongs to another account. Log in with it there, or use another number.');
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect((await kit.account.profile()).phone).toBeUndefined();
+  });
+
   it('given the email as the only way in, when the user removes it with the keyboard, then the reason is said at once (no dialog, nothing sent) and the email stays', async () => {
     const user = userEvent.setup();
     const { kit, email } = await signedIn();

@@ -3,9 +3,8 @@
  * against the BIP-39 English list and the phrase's checksum, so the user hears exactly what is
  * wrong where they typed it (the enclave checks again when it opens the bundle).
  */
-import { validateMnemonic } from '@walletkit/crypto';
+import { BIP39_ENGLISH, validateMnemonic } from '@walletkit/crypto';
 import { MNEMONIC_WORD_COUNTS } from '../mnemonic.js';
-import { BIP39_ENGLISH } from './bip39-english.js';
 
 /** What is wrong with a phrase, or the phrase as the enclave takes it. */
 export type MnemonicCheck =

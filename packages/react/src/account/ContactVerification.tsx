@@ -29,7 +29,9 @@ export function ContactVerification({ kind, contact: given, onDone, onCancel }: 
   const start = useStartContactVerification();
   const [sent, setSent] = useState<{ otpId: string; contact: string }>();
   const send = (contact: string) => start.mutate({ kind, contact }, { onSuccess: ({ otpId }) => setSent({ otpId, contact }) });
-  if (sent) return <CodeStep sent={sent} onResend={() => send(sent.contact)} onDone={onDone} onCancel={onCancel} resendError={start.error} />;
+  // Saving a contact another account holds is refused with ERR_ALREADY_EXISTS: here that means exactly this.
+  const taken = { ERR_ALREADY_EXISTS: t(kind === 'email' ? 'account.emailTaken' : 'account.phoneTaken') };
+  if (sent) return <CodeStep sent={sent} onResend={() => send(sent.contact)} onDone={onDone} onCancel={onCancel} resendError={start.error} overrides={taken} />;
   if (given)
     return (
       <div className="wk-stack wk-account-form">
@@ -132,12 +134,14 @@ function CodeStep({
   onDone,
   onCancel,
   resendError,
+  overrides,
 }: {
   sent: { otpId: string; contact: string };
   onResend: () => void;
   onDone: () => void;
   onCancel: () => void;
   resendError: unknown;
+  overrides: Readonly<Record<string, string>>;
 }) {
   const { t } = useI18n();
   const id = useId();
@@ -173,7 +177,7 @@ function CodeStep({
           {t('account.checkingCode')}
         </p>
       )}
-      <ErrorText error={error} id={`${id}-error`} />
+      <ErrorText error={error} id={`${id}-error`} overrides={overrides} />
       <div className="wk-row">
         <button type="button" className="wk-button" onClick={onCancel}>
           {t('common.cancel')}

@@ -224,7 +224,7 @@ function LinkProviderItem({ provider, onNotice }: { provider: OAuthProviderName;
           {t('account.waitingFor', { provider: name })}
         </p>
       )}
-      <ErrorText error={link.error} />
+      <ErrorText error={link.error} overrides={{ ERR_ALREADY_EXISTS: t('account.providerTaken', { provider: name }) }} />
     </Item>
   );
 }

@@ -13,7 +13,7 @@ export const errors = {
   'error.ERR_DELIVERY_FAILED': 'Wir konnten den Code nicht senden. Prüfe die Adresse oder Nummer und versuche es erneut.',
   'error.ERR_DELIVERY_NOT_CONFIGURED':
     'Diese Website kann Codes noch nicht auf diesem Weg senden. Wähle eine andere Anmeldemethode oder bitte den Betreiber der Website, den Versand einzurichten.',
-  'error.ERR_TARGET_KEY_REUSED': 'Dieser Export wurde bereits gestartet. Starte ihn erneut.',
+  'error.ERR_TARGET_KEY_REUSED': 'Das sichere Fenster dieses Exports wurde bereits verwendet. Schließe es und starte den Export erneut: Ein neues öffnet sich.',
   'error.ERR_VERIFICATION_TOKEN_INVALID': 'Deine Verifizierung ist abgelaufen. Beginne noch einmal von vorn.',
   'error.ERR_OIDC_TOKEN_INVALID': 'Die Anmeldung über diesen Anbieter konnte nicht überprüft werden. Versuche es erneut.',
   'error.ERR_OAUTH_EXCHANGE_FAILED': 'Der Anbieter hat die Anmeldung abgelehnt. Versuche es erneut oder wähle eine andere Methode.',
@@ -46,7 +46,8 @@ export const errors = {
   'error.ERR_UNSUPPORTED_ACCOUNT': 'Dieses Konto kann diese Anfrage nicht signieren. Wähle ein Konto des passenden Netzwerks.',
   'error.ERR_CHAIN_NOT_CONFIGURED': 'Dieses Netzwerk ist in dieser App nicht verfügbar. Wähle ein anderes Netzwerk.',
   'error.ERR_CHAIN_MISMATCH': 'Die Anfrage gilt für ein anderes als das ausgewählte Netzwerk. Wechsle das Netzwerk und versuche es erneut.',
-  'error.ERR_RPC': 'Das Netzwerk hat die Anfrage nicht angenommen. Prüfe dein Guthaben und versuche es erneut.',
+  'error.ERR_RPC':
+    'Das Netzwerk hat die Transaktion abgelehnt oder war nicht erreichbar. Versuche es gleich noch einmal; wenn es weiter scheitert, prüfe Betrag, Gebühr und Guthaben.',
   'error.ERR_INVALID_TRANSACTION': 'Diese Transaktion kann nicht signiert werden. Bitte den Anbieter der App, sie zu prüfen.',
   'error.ERR_OAUTH_NOT_CONFIGURED': 'Diese Anmeldeoption ist für diese Website noch nicht eingerichtet. Wähle eine andere Anmeldemethode.',
   'error.ERR_LOGIN_CANCELLED': 'Die Anmeldung wurde geschlossen, bevor sie abgeschlossen war.',

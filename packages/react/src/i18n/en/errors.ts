@@ -10,7 +10,7 @@ export const errors = {
   'error.ERR_RATE_LIMITED': 'Too many attempts. Wait a minute, then try again.',
   'error.ERR_DELIVERY_FAILED': 'We could not send the code. Check the address or number and try again.',
   'error.ERR_DELIVERY_NOT_CONFIGURED': 'This site cannot send codes this way yet. Choose another login method, or ask the site owner to set up delivery.',
-  'error.ERR_TARGET_KEY_REUSED': 'This export was already started. Start it again.',
+  'error.ERR_TARGET_KEY_REUSED': 'This export’s secure window was already used once. Close it and start the export again: a new one opens.',
   'error.ERR_VERIFICATION_TOKEN_INVALID': 'Your verification expired. Start again.',
   'error.ERR_OIDC_TOKEN_INVALID': 'The sign-in with that provider could not be verified. Try again.',
   'error.ERR_OAUTH_EXCHANGE_FAILED': 'The provider refused the sign-in. Try again, or choose another method.',
@@ -42,7 +42,8 @@ export const errors = {
   'error.ERR_UNSUPPORTED_ACCOUNT': 'This account cannot sign this request. Choose an account of the right network.',
   'error.ERR_CHAIN_NOT_CONFIGURED': 'This network is not available in this app. Choose another network.',
   'error.ERR_CHAIN_MISMATCH': 'The request is for another network than the one selected. Switch networks and try again.',
-  'error.ERR_RPC': 'The network did not accept the request. Check your balance and try again.',
+  'error.ERR_RPC':
+    'The network refused the transaction or could not be reached. Try again in a moment; if it keeps failing, check the amount, the fee and your balance.',
   'error.ERR_INVALID_TRANSACTION': 'This transaction cannot be signed. Ask the app to check it.',
   'error.ERR_OAUTH_NOT_CONFIGURED': "This sign-in option isn't set up for this site yet. Choose another way to log in.",
   'error.ERR_LOGIN_CANCELLED': 'The login was closed before it finished.',

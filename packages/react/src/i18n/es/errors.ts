@@ -13,7 +13,7 @@ export const errors = {
   'error.ERR_DELIVERY_FAILED': 'No pudimos enviar el código. Revisa la dirección o el número y vuelve a intentarlo.',
   'error.ERR_DELIVERY_NOT_CONFIGURED':
     'Este sitio aún no puede enviar códigos por este medio. Elige otro método de inicio de sesión o pide al propietario del sitio que configure el envío.',
-  'error.ERR_TARGET_KEY_REUSED': 'Esta exportación ya se había iniciado. Vuelve a iniciarla.',
+  'error.ERR_TARGET_KEY_REUSED': 'La ventana segura de esta exportación ya se usó una vez. Ciérrala y vuelve a iniciar la exportación: se abrirá una nueva.',
   'error.ERR_VERIFICATION_TOKEN_INVALID': 'Tu verificación ha expirado. Vuelve a empezar.',
   'error.ERR_OIDC_TOKEN_INVALID': 'No se pudo verificar el inicio de sesión con ese proveedor. Vuelve a intentarlo.',
   'error.ERR_OAUTH_EXCHANGE_FAILED': 'El proveedor rechazó el inicio de sesión. Vuelve a intentarlo o elige otro método.',
@@ -46,7 +46,8 @@ export const errors = {
   'error.ERR_UNSUPPORTED_ACCOUNT': 'Esta cuenta no puede firmar esta solicitud. Elige una cuenta de la red correcta.',
   'error.ERR_CHAIN_NOT_CONFIGURED': 'Esta red no está disponible en esta app. Elige otra red.',
   'error.ERR_CHAIN_MISMATCH': 'La solicitud es para una red distinta de la seleccionada. Cambia de red y vuelve a intentarlo.',
-  'error.ERR_RPC': 'La red no aceptó la solicitud. Revisa tu saldo y vuelve a intentarlo.',
+  'error.ERR_RPC':
+    'La red rechazó la transacción o no se pudo conectar. Vuelve a intentarlo en un momento; si sigue fallando, revisa el importe, la comisión y tu saldo.',
   'error.ERR_INVALID_TRANSACTION': 'Esta transacción no se puede firmar. Pide a los responsables de la app que la revisen.',
   'error.ERR_OAUTH_NOT_CONFIGURED': 'Esta opción de inicio de sesión aún no está configurada en este sitio. Elige otra forma de iniciar sesión.',
   'error.ERR_LOGIN_CANCELLED': 'El inicio de sesión se cerró antes de completarse.',

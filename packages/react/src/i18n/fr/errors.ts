@@ -13,7 +13,7 @@ export const errors = {
   'error.ERR_DELIVERY_FAILED': 'Nous n’avons pas pu envoyer le code. Vérifiez l’adresse ou le numéro, puis réessayez.',
   'error.ERR_DELIVERY_NOT_CONFIGURED':
     'Ce site ne peut pas encore envoyer de codes de cette manière. Choisissez une autre méthode de connexion ou demandez au propriétaire du site de configurer l’envoi.',
-  'error.ERR_TARGET_KEY_REUSED': 'Cette exportation a déjà été lancée. Relancez-la.',
+  'error.ERR_TARGET_KEY_REUSED': 'La fenêtre sécurisée de cette exportation a déjà servi. Fermez-la et relancez l’exportation : une nouvelle s’ouvrira.',
   'error.ERR_VERIFICATION_TOKEN_INVALID': 'Votre vérification a expiré. Recommencez.',
   'error.ERR_OIDC_TOKEN_INVALID': 'La connexion avec ce fournisseur n’a pas pu être vérifiée. Réessayez.',
   'error.ERR_OAUTH_EXCHANGE_FAILED': 'Le fournisseur a refusé la connexion. Réessayez ou choisissez une autre méthode.',
@@ -46,7 +46,8 @@ export const errors = {
   'error.ERR_UNSUPPORTED_ACCOUNT': 'Ce compte ne peut pas signer cette demande. Choisissez un compte du bon réseau.',
   'error.ERR_CHAIN_NOT_CONFIGURED': 'Ce réseau n’est pas disponible dans cette application. Choisissez un autre réseau.',
   'error.ERR_CHAIN_MISMATCH': 'La demande concerne un autre réseau que celui sélectionné. Changez de réseau, puis réessayez.',
-  'error.ERR_RPC': 'Le réseau n’a pas accepté la demande. Vérifiez votre solde, puis réessayez.',
+  'error.ERR_RPC':
+    'Le réseau a refusé la transaction ou était injoignable. Réessayez dans un instant ; si l’échec persiste, vérifiez le montant, les frais et votre solde.',
   'error.ERR_INVALID_TRANSACTION': 'Cette transaction ne peut pas être signée. Demandez à l’éditeur de l’application de la vérifier.',
   'error.ERR_OAUTH_NOT_CONFIGURED': 'Cette option de connexion n’est pas encore configurée pour ce site. Choisissez un autre moyen de vous connecter.',
   'error.ERR_LOGIN_CANCELLED': 'La connexion a été fermée avant d’être terminée.',

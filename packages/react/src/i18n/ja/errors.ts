@@ -13,7 +13,7 @@ export const errors = {
   'error.ERR_DELIVERY_FAILED': 'コードを送信できませんでした。アドレスまたは電話番号を確認して、もう一度お試しください。',
   'error.ERR_DELIVERY_NOT_CONFIGURED':
     'このサイトはまだこの方法でコードを送信できません。別のログイン方法を選択するか、サイトの運営者に送信の設定を依頼してください。',
-  'error.ERR_TARGET_KEY_REUSED': 'このエクスポートはすでに開始されています。もう一度開始してください。',
+  'error.ERR_TARGET_KEY_REUSED': 'このエクスポートの安全なウィンドウはすでに使用されました。閉じてからエクスポートをやり直すと、新しいウィンドウが開きます。',
   'error.ERR_VERIFICATION_TOKEN_INVALID': '認証の有効期限が切れました。最初からやり直してください。',
   'error.ERR_OIDC_TOKEN_INVALID': 'そのプロバイダーでのログインを確認できませんでした。もう一度お試しください。',
   'error.ERR_OAUTH_EXCHANGE_FAILED': 'プロバイダーがログインを拒否しました。もう一度お試しいただくか、別の方法を選択してください。',
@@ -46,7 +46,8 @@ export const errors = {
   'error.ERR_UNSUPPORTED_ACCOUNT': 'このアカウントではこのリクエストに署名できません。対応するネットワークのアカウントを選択してください。',
   'error.ERR_CHAIN_NOT_CONFIGURED': 'このネットワークはこのアプリでは利用できません。別のネットワークを選択してください。',
   'error.ERR_CHAIN_MISMATCH': 'このリクエストは選択中のネットワークとは異なるネットワーク向けです。ネットワークを切り替えて、もう一度お試しください。',
-  'error.ERR_RPC': 'ネットワークがリクエストを受け付けませんでした。残高を確認して、もう一度お試しください。',
+  'error.ERR_RPC':
+    'ネットワークがトランザクションを拒否したか、接続できませんでした。少し待ってからもう一度お試しください。失敗が続く場合は、金額、手数料、残高を確認してください。',
   'error.ERR_INVALID_TRANSACTION': 'このトランザクションには署名できません。アプリの提供元に確認を依頼してください。',
   'error.ERR_OAUTH_NOT_CONFIGURED': 'このログイン方法はこのサイトではまだ設定されていません。別の方法でログインしてください。',
   'error.ERR_LOGIN_CANCELLED': 'ログインが完了する前に閉じられました。',
