@@ -32,8 +32,14 @@ export interface ActivityPluginOptions {
   queries: Queries;
 }
 
-/** Runs of one request whose facts another process keeps changing, before it is refused (503). */
-const STALE_ATTEMPTS = 3;
+/**
+ * Runs of one request whose facts another process keeps changing, before it is refused (503).
+ * Each round of racing writers to one organization lets one of them through, so N writers in
+ * lockstep need N runs; between runs a request waits a random few milliseconds (growing), which
+ * spreads such a herd out.
+ */
+const STALE_ATTEMPTS = 8;
+const staleBackoff = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(50, 2 ** attempt)));
 
 /** The body useStrictJson parsed; a request without one (no content type) is malformed. */
 function parsedBody(req: FastifyRequest): unknown {
@@ -100,6 +106,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
           if (attempt >= STALE_ATTEMPTS)
             throw new ApiError('ERR_UNAVAILABLE', 'the organization changed while the request ran; try again', undefined, { cause: err });
           for (const organizationId of err.organizations) store.changes.changed(organizationId);
+          await staleBackoff(attempt);
         }
       }
     });
