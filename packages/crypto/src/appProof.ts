@@ -4,9 +4,10 @@
 // the enclave's encryption key then its signing key (65 + 65 bytes, uncompressed), `signature`
 // the raw r||s of ECDSA-P256 over SHA-256 of the UTF-8 `proofPayload`.
 import { p256 } from '@noble/curves/nist.js';
+import { appProofParts } from './appProofParts.js';
 import { assertString } from './assert.js';
 import { ecdsaSign, ecdsaVerify } from './ecdsa.js';
-import { bytesToHex, hexToBytes, isHex, utf8ToBytes } from './encoding.js';
+import { bytesToHex, utf8ToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
 import { decodePrivateKey, decodePublicKey, publicKeyOf } from './point.js';
 
@@ -67,17 +68,12 @@ export function signAppProof(payload: object, privateKeyHex: string, encryptionP
 export function verifyAppProof(proof: AppProof, pinnedPublicKey: string): boolean {
   assertString(pinnedPublicKey, 'pinnedPublicKey', 'ERR_INVALID_PUBLIC_KEY');
   const pinned = decodePublicKey(p256, pinnedPublicKey);
-  if (typeof proof !== 'object' || proof === null) return false;
-  const { scheme, publicKey, proofPayload, signature } = proof;
-  if (scheme !== 'SIGNATURE_SCHEME_EPHEMERAL_KEY_P256' || typeof proofPayload !== 'string') return false;
-  if (typeof publicKey !== 'string' || !isHex(publicKey) || !isHex(signature)) return false;
-  // Two keys (encryption || signing, 260 hex) or, in older proofs, the signing key alone.
-  const signingKey = publicKey.length === 260 ? publicKey.slice(130) : publicKey;
+  const parts = appProofParts(proof);
+  if (!parts) return false;
   try {
-    if (!decodePublicKey(p256, signingKey).equals(pinned)) return false;
+    if (!decodePublicKey(p256, parts.signingKey).equals(pinned)) return false;
   } catch {
     return false;
   }
-  const format = signature.length === 128 ? 'compact' : 'der';
-  return ecdsaVerify(p256, pinned.toBytes(false), utf8ToBytes(proofPayload), hexToBytes(signature), format);
+  return ecdsaVerify(p256, pinned.toBytes(false), utf8ToBytes(parts.payload), parts.signature, parts.format);
 }

@@ -64,6 +64,7 @@ export { signRawPayload, verifyRawSignature, type RawSignature } from './sign.js
 export { decodeJwt, signJwt, verifyJwt, type VerifyJwtOptions } from './jwt.js';
 export { createClientSignature, verifyClientSignature, type ClientSignature } from './clientSignature.js';
 export { signAppProof, verifyAppProof, type AppProof } from './appProof.js';
+export { appProofParts } from './appProofParts.js';
 export {
   ethereumTransactionHash,
   parseUnsignedEthereumTransaction,

@@ -1,10 +1,9 @@
 // App Proofs (decision 0018) verified through WebCrypto: the same rules as @walletkit/crypto's
-// verifyAppProof, without P-256 arithmetic in the kit (DESIGN section 5).
-import { type AppProof, bytesToHex, hexToBytes, utf8ToBytes } from '@walletkit/crypto';
+// verifyAppProof (both read the proof with `appProofParts`), without P-256 arithmetic in the kit
+// (DESIGN section 5).
+import { type AppProof, appProofParts, bytesToHex, utf8ToBytes } from '@walletkit/crypto';
 import { sha256HexWeb } from './digest.js';
 import { derSignatureToRaw, uncompressedP256, verifyP256 } from './p256.js';
-
-const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 
 /**
  * Whether `proof` is signed by `pinnedPublicKey` (hex, compressed or not): its signing key (the
@@ -16,20 +15,16 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
  */
 export async function verifyAppProofWeb(proof: AppProof, pinnedPublicKey: string): Promise<boolean> {
   const pinned = uncompressedP256(pinnedPublicKey);
-  if (typeof proof !== 'object' || proof === null) return false;
-  const { scheme, publicKey, proofPayload, signature } = proof;
-  if (scheme !== 'SIGNATURE_SCHEME_EPHEMERAL_KEY_P256' || typeof proofPayload !== 'string') return false;
-  if (typeof publicKey !== 'string' || !HEX.test(publicKey) || typeof signature !== 'string' || !HEX.test(signature)) return false;
-  // Two keys (encryption || signing, 260 hex) or, in older proofs, the signing key alone.
-  const signingKey = publicKey.length === 260 ? publicKey.slice(130) : publicKey;
+  const parts = appProofParts(proof);
+  if (!parts) return false;
   try {
-    if (bytesToHex(uncompressedP256(signingKey)) !== bytesToHex(pinned)) return false;
+    if (bytesToHex(uncompressedP256(parts.signingKey)) !== bytesToHex(pinned)) return false;
   } catch {
     return false;
   }
-  const raw = signature.length === 128 ? hexToBytes(signature) : derSignatureToRaw(hexToBytes(signature));
+  const raw = parts.format === 'compact' ? parts.signature : derSignatureToRaw(parts.signature);
   if (!raw) return false;
-  return verifyP256(bytesToHex(pinned), utf8ToBytes(proofPayload), raw);
+  return verifyP256(bytesToHex(pinned), utf8ToBytes(parts.payload), raw);
 }
 
 /**
