@@ -4,12 +4,12 @@
  * request when the monorepo runs the server from source. esbuild is a development dependency
  * only: the published server serves the built file and never loads this module.
  */
-export async function bundleFrameScript(entry: string, conditions: string[] = []): Promise<string> {
-  const { build } = await import('esbuild');
-  const out = await build({
+import { buildOnce } from '../esbuild-once.js';
+
+export function bundleFrameScript(entry: string, conditions: string[] = []): Promise<string> {
+  return buildOnce({
     entryPoints: [entry],
     bundle: true,
-    write: false,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
@@ -18,5 +18,4 @@ export async function bundleFrameScript(entry: string, conditions: string[] = []
     conditions,
     logLevel: 'silent',
   });
-  return out.outputFiles[0]!.text;
 }

@@ -16,6 +16,7 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { buildOnce } from '../esbuild-once.js';
 
 /** Default worker count: the cores beside the one the event loop uses, at least one. */
 export function defaultThreads(): number {
@@ -34,37 +35,21 @@ export function threadsPerWorker(workers: number, cores = availableParallelism()
 }
 
 const bundles = new Map<string, Promise<string>>();
-/** The last bundling started: builds run one after the other (see below). */
-let bundling: Promise<unknown> = Promise.resolve();
 
-/**
- * A worker's code when running from source: bundled once per process and entry. esbuild's
- * service process would keep this one alive, so it is stopped after each build; a build running
- * meanwhile (two pools starting at once) would then never finish, hence one build at a time.
- */
+/** A worker's code when running from source: bundled once per process and entry (esbuild-once.ts). */
 function bundled(entry: URL): Promise<string> {
   const path = fileURLToPath(entry);
   let code = bundles.get(path);
   if (!code) {
-    code = bundling.then(async () => {
-      const { build, stop } = await import('esbuild');
-      try {
-        const out = await build({
-          entryPoints: [path],
-          bundle: true,
-          write: false,
-          format: 'cjs',
-          platform: 'node',
-          target: 'node20',
-          conditions: ['@walletkit/source'],
-          logLevel: 'silent',
-        });
-        return out.outputFiles[0]!.text;
-      } finally {
-        await stop();
-      }
+    code = buildOnce({
+      entryPoints: [path],
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      conditions: ['@walletkit/source'],
+      logLevel: 'silent',
     });
-    bundling = code.catch(() => undefined);
     bundles.set(path, code);
   }
   return code;
