@@ -135,8 +135,28 @@ export function compressPublicKey(curve: WeierstrassCurve, publicKeyHex: string)
   return reencode(curve, publicKeyHex, true);
 }
 
+/**
+ * Re-encodings already made: a point's decoding is a square root on the curve (25 µs natively,
+ * more in JavaScript), and a server sees the same public keys (its own, its proxy's, a session's)
+ * in every request. Public data only, bounded, successes only.
+ */
+const reencoded = new Map<string, string>();
+const REENCODED_LIMIT = 1024;
+
 /** A public key re-encoded (natively for P-256 when a native one is installed), validated on its curve. */
 function reencode(curve: WeierstrassCurve, publicKeyHex: string, compressed: boolean): string {
+  const memoKey = typeof publicKeyHex === 'string' ? `${curve}${compressed ? 'c' : 'u'}${publicKeyHex}` : undefined;
+  const known = memoKey === undefined ? undefined : reencoded.get(memoKey);
+  if (known !== undefined) return known;
+  const result = reencodeOnce(curve, publicKeyHex, compressed);
+  if (memoKey !== undefined) {
+    if (reencoded.size >= REENCODED_LIMIT) reencoded.delete(reencoded.keys().next().value as string);
+    reencoded.set(memoKey, result);
+  }
+  return result;
+}
+
+function reencodeOnce(curve: WeierstrassCurve, publicKeyHex: string, compressed: boolean): string {
   const native = nativeP256();
   if (native?.convertPublicKey && curve === 'p256') {
     if (typeof publicKeyHex !== 'string' || !isHex(publicKeyHex) || (publicKeyHex.length !== 66 && publicKeyHex.length !== 130)) {

@@ -93,6 +93,41 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
     expectError(await server.client.submit('stamp_login', { publicKey: server.org.apiKey.publicKey }), 409, 'ERR_ALREADY_EXISTS', 'publicKey');
   });
 
+  it("given another user's key, when stamp_login asks for it (renewing or invalidating), then it is a 409 and that user's keys keep stamping", async () => {
+    const a = generateP256KeyPair();
+    const b = generateP256KeyPair();
+    const aSession = generateP256KeyPair();
+    const root = (name: string, key: { publicKey: string }) => ({
+      userName: name,
+      apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+      authenticators: [],
+      oauthProviders: [],
+    });
+    const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {
+      subOrganizationName: 'two-users',
+      rootUsers: [root('a', a), root('b', b)],
+      rootQuorumThreshold: 1,
+    });
+    const asA = server.client.with({ key: a, organizationId: subOrganizationId });
+    const asB = server.client.with({ key: b, organizationId: subOrganizationId });
+    await asA.run('stamp_login', { publicKey: aSession.publicKey });
+    for (const key of [a, aSession]) {
+      for (const invalidateExisting of [false, true]) {
+        expectError(await asB.submit('stamp_login', { publicKey: key.publicKey, invalidateExisting }), 409, 'ERR_ALREADY_EXISTS', 'publicKey');
+      }
+    }
+    // nothing of the refused logins stayed: a's keys are a's and stamp
+    const keysOfA = async () =>
+      (await server.store.db.select().from(apiKeys).where(eq(apiKeys.userId, rootUserIds[0]!))).map((r) => `${r.publicKey}:${r.isSession}`).sort();
+    expect(await keysOfA()).toEqual([`${a.publicKey}:false`, `${aSession.publicKey}:true`].sort());
+    expect(await canStamp(server.client.with({ key: aSession, organizationId: subOrganizationId }))).toBe(200);
+    // and a renewing its own session key with invalidateExisting keeps exactly that one (a new
+    // timestamp: the same body as b's refused request would be its replay)
+    now += 1;
+    await asA.run('stamp_login', { publicKey: aSession.publicKey, invalidateExisting: true });
+    expect(await keysOfA()).toEqual([`${a.publicKey}:false`, `${aSession.publicKey}:true`].sort());
+  });
+
   it('given a passkey stamp of a sub-organization user, when stamp_login runs, then the session belongs to that user and organization', async () => {
     const passkey = new SoftwareAuthenticator();
     const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {

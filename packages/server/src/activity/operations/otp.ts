@@ -212,7 +212,7 @@ export const otpHandlers = {
   otp_login: async (params, ctx) => {
     // A login, and the token's only use: the login after a signup is stamp_login's (decision 0020).
     const claims = await useVerificationToken(ctx, params.verificationToken, {
-      organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId),
+      organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller),
       use: { purpose: 'login', subOrganizationId: ctx.organizationId, afterSignup: false },
     });
     checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN');

@@ -4,9 +4,8 @@
  * session JWT describing it (DESIGN section 2, "Session JWT"); requests are then authorized
  * by stamps from that key, never by presenting the JWT.
  */
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
-import { apiKeys } from '../../store/schema.js';
 import type { HandlerTable, OperationContext } from '../context.js';
 import { expiryOf, insertApiKeys, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
 import { spendVerificationToken } from './users-verification.js';
@@ -37,8 +36,17 @@ export async function openSession(
   const publicKey = normalizeApiPublicKey('API_KEY_CURVE_P256', input.publicKey, 'publicKey');
   const now = ctx.now();
   const expiresAt = expiryOf(input.expirationSeconds ?? String(DEFAULT_SESSION_SECONDS), now, 'expirationSeconds')!;
-  const sessionKeys = and(eq(apiKeys.organizationId, owner.organizationId), eq(apiKeys.userId, owner.userId), eq(apiKeys.isSession, true));
-  await ctx.tx.delete(apiKeys).where(input.invalidateExisting ? sessionKeys : and(sessionKeys, eq(apiKeys.publicKey, publicKey)));
+  // One statement: the session keys this login replaces go (the same key renewed, or every one
+  // with invalidateExisting), and whatever else in the organization holds the key is read. The
+  // CTE's DELETE and the SELECT see one snapshot, so the rows deleted are left out by id.
+  const renewed = input.invalidateExisting ? sql`` : sql`AND public_key = ${publicKey}`;
+  const holders = (await ctx.tx.execute(sql`
+    WITH gone AS (
+      DELETE FROM api_keys WHERE organization_id = ${owner.organizationId} AND user_id = ${owner.userId} AND is_session ${renewed} RETURNING id
+    )
+    SELECT public_key FROM api_keys
+    WHERE organization_id = ${owner.organizationId} AND public_key = ${publicKey} AND id NOT IN (SELECT id FROM gone)
+    LIMIT 1`)) as unknown as { rows: Array<{ public_key: string }> };
   await insertApiKeys(
     ctx,
     owner,
@@ -51,7 +59,7 @@ export async function openSession(
       },
     ],
     () => '',
-    { isSession: true },
+    { isSession: true, taken: holders.rows.map((r) => r.public_key) },
   );
   const claims: SessionClaims = {
     exp: Math.floor(expiresAt.getTime() / 1000),

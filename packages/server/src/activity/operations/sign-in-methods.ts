@@ -44,7 +44,7 @@ export async function signInMethodCount(ctx: OperationContext, userId: string): 
  * @throws ApiError ERR_LAST_SIGN_IN_METHOD
  */
 export async function assertKeepsSignInMethod(ctx: OperationContext, userId: string, field?: string): Promise<void> {
-  const [, parent] = await organizationAndParent(ctx.tx, ctx.organizationId);
+  const [, parent] = await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller);
   if (parent === undefined || (await callerVouchesForContacts(ctx, parent))) return;
   if ((await signInMethodCount(ctx, userId)) > 0) return;
   throw new ApiError(

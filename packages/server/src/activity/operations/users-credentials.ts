@@ -92,7 +92,7 @@ export async function insertApiKeys(
   owner: CredentialOwner,
   keys: ApiKeyInput[],
   field: ListField,
-  opts: { isSession?: boolean; syncIdentities?: boolean } = {},
+  opts: { isSession?: boolean; syncIdentities?: boolean; taken?: readonly string[] } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return [];
   const now = ctx.now();
@@ -110,12 +110,17 @@ export async function insertApiKeys(
   const publicKeys = rows.map((r) => r.publicKey);
   const repeated = publicKeys.findIndex((pk, i) => publicKeys.indexOf(pk) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same public key is given twice', itemField(field, repeated, 'publicKey'));
-  const taken = await ctx.tx
-    .select({ publicKey: apiKeys.publicKey })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.organizationId, owner.organizationId), inArray(apiKeys.publicKey, publicKeys)));
+  // `opts.taken`: the caller already read which of these keys the organization holds (openSession).
+  const taken =
+    opts.taken ??
+    (
+      await ctx.tx
+        .select({ publicKey: apiKeys.publicKey })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, owner.organizationId), inArray(apiKeys.publicKey, publicKeys)))
+    ).map((r) => r.publicKey);
   if (taken.length > 0) {
-    const i = publicKeys.indexOf(taken[0]!.publicKey);
+    const i = publicKeys.indexOf(taken[0]!);
     throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
   }
   await ctx.tx.insert(apiKeys).values(rows);

@@ -12,7 +12,7 @@ import { verificationClaimsFrom, type OtpType, type ParamsOf, type VerificationT
 import { ApiError } from '../../errors.js';
 import type { Tx } from '../../store/db.js';
 import { organizations, usedVerificationTokens, users } from '../../store/schema.js';
-import type { OperationContext } from '../context.js';
+import type { Caller, OperationContext } from '../context.js';
 import type { Enclave } from '../../enclave/index.js';
 
 /** Claims of a verification token (`@walletkit/protocol`'s, parsed by its `verificationClaimsFrom`). */
@@ -24,8 +24,17 @@ function invalid(message: string, field: string, cause?: unknown): ApiError {
   return new ApiError('ERR_VERIFICATION_TOKEN_INVALID', message, field, cause === undefined ? undefined : { cause });
 }
 
-/** The organization and its parent (OTP codes of end users are initiated in the parent). */
-export async function organizationAndParent(tx: Tx, organizationId: string): Promise<string[]> {
+/**
+ * The organization and its parent (OTP codes of end users are initiated in the parent). A caller
+ * authenticated by API key brings them: its facts were read at the versions of the target and its
+ * parent (facts.ts), and the activity's guarded INSERT has just checked that both still hold, so
+ * no statement is needed (an organization's parent never changes).
+ */
+export async function organizationAndParent(tx: Tx, organizationId: string, caller?: Pick<Caller, 'versions'>): Promise<string[]> {
+  const versions = caller?.versions;
+  if (versions !== undefined && versions.length > 0 && versions[0]![0] === organizationId) {
+    return versions.length > 1 ? [organizationId, versions[1]![0]] : [organizationId];
+  }
   const [org] = await tx.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
   return org?.parent ? [organizationId, org.parent] : [organizationId];
 }
@@ -36,7 +45,7 @@ export async function organizationAndParent(tx: Tx, organizationId: string): Pro
  * integrator, which controls its sub-organizations anyway) other than the authentication
  * proxy's user. End users and the anonymous proxy cannot: their contacts are profile data
  * until a verification token proves them.
- * @example const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId))[1]);
+ * @example const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller))[1]);
  */
 export async function callerVouchesForContacts(ctx: OperationContext, parentOrganizationId: string | undefined): Promise<boolean> {
   if (parentOrganizationId === undefined || parentOrganizationId !== ctx.caller.organizationId) return false;

@@ -132,7 +132,7 @@ async function updateContact(
 ): Promise<{ userId: string }> {
   const user = await requireUser(ctx.tx, ctx.organizationId, userId);
   const { kind, value } = change;
-  const organizationIds = await organizationAndParent(ctx.tx, ctx.organizationId);
+  const organizationIds = await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller);
   let verified = value !== undefined && (await callerVouchesForContacts(ctx, organizationIds[1]));
   if (change.verificationToken !== undefined) {
     if (value === undefined)
@@ -178,7 +178,7 @@ export const userHandlers = {
   /** Create users with their API keys, passkeys, OAuth providers and tags. */
   create_users: async (params, ctx) => {
     assertDistinctContacts(params.users, 'users');
-    const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId))[1]);
+    const vouched = await callerVouchesForContacts(ctx, (await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller))[1]);
     const userIds: string[] = [];
     for (const [i, user] of params.users.entries()) {
       const userId = await insertUser(ctx, ctx.organizationId, user, `users.${i}.`, {
