@@ -252,16 +252,25 @@ async function otpFigure(world: World, scale: number): Promise<void> {
   keep(world.kind, scale, 'otp_login', m);
 }
 
-/** Figure 6 (PostgreSQL): sign_raw_payloads with --workers 1 and --workers 2, next to the ceiling's own 1 → 2. */
+/**
+ * Figure 6 (PostgreSQL): sign_raw_payloads with --workers 1 and --workers 2, next to the ceiling's
+ * own 1 → 2. One process signs on its worker threads too (a thread per spare core), two processes
+ * on 2 cores have none (threadsPerWorker), so one process is also measured without threads
+ * (WALLETKIT_SIGNER_THREADS=0): what a second process adds to the first, process for process.
+ */
 async function workersFigure(world: World, scale: number): Promise<void> {
   const make = (i: number) => requests.signRawPayloads(world.probe, i);
   await world.restart(1);
   noteSource(`source_${world.kind}_workers_1`);
   const one = await measure('sign_raw_payloads, 1 worker', world.url, make, world.server?.pid);
-  await world.restart(2);
-  noteSource(`source_${world.kind}_workers_2`);
+  await world.restart(1, { WALLETKIT_SIGNER_THREADS: '0' });
+  noteSource(`source_${world.kind}_workers_1_bare`);
   let two: Measured;
+  let oneBare: Measured;
   try {
+    oneBare = await measure('sign_raw_payloads, 1, no threads', world.url, make, world.server?.pid);
+    await world.restart(2);
+    noteSource(`source_${world.kind}_workers_2`);
     two = await measure('sign_raw_payloads, 2 workers', world.url, make, world.server?.pid);
   } finally {
     await world.restart(1);
@@ -274,7 +283,9 @@ async function workersFigure(world: World, scale: number): Promise<void> {
   } finally {
     await ceiling2.stop();
   }
-  for (const [k, m] of Object.entries({ workers_1: one, workers_2: two, ceiling_1: top1, ceiling_2: top2 })) keep(world.kind, `workers@${scale}`, k, m);
+  for (const [k, m] of Object.entries({ workers_1: one, workers_1_bare: oneBare, workers_2: two, ceiling_1: top1, ceiling_2: top2 })) {
+    keep(world.kind, `workers@${scale}`, k, m);
+  }
 }
 
 /** Figure 7: RSS of a fresh server under mixed signing and reads, first minute against last. */

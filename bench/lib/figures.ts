@@ -208,6 +208,18 @@ export function deriveRows(data: RunData): Row[] {
         ratio,
         status: starred(data, `source_${db}_workers_1`, `source_${db}_workers_2`, judge(ratio >= TARGET.workers, two)),
       });
+      if (w.workers_1_bare) {
+        // Process for process: the one process without its worker threads (two processes on 2 cores have none).
+        const bare = w.workers_1_bare.figures;
+        const ratioBare = two.rate / bare.rate;
+        add(61, db, Number(n), {
+          figure: `2 workers / 1 (no threads), sign_raw_payloads @${scaleLabel(Number(n))}`,
+          value: `${num(bare.rate)} → ${num(two.rate)} req/s${failedNote(two)}`,
+          target: `≥ ${TARGET.workers}x${ceil}`,
+          ratio: ratioBare,
+          status: starred(data, `source_${db}_workers_1_bare`, `source_${db}_workers_2`, judge(ratioBare >= TARGET.workers, two)),
+        });
+      }
     }
 
     // Figure 7

@@ -153,10 +153,15 @@ export class World {
 
   private templateWindow: [Date, Date] = [new Date(0), new Date(0)];
 
-  /** Start the server (again); `workers` > 1 runs `--workers N` (PostgreSQL only). */
-  async start(workers = 1): Promise<void> {
+  /** Start the server (again); `workers` > 1 runs `--workers N` (PostgreSQL only); `env` adds to its environment. */
+  async start(workers = 1, env: NodeJS.ProcessEnv = {}): Promise<void> {
     if (this.server) throw new Error('server already running');
-    this.server = await startWalletkit({ env: this.env, ...(this.dataDir ? { dataDir: this.dataDir } : {}), workers, nodeArgs: this.nodeArgs });
+    this.server = await startWalletkit({
+      env: { ...this.env, ...env },
+      ...(this.dataDir ? { dataDir: this.dataDir } : {}),
+      workers,
+      nodeArgs: this.nodeArgs,
+    });
     this.url = this.server.url;
   }
 
@@ -166,9 +171,9 @@ export class World {
     await server?.stop();
   }
 
-  async restart(workers = 1): Promise<void> {
+  async restart(workers = 1, env: NodeJS.ProcessEnv = {}): Promise<void> {
     await this.stop();
-    await this.start(workers);
+    await this.start(workers, env);
   }
 
   /**
