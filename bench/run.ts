@@ -5,160 +5,21 @@
  * It prints; it never asserts. A figure under its target is `MISS` in the table; a figure that
  * could not be taken (the server failed) is `ERROR`, and only then is the exit code non-zero.
  */
-import { execFileSync, execSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/server/test/support/pg.js';
 import { newKey, selfCheck } from './lib/client-crypto.js';
-import { type CpuShare, cpuMeter, formatCpu } from './lib/cpu.js';
+import { type CpuShare, cpuMeter } from './lib/cpu.js';
 import { deriveRows, legend, type Measured, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
-import { type Figures, measureFlows, measureRequests, type Req, sustainRequests } from './lib/load.js';
-import { killAll, ROOT, type Running, rssOf, startCeiling } from './lib/processes.js';
+import { type Figures, measureFlows, sustainRequests } from './lib/load.js';
+import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
 import { type DbKind, World } from './lib/world.js';
-
-// ---------------------------------------------------------------------------------------------
-// Settings
-
-const PARTS = ['sign', 'signup', 'otp', 'reads', 'workers', 'soak'] as const;
-type Part = (typeof PARTS)[number];
-const DBS: DbKind[] = ['pglite', 'postgres'];
-
-function listOf<T extends string>(name: string, allowed: readonly T[], fallback: readonly T[]): T[] {
-  const raw = process.env[name]?.trim();
-  if (!raw) return [...fallback];
-  const values = raw.split(',').map((v) => v.trim().toLowerCase());
-  const bad = values.filter((v) => !allowed.includes(v as T));
-  if (bad.length > 0) usage(`${name}: unknown ${bad.join(', ')} (one or more of ${allowed.join(', ')})`);
-  return allowed.filter((a) => values.includes(a));
-}
-
-function numberOf(name: string, fallback: number, min = 1): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw.replaceAll('_', ''));
-  if (!Number.isFinite(value) || value < min) usage(`${name}: ${raw} is not a number >= ${min}`);
-  return value;
-}
-
-function usage(message: string): never {
-  process.stderr.write(`bench: ${message}\n`);
-  process.exit(2);
-}
-
-const parts = new Set(listOf('BENCH_ONLY', PARTS, PARTS));
-const dbs = listOf('BENCH_DB', DBS, DBS);
-const scales = (process.env.BENCH_SCALE?.trim() || '1000,100000')
-  .split(',')
-  .map((s) => Number(s.trim().replaceAll('_', '')))
-  .filter((n, i, all) => all.indexOf(n) === i);
-if (scales.some((n) => !Number.isInteger(n) || n < 1)) usage(`BENCH_SCALE: ${process.env.BENCH_SCALE} is not a comma list of counts`);
-scales.sort((a, b) => a - b);
-const SECONDS = numberOf('BENCH_SECONDS', 20);
-const WARMUP = numberOf('BENCH_WARMUP_SECONDS', Math.min(5, Math.max(2, Math.round(SECONDS / 4))));
-const CONNECTIONS = numberOf('BENCH_CONNECTIONS', 10);
-const SOAK_SECONDS = numberOf('BENCH_SOAK_SECONDS', 600, 10);
-/**
- * Load before the soak's clock starts: a fresh server's heap, pools and caches grow to their
- * working size in its first minute, which is not what the memory figure is about (growth that
- * goes on under steady load is).
- */
-const SOAK_WARMUP = numberOf('BENCH_SOAK_WARMUP_SECONDS', Math.min(60, SOAK_SECONDS / 5), 1);
-const PG_URL = process.env.BENCH_PG_URL?.trim() || undefined;
-
-// ---------------------------------------------------------------------------------------------
-// Log, rows, raw figures
-
-const logLines: string[] = [];
-function log(line = ''): void {
-  logLines.push(line);
-  process.stdout.write(`${line}\n`);
-}
-
-const data: RunData = { settings: { db: dbs.join(','), scale: scales.join(',') }, figures: {}, extra: {}, errors: [] };
-const extra = data.extra;
-
-function keep(db: DbKind, scale: number | string, key: string, m: Measured): void {
-  const byScale = data.figures[db] ?? {};
-  data.figures[db] = byScale;
-  const byKey = byScale[String(scale)] ?? {};
-  byScale[String(scale)] = byKey;
-  byKey[key] = m;
-}
-
-/**
- * The server's source as it is now: HEAD, plus a hash of the uncommitted changes under packages/
- * (the server runs from source, and each start loads the files as they are at that moment).
- * Kept at each server start, so that figures taken from different code are told apart.
- */
-function sourceNow(): string {
-  const git = (args: string[]) => {
-    try {
-      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 2 ** 20 });
-    } catch {
-      return '';
-    }
-  };
-  const head = git(['rev-parse', '--short', 'HEAD']).trim() || 'unknown';
-  const diff = git(['diff', 'HEAD', '--binary', '--', 'packages']);
-  const untracked = git(['ls-files', '--others', '--exclude-standard', '--', 'packages']).split('\n').filter(Boolean);
-  if (!diff && untracked.length === 0) return head;
-  const hash = createHash('sha256').update(diff);
-  for (const file of untracked) {
-    hash.update(file);
-    try {
-      hash.update(readFileSync(join(ROOT, file)));
-    } catch {}
-  }
-  return `${head}+${hash.digest('hex').slice(0, 8)}`;
-}
-
-/** Remember the source the server just started from, under `key` (`source_<db>_<when>`). */
-function noteSource(key: string): void {
-  const source = sourceNow();
-  const seen = new Set(Object.entries(extra).flatMap(([k, v]) => (k.startsWith('source_') ? [v] : [])));
-  if (seen.size > 0 && !seen.has(source)) log(`  note: the server's source changed during the run (now ${source}; before ${[...seen].join(', ')})`);
-  extra[key] = source;
-}
-
-function logFigures(label: string, unit: string, m: Measured): void {
-  const f = m.figures;
-  const window = f.seconds < SECONDS - 0.5 ? ` in ${f.seconds.toFixed(1)} s (window cut short)` : '';
-  log(
-    `  ${label.padEnd(34)} ${num(f.rate, 1).padStart(9)} ${unit}  p50 ${String(f.p50).padStart(4)} ms  p99 ${String(f.p99).padStart(4)} ms  ` +
-      `(${num(f.ok)} ok, ${f.failed} failed${window}${f.builtLate ? `, ${f.builtLate} built during the window` : ''})`,
-  );
-  if (m.cpu) log(`  ${''.padEnd(34)} ${formatCpu(m.cpu)}`);
-  for (const failure of f.failures) log(`  ${''.padEnd(34)} failure: ${failure}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Measuring
-
-/** One kind of request at BENCH_CONNECTIONS, with the CPU of `pid` (the server) during the window. */
-async function measure(label: string, url: string, make: (i: number) => Req, pid: number | undefined, unit = 'req/s'): Promise<Measured> {
-  let cpu: CpuShare | undefined;
-  const figures = await measureRequests({
-    url,
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP,
-    seconds: SECONDS,
-    make,
-    onMeasure: () => {
-      const meter = cpuMeter(pid);
-      return () => {
-        cpu = meter();
-      };
-    },
-  });
-  const m = { figures, cpu };
-  logFigures(label, unit, m);
-  return m;
-}
+import { data, extra, keep, log, logFigures, logLines, measure, noteSource } from './lib/recorder.js';
+import { CONNECTIONS, dbs, type Part, parts, PG_URL, scales, SECONDS, SOAK_SECONDS, SOAK_WARMUP, WARMUP } from './lib/settings.js';
 
 let ceiling: Running;
 

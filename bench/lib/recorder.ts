@@ -1,0 +1,106 @@
+/**
+ * What a run of `npm run bench` records as it goes: the log (printed and kept for the results
+ * file), the raw figures by database and scale, the server source each figure ran, and `measure`,
+ * which takes one figure and logs it.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CpuShare, cpuMeter, formatCpu } from './cpu.js';
+import type { Measured, RunData } from './figures.js';
+import { measureRequests, type Req } from './load.js';
+import { ROOT } from './processes.js';
+import { num } from './report.js';
+import { CONNECTIONS, dbs, scales, SECONDS, WARMUP } from './settings.js';
+import type { DbKind } from './world.js';
+
+// ---------------------------------------------------------------------------------------------
+// Log, rows, raw figures
+
+export const logLines: string[] = [];
+export function log(line = ''): void {
+  logLines.push(line);
+  process.stdout.write(`${line}\n`);
+}
+
+export const data: RunData = { settings: { db: dbs.join(','), scale: scales.join(',') }, figures: {}, extra: {}, errors: [] };
+export const extra = data.extra;
+
+export function keep(db: DbKind, scale: number | string, key: string, m: Measured): void {
+  const byScale = data.figures[db] ?? {};
+  data.figures[db] = byScale;
+  const byKey = byScale[String(scale)] ?? {};
+  byScale[String(scale)] = byKey;
+  byKey[key] = m;
+}
+
+/**
+ * The server's source as it is now: HEAD, plus a hash of the uncommitted changes under packages/
+ * (the server runs from source, and each start loads the files as they are at that moment).
+ * Kept at each server start, so that figures taken from different code are told apart.
+ */
+function sourceNow(): string {
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 256 * 2 ** 20 });
+    } catch {
+      return '';
+    }
+  };
+  const head = git(['rev-parse', '--short', 'HEAD']).trim() || 'unknown';
+  const diff = git(['diff', 'HEAD', '--binary', '--', 'packages']);
+  const untracked = git(['ls-files', '--others', '--exclude-standard', '--', 'packages']).split('\n').filter(Boolean);
+  if (!diff && untracked.length === 0) return head;
+  const hash = createHash('sha256').update(diff);
+  for (const file of untracked) {
+    hash.update(file);
+    try {
+      hash.update(readFileSync(join(ROOT, file)));
+    } catch {}
+  }
+  return `${head}+${hash.digest('hex').slice(0, 8)}`;
+}
+
+/** Remember the source the server just started from, under `key` (`source_<db>_<when>`). */
+export function noteSource(key: string): void {
+  const source = sourceNow();
+  const seen = new Set(Object.entries(extra).flatMap(([k, v]) => (k.startsWith('source_') ? [v] : [])));
+  if (seen.size > 0 && !seen.has(source)) log(`  note: the server's source changed during the run (now ${source}; before ${[...seen].join(', ')})`);
+  extra[key] = source;
+}
+
+export function logFigures(label: string, unit: string, m: Measured): void {
+  const f = m.figures;
+  const window = f.seconds < SECONDS - 0.5 ? ` in ${f.seconds.toFixed(1)} s (window cut short)` : '';
+  log(
+    `  ${label.padEnd(34)} ${num(f.rate, 1).padStart(9)} ${unit}  p50 ${String(f.p50).padStart(4)} ms  p99 ${String(f.p99).padStart(4)} ms  ` +
+      `(${num(f.ok)} ok, ${f.failed} failed${window}${f.builtLate ? `, ${f.builtLate} built during the window` : ''})`,
+  );
+  if (m.cpu) log(`  ${''.padEnd(34)} ${formatCpu(m.cpu)}`);
+  for (const failure of f.failures) log(`  ${''.padEnd(34)} failure: ${failure}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring
+
+/** One kind of request at BENCH_CONNECTIONS, with the CPU of `pid` (the server) during the window. */
+export async function measure(label: string, url: string, make: (i: number) => Req, pid: number | undefined, unit = 'req/s'): Promise<Measured> {
+  let cpu: CpuShare | undefined;
+  const figures = await measureRequests({
+    url,
+    connections: CONNECTIONS,
+    warmupSeconds: WARMUP,
+    seconds: SECONDS,
+    make,
+    onMeasure: () => {
+      const meter = cpuMeter(pid);
+      return () => {
+        cpu = meter();
+      };
+    },
+  });
+  const m = { figures, cpu };
+  logFigures(label, unit, m);
+  return m;
+}

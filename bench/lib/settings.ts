@@ -1,0 +1,54 @@
+/**
+ * The settings of `npm run bench` (bench/README.md): what to measure, where, and for how long,
+ * read once from the environment. A bad value ends the run with its name and exit code 2.
+ */
+import type { DbKind } from './world.js';
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+export const PARTS = ['sign', 'signup', 'otp', 'reads', 'workers', 'soak'] as const;
+export type Part = (typeof PARTS)[number];
+export const DBS: DbKind[] = ['pglite', 'postgres'];
+
+function listOf<T extends string>(name: string, allowed: readonly T[], fallback: readonly T[]): T[] {
+  const raw = process.env[name]?.trim();
+  if (!raw) return [...fallback];
+  const values = raw.split(',').map((v) => v.trim().toLowerCase());
+  const bad = values.filter((v) => !allowed.includes(v as T));
+  if (bad.length > 0) usage(`${name}: unknown ${bad.join(', ')} (one or more of ${allowed.join(', ')})`);
+  return allowed.filter((a) => values.includes(a));
+}
+
+function numberOf(name: string, fallback: number, min = 1): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw.replaceAll('_', ''));
+  if (!Number.isFinite(value) || value < min) usage(`${name}: ${raw} is not a number >= ${min}`);
+  return value;
+}
+
+function usage(message: string): never {
+  process.stderr.write(`bench: ${message}\n`);
+  process.exit(2);
+}
+
+export const parts = new Set(listOf('BENCH_ONLY', PARTS, PARTS));
+export const dbs = listOf('BENCH_DB', DBS, DBS);
+export const scales = (process.env.BENCH_SCALE?.trim() || '1000,100000')
+  .split(',')
+  .map((s) => Number(s.trim().replaceAll('_', '')))
+  .filter((n, i, all) => all.indexOf(n) === i);
+if (scales.some((n) => !Number.isInteger(n) || n < 1)) usage(`BENCH_SCALE: ${process.env.BENCH_SCALE} is not a comma list of counts`);
+scales.sort((a, b) => a - b);
+export const SECONDS = numberOf('BENCH_SECONDS', 20);
+export const WARMUP = numberOf('BENCH_WARMUP_SECONDS', Math.min(5, Math.max(2, Math.round(SECONDS / 4))));
+export const CONNECTIONS = numberOf('BENCH_CONNECTIONS', 10);
+export const SOAK_SECONDS = numberOf('BENCH_SOAK_SECONDS', 600, 10);
+/**
+ * Load before the soak's clock starts: a fresh server's heap, pools and caches grow to their
+ * working size in its first minute, which is not what the memory figure is about (growth that
+ * goes on under steady load is).
+ */
+export const SOAK_WARMUP = numberOf('BENCH_SOAK_WARMUP_SECONDS', Math.min(60, SOAK_SECONDS / 5), 1);
+export const PG_URL = process.env.BENCH_PG_URL?.trim() || undefined;
