@@ -8,7 +8,7 @@
  *               P-256 stamp over the raw body with node:crypto, parse the JSON, keccak-256 of
  *               the payload (the UTF-8 text, or the unsigned transaction's bytes), one
  *               secp256k1 signature with recovery (@walletkit/crypto's signRawPayload, the
- *               server's own code), JSON reply {r, s, v}.
+ *               server's own code, on the server's libsecp256k1), JSON reply {r, s, v}.
  *   POST /read  a stamped read body: parse and verify the stamp, parse the JSON, reply.
  *
  * A bad stamp is a 401, anything else wrong a 400, so a load run shows it as non-2xx.
@@ -20,7 +20,11 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseApiKeyStamp, signRawPayload, verifyApiKeyStamp } from '@walletkit/crypto';
+import { installNativeCrypto } from '../../packages/server/src/native-crypto.js';
 import { verifyP256 } from '../lib/client-crypto.js';
+
+// The server's crypto, installed as the server installs it (the signature on libsecp256k1).
+installNativeCrypto();
 
 // The "wallet account" key: any secp256k1 scalar (the ceiling opens no sealed key).
 const accountKey = randomBytes(32);

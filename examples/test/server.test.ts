@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stampApiKey } from '@walletkit/crypto';
+import { stampApiKey, verifyRawSignature } from '@walletkit/crypto';
+import { operations } from '@walletkit/protocol';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { engineWarnings, integratorEnv, npmInstall, readmeInstall, registryAt, run, type RunResult } from '../support/packages';
 
@@ -48,7 +49,8 @@ describe('walletkit-server from its tarball', () => {
 
     child = spawn('npx', ['--no-install', 'walletkit-server', 'start', '--port', '0', '--data-dir', dataDir], {
       cwd: dir,
-      env: integratorEnv({ LOG_LEVEL: 'warn' }),
+      // One signer thread whatever the machine's cores: the signature below runs in dist's worker file.
+      env: integratorEnv({ LOG_LEVEL: 'warn', WALLETKIT_SIGNER_THREADS: '1' }),
     });
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -70,6 +72,40 @@ describe('walletkit-server from its tarball', () => {
     });
     expect(whoami.status).toBe(200);
     expect(await whoami.json()).toMatchObject({ organizationId, organizationName: 'Packed' });
+    // A wallet and a secp256k1 signature: the signer threads run dist's worker file, which loads
+    // libsecp256k1 (tiny-secp256k1's WebAssembly) from the installed package.
+    const submit = async (op: 'create_wallet' | 'sign_raw_payload', parameters: unknown) => {
+      const text = JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId, parameters });
+      const reply = await fetch(`${url}${operations[op].path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-stamp': stampApiKey(text, apiKey) },
+        body: text,
+      });
+      expect(reply.status).toBe(200);
+      const { activity } = (await reply.json()) as { activity: { status: string; result: Record<string, any> } };
+      expect(activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+      return activity.result[operations[op].resultKey];
+    };
+    const wallet = await submit('create_wallet', {
+      walletName: 'packed',
+      accounts: [{ curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_COMPRESSED' }],
+    });
+    const publicKey = wallet.addresses[0] as string;
+    const digest = '11'.repeat(32);
+    const signature = await submit('sign_raw_payload', {
+      signWith: publicKey,
+      payload: digest,
+      encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
+      hashFunction: 'HASH_FUNCTION_NO_OP',
+    });
+    expect(
+      verifyRawSignature({
+        curve: 'CURVE_SECP256K1',
+        publicKey: Buffer.from(publicKey, 'hex'),
+        digestOrMessage: Buffer.from(digest, 'hex'),
+        signature: { r: signature.r, s: signature.s, v: signature.v },
+      }),
+    ).toBe(true);
     // The secret frame's script is the bundle built into the tarball (no bundler at run time).
     const frameScript = await fetch(`${url}/frames/frame.js`);
     expect(frameScript.status).toBe(200);

@@ -35,6 +35,7 @@ export {
   type WeierstrassCurve,
 } from './keys.js';
 export { useNativeP256, verifyP256Der, type NativeP256 } from './ecdsa.js';
+export { useNativeSecp256k1, type NativeSecp256k1 } from './native-secp256k1.js';
 export {
   parseApiKeyStamp,
   stampApiKey,

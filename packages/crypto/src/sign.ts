@@ -4,6 +4,7 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { assertBytes, assertObject } from './assert.js';
 import { assertCurve, type Curve } from './derive.js';
 import { bytesToHex, concatBytes, hexToBytes, isHex } from './encoding.js';
+import { nativeSecp256k1 } from './native-secp256k1.js';
 import { decodePrivateKey, decodePublicKey } from './point.js';
 import { payloadDigest, type PayloadRequest } from './payload.js';
 
@@ -50,6 +51,12 @@ export function signRawPayload(params: PayloadRequest & { curve: Curve; privateK
     return { r: bytesToHex(signature.subarray(0, 32)), s: bytesToHex(signature.subarray(32)), v: '00' };
   }
   const privateKey = decodePrivateKey(params.privateKey, secp256k1);
+  const native = nativeSecp256k1();
+  if (native && message.length === 32) {
+    const { signature, recovery } = native.signRecoverable(message, privateKey);
+    if (signature.length !== 64 || (recovery !== 0 && recovery !== 1)) throw new Error('the native secp256k1 returned a malformed signature');
+    return { r: bytesToHex(signature.subarray(0, 32)), s: bytesToHex(signature.subarray(32, 64)), v: recovery === 1 ? '01' : '00' };
+  }
   const recovered = secp256k1.sign(message, privateKey, { prehash: false, lowS: true, format: 'recovered' });
   const signature = secp256k1.Signature.fromBytes(recovered, 'recovered');
   return {

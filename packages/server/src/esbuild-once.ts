@@ -14,6 +14,8 @@ export interface OnceOptions {
   platform: 'browser' | 'node';
   target: string;
   conditions?: string[] | undefined;
+  external?: string[] | undefined;
+  banner?: { js: string } | undefined;
   minify?: boolean | undefined;
   legalComments?: 'none' | undefined;
   logLevel: 'silent';

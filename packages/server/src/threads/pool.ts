@@ -36,6 +36,9 @@ export function threadsPerWorker(workers: number, cores = availableParallelism()
 
 const bundles = new Map<string, Promise<string>>();
 
+/** Packages a worker's bundle requires at run time instead of inlining them. */
+const UNBUNDLED = ['tiny-secp256k1'] as const;
+
 /** A worker's code when running from source: bundled once per process and entry (esbuild-once.ts). */
 function bundled(entry: URL): Promise<string> {
   const path = fileURLToPath(entry);
@@ -48,6 +51,11 @@ function bundled(entry: URL): Promise<string> {
       platform: 'node',
       target: 'node20',
       conditions: ['@walletkit/source'],
+      // Loaded from node_modules at run time, not inlined: it reads its WebAssembly file from its
+      // own directory. An evaluated worker's `require` resolves from the working directory, so
+      // the bundle resolves from this package's instead.
+      external: [...UNBUNDLED],
+      banner: { js: `require = require('node:module').createRequire(${JSON.stringify(fileURLToPath(import.meta.url))});` },
       logLevel: 'silent',
     });
     bundles.set(path, code);
