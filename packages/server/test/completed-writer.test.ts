@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CompletedWriter } from '../src/activity/completed-writer';
+import { CompletedWriter, gatherMsFor } from '../src/activity/completed-writer';
 import { activities, organizations } from '../src/store/schema';
 import { openTestStore, storeKinds, type TestStore } from './support/stores';
 
@@ -52,5 +52,33 @@ describe.each(storeKinds)('CompletedWriter on %s', (kind) => {
     expect(outcomes[59]!.status).toBe('rejected');
     const inDb = await store.db.select({ fingerprint: activities.fingerprint }).from(activities).where(eq(activities.organizationId, org));
     expect(inDb).toHaveLength(50);
+  });
+
+  it(`given the gathering of ${kind} (${gatherMsFor(kind)} ms), when ten rows come in one turn and ten more while their INSERT runs, then two INSERTs of ten store all twenty`, async () => {
+    store = await openTestStore(kind);
+    const org = randomUUID();
+    await store.db.insert(organizations).values({ id: org, name: 'writer' });
+    const inserts: number[] = [];
+    const sizes: number[] = [];
+    let second: Promise<unknown>[] = [];
+    const counting = {
+      query: async <T>(statement: Parameters<TestStore['query']>[0]) => {
+        inserts.push(inserts.length);
+        // the next ten arrive while the first INSERT is on its way
+        if (inserts.length === 1) second = Array.from({ length: 10 }, (_, i) => writer.write(row(org, `sha256:late-${i}`)));
+        const stored = await store!.query<T>(statement);
+        sizes.push(stored.length);
+        return stored;
+      },
+    };
+    const writer = new CompletedWriter(counting, gatherMsFor(kind));
+    const first = await Promise.all(Array.from({ length: 10 }, (_, i) => writer.write(row(org, `sha256:early-${i}`))));
+    const late = await Promise.all(second);
+    expect([...first, ...late].every((r) => r !== undefined)).toBe(true);
+    expect(inserts).toHaveLength(2);
+    // the first ten went together, none alone ahead of the others
+    expect(sizes).toEqual([10, 10]);
+    const inDb = await store.db.select({ id: activities.id }).from(activities).where(eq(activities.organizationId, org));
+    expect(inDb).toHaveLength(20);
   });
 });

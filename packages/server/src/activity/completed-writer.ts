@@ -26,13 +26,22 @@ interface Waiting extends GuardedRow {
 /** Most rows in one INSERT (bind parameters stay far below PostgreSQL's 65,535). */
 const MAX_BATCH = 200;
 
-/** How long the first row of a batch waits for others (milliseconds). */
+/**
+ * How long the first row of a batch waits for others (milliseconds) on the embedded database,
+ * whose statements run on the event loop, so that no row arrives while one runs. On PostgreSQL rows
+ * arrive during the INSERT's round trip and wait for nothing else (`gatherMsFor`).
+ */
 export const GATHER_MS = 2;
+
+/** The gathering delay for a store: 0 (this turn of the event loop) on PostgreSQL. */
+export function gatherMsFor(kind: 'pglite' | 'postgres'): number {
+  return kind === 'postgres' ? 0 : GATHER_MS;
+}
 
 export class CompletedWriter {
   private queue: Waiting[] = [];
   private writing = false;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
 
   constructor(
     private readonly store: Pick<Store, 'query'>,
@@ -52,19 +61,35 @@ export class CompletedWriter {
     });
   }
 
-  /** Start the next INSERT after the gathering delay, or at once with a full batch waiting. */
+  /**
+   * Start the next INSERT after the gathering delay, or at once with a full batch waiting. With no
+   * delay (PostgreSQL), the rows of the current turn of the event loop go together, and those that
+   * arrive while that INSERT runs go in the next: a batch is what came during one round trip.
+   */
   private schedule(): void {
     if (this.writing) return;
-    if (this.queue.length >= MAX_BATCH || this.gatherMs <= 0) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
+    if (this.queue.length >= MAX_BATCH) {
+      this.cancelTimer();
       void this.drain();
       return;
     }
-    this.timer ??= setTimeout(() => {
-      this.timer = undefined;
-      void this.drain();
-    }, this.gatherMs);
+    this.timer ??=
+      this.gatherMs <= 0
+        ? setImmediate(() => {
+            this.timer = undefined;
+            void this.drain();
+          })
+        : setTimeout(() => {
+            this.timer = undefined;
+            void this.drain();
+          }, this.gatherMs);
+  }
+
+  private cancelTimer(): void {
+    if (this.timer === undefined) return;
+    if (this.gatherMs <= 0) clearImmediate(this.timer as NodeJS.Immediate);
+    else clearTimeout(this.timer as NodeJS.Timeout);
+    this.timer = undefined;
   }
 
   private async drain(): Promise<void> {
