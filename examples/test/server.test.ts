@@ -21,8 +21,16 @@ beforeAll(async () => {
   install = await npmInstall(dir, registry, readmeInstall('@walletkit/server'));
 }, 300_000);
 
+/** npx and the server it starts, as one process group: killing npx alone left the server running. */
+function stopServer(signal: NodeJS.Signals): void {
+  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {}
+}
+
 afterAll(async () => {
-  child?.kill('SIGKILL');
+  stopServer('SIGKILL');
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -49,6 +57,7 @@ describe('walletkit-server from its tarball', () => {
 
     child = spawn('npx', ['--no-install', 'walletkit-server', 'start', '--port', '0', '--data-dir', dataDir], {
       cwd: dir,
+      detached: true,
       // One signer thread whatever the machine's cores: the signature below runs in dist's worker file.
       env: integratorEnv({ LOG_LEVEL: 'warn', WALLETKIT_SIGNER_THREADS: '1' }),
     });
@@ -110,7 +119,8 @@ describe('walletkit-server from its tarball', () => {
     const frameScript = await fetch(`${url}/frames/frame.js`);
     expect(frameScript.status).toBe(200);
     expect(await frameScript.text()).toContain('walletkitFrame');
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    stopServer('SIGTERM');
+    await exited;
   }, 120_000);
 });

@@ -62,6 +62,11 @@ export async function startLocalChain(): Promise<LocalChain> {
       env: { ...process.env, HARDHAT_DISABLE_TELEMETRY_PROMPT: 'true' },
     },
   );
+  // Should the test's process end without close() (a failed beforeAll, a worker torn down), the
+  // node must not outlive it: it was left running after CI runs.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
   child.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
