@@ -4,19 +4,16 @@
  * Seeds, private keys and client secrets leave it only as HPKE ciphertext to the at-rest
  * key (`Sealed`), or HPKE-encrypted to a caller's target key inside a signed bundle (export).
  * Everything decrypted here lives in memory for the duration of one call and is zeroed after
- * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts.
+ * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts,
+ * export and import bundles in ./transfer.ts.
  */
-import { createHmac } from 'node:crypto';
 import {
   generateP256KeyPair,
-  hpkeOpen,
   hpkeRecipient,
   hpkeSeal,
-  p256PublicKey,
   signAppProof,
   signBundle,
   signJwt,
-  uncompressPublicKey,
   verifyJwt,
   type AppProof,
   type HpkeRecipient,
@@ -45,9 +42,11 @@ import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
 import { sealedAccounts } from './signer-core.js';
+import { exportBundle, exportTarget, importBundle, openImportBundle, parseEncryptedBundle } from './transfer.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
+export { exportTarget } from './transfer.js';
 
 /** A derived account as it is stored: public data and its private key sealed at rest. */
 export interface DerivedAccount extends DerivedAccountPublic {
@@ -65,32 +64,7 @@ export type SigningKey =
   | { kind: 'walletAccount'; sealedMnemonic: Sealed; curve: Curve; path: string }
   | { kind: 'privateKey'; sealedPrivateKey: Sealed; curve: Curve };
 
-const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 const utf8 = new TextEncoder();
-
-function parseEncryptedBundle(value: string, field: string): Sealed {
-  try {
-    const parsed = JSON.parse(value) as Partial<Sealed> | null;
-    if (typeof parsed?.encappedPublic === 'string' && typeof parsed.ciphertext === 'string') {
-      return { encappedPublic: parsed.encappedPublic, ciphertext: parsed.ciphertext };
-    }
-  } catch {
-    // fall through
-  }
-  throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} must be JSON {encappedPublic, ciphertext}`, field);
-}
-
-/**
- * A caller's export target as uncompressed P-256 hex (one spelling per key); checked before
- * any secret is opened. @throws ApiError ERR_INVALID_PUBLIC_KEY
- */
-export function exportTarget(targetPublicKey: string): string {
-  try {
-    return uncompressPublicKey('p256', targetPublicKey);
-  } catch (cause) {
-    throw new ApiError('ERR_INVALID_PUBLIC_KEY', 'targetPublicKey is not a P-256 public key', 'targetPublicKey', { cause });
-  }
-}
 
 export class Enclave {
   private readonly atRest: EnclaveKeyPair;
@@ -237,7 +211,7 @@ export class Enclave {
   /** Export bundle of a wallet's mnemonic (UTF-8), HPKE-encrypted to the caller's target key. */
   async exportWallet(sealedMnemonic: Sealed, targetPublicKey: string, organizationId: string): Promise<string> {
     const target = exportTarget(targetPublicKey);
-    return this.exportBundle(await this.unseal(sealedMnemonic), target, organizationId);
+    return exportBundle(this.signing.privateKey, await this.unseal(sealedMnemonic), target, organizationId);
   }
 
   /** Export bundle of one wallet account's raw 32-byte private key (Turnkey's format). */
@@ -250,7 +224,7 @@ export class Enclave {
     } finally {
       seed.fill(0);
     }
-    return this.exportBundle(privateKey, target, organizationId);
+    return exportBundle(this.signing.privateKey, privateKey, target, organizationId);
   }
 
   // ---- private keys ----------------------------------------------------------------------
@@ -273,17 +247,7 @@ export class Enclave {
   /** Export bundle of a private key's raw bytes, HPKE-encrypted to the caller's target key. */
   async exportPrivateKey(sealedPrivateKey: Sealed, targetPublicKey: string, organizationId: string): Promise<string> {
     const target = exportTarget(targetPublicKey);
-    return this.exportBundle(await this.unseal(sealedPrivateKey), target, organizationId);
-  }
-
-  /** Signed bundle `{encappedPublic, ciphertext, organizationId}` (DESIGN section 2); zeroes `plaintext`. */
-  private async exportBundle(plaintext: Uint8Array, target: string, organizationId: string): Promise<string> {
-    try {
-      const { encappedPublic, ciphertext } = await hpkeSeal({ plaintext, receiverPublicKey: target });
-      return JSON.stringify(signBundle({ encappedPublic, ciphertext, organizationId }, this.signing.privateKey));
-    } finally {
-      plaintext.fill(0);
-    }
+    return exportBundle(this.signing.privateKey, await this.unseal(sealedPrivateKey), target, organizationId);
   }
 
   // ---- signing ---------------------------------------------------------------------------
@@ -307,33 +271,9 @@ export class Enclave {
 
   // ---- import ----------------------------------------------------------------------------
 
-  /**
-   * The import target key of (organization, user): derived from the at-rest key so that no
-   * extra secret is stored and any instance can open what a client encrypted to it.
-   */
-  private importTargetPrivateKey(organizationId: string, userId: string): string {
-    for (let counter = 0; ; counter += 1) {
-      const candidate = createHmac('sha256', Buffer.from(this.atRest.privateKey, 'hex'))
-        .update(`walletkit-import-target|${organizationId}|${userId}|${counter}`)
-        .digest();
-      const scalar = BigInt(`0x${candidate.toString('hex')}`);
-      if (scalar > 0n && scalar < P256_ORDER) return candidate.toString('hex');
-    }
-  }
-
   /** Signed import bundle `{targetPublic, organizationId, userId}` (DESIGN section 2). */
   initImport(organizationId: string, userId: string): string {
-    const targetPublic = p256PublicKey(this.importTargetPrivateKey(organizationId, userId), false);
-    return JSON.stringify(signBundle({ targetPublic, organizationId, userId }, this.signing.privateKey));
-  }
-
-  private async openImport(encryptedBundle: string, organizationId: string, userId: string): Promise<Uint8Array> {
-    const bundle = parseEncryptedBundle(encryptedBundle, 'encryptedBundle');
-    try {
-      return await hpkeOpen({ ...bundle, receiverPrivateKey: this.importTargetPrivateKey(organizationId, userId) });
-    } catch (cause) {
-      throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'the import bundle does not decrypt for this user', 'encryptedBundle', { cause });
-    }
+    return importBundle(this.atRest.privateKey, this.signing.privateKey, organizationId, userId);
   }
 
   /** Open a mnemonic a client encrypted to its import target, derive `accounts`, re-seal it at rest. */
@@ -343,7 +283,7 @@ export class Enclave {
     userId: string,
     accounts: readonly AccountSpec[] = [],
   ): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number; accounts: DerivedAccount[] }> {
-    const bytes = await this.openImport(encryptedBundle, organizationId, userId);
+    const bytes = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId);
     let mnemonic: string;
     try {
       mnemonic = parseImportedMnemonic(bytes);
@@ -361,7 +301,7 @@ export class Enclave {
     userId: string,
     curve: Curve,
   ): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
-    const bytes = await this.openImport(encryptedBundle, organizationId, userId);
+    const bytes = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId);
     try {
       const { privateKey, publicKey } = parseImportedPrivateKey(bytes, curve);
       try {
