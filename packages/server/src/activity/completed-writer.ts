@@ -41,7 +41,8 @@ export function gatherMsFor(kind: 'pglite' | 'postgres'): number {
 export class CompletedWriter {
   private queue: Waiting[] = [];
   private writing = false;
-  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Cancels the pending start of the next INSERT, while one is pending. */
+  private cancelWait: (() => void) | undefined;
 
   constructor(
     private readonly store: Pick<Store, 'query'>,
@@ -69,27 +70,23 @@ export class CompletedWriter {
   private schedule(): void {
     if (this.writing) return;
     if (this.queue.length >= MAX_BATCH) {
-      this.cancelTimer();
+      this.cancelWait?.();
+      this.cancelWait = undefined;
       void this.drain();
       return;
     }
-    this.timer ??=
-      this.gatherMs <= 0
-        ? setImmediate(() => {
-            this.timer = undefined;
-            void this.drain();
-          })
-        : setTimeout(() => {
-            this.timer = undefined;
-            void this.drain();
-          }, this.gatherMs);
-  }
-
-  private cancelTimer(): void {
-    if (this.timer === undefined) return;
-    if (this.gatherMs <= 0) clearImmediate(this.timer as NodeJS.Immediate);
-    else clearTimeout(this.timer as NodeJS.Timeout);
-    this.timer = undefined;
+    if (this.cancelWait) return;
+    const go = () => {
+      this.cancelWait = undefined;
+      void this.drain();
+    };
+    if (this.gatherMs <= 0) {
+      const immediate = setImmediate(go);
+      this.cancelWait = () => clearImmediate(immediate);
+    } else {
+      const timer = setTimeout(go, this.gatherMs);
+      this.cancelWait = () => clearTimeout(timer);
+    }
   }
 
   private async drain(): Promise<void> {
