@@ -2,11 +2,13 @@
  * Group commit of activities completed outside a transaction (src/activity/completed-writer.ts),
  * on both databases: rows arriving together are stored by shared INSERTs, each caller learns
  * whether its own row was stored, a copy with a stored fingerprint is not, and a row that breaks
- * a constraint fails alone.
+ * a constraint fails alone. The group commit's INSERT and the one in a transaction store the same
+ * columns the same way.
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { groupCommitInsert, insertActivities } from '../src/activity/activity-insert';
 import { CompletedWriter, gatherMsFor } from '../src/activity/completed-writer';
 import { activities, organizations } from '../src/store/schema';
 import { openTestStore, storeKinds, type TestStore } from './support/stores';
@@ -80,5 +82,68 @@ describe.each(storeKinds)('CompletedWriter on %s', (kind) => {
     expect(sizes).toEqual([10, 10]);
     const inDb = await store.db.select({ id: activities.id }).from(activities).where(eq(activities.organizationId, org));
     expect(inDb).toHaveLength(20);
+  });
+});
+
+describe.each(storeKinds)('the two texts of the activity INSERT on %s', (kind) => {
+  let store: TestStore | undefined;
+  afterEach(async () => {
+    await store?.dispose();
+    store = undefined;
+  });
+
+  it('given the same rows and guards, when stored by the group commit`s INSERT and by the one in a transaction, then the stored rows are equal column for column, and both hold back the same stale-guarded and duplicate rows', async () => {
+    store = await openTestStore(kind);
+    const org = randomUUID();
+    const parent = randomUUID();
+    await store.db.insert(organizations).values([
+      { id: parent, name: 'parent' },
+      { id: org, name: 'insert', parentOrganizationId: parent },
+    ]);
+    const now = new Date('2026-11-26T10:00:00.123Z');
+    // Every column that either text writes, with values that need escaping inside an array literal.
+    const full = (fingerprint: string) => ({
+      ...row(org, fingerprint),
+      timestampMs: String(now.getTime()),
+      userId: 'user "quoted" \\ back',
+      intent: { text: 'a "b" \\ c, {d}', list: [1, null, 'é'] },
+      result: { signatures: [{ r: 'ab', s: 'cd', v: '00' }] },
+      appProofs: [{ scheme: 'p256', proof: '{"x":1}' }],
+      generateAppProofs: true,
+      failure: { code: 'ERR_X', message: 'why, "quoted"' },
+      createdAt: now,
+      updatedAt: new Date(now.getTime() + 5),
+    });
+    const guard = [
+      [org, 0],
+      [parent, 0],
+    ] as Array<[string, number]>;
+    const stale = [[org, 7]] as Array<[string, number]>;
+    const batch = (prefix: string) => [
+      { row: full(`sha256:${prefix}-guarded`), guard },
+      { row: full(`sha256:${prefix}-unguarded`), guard: [] },
+      { row: { ...full(`sha256:${prefix}-nulls`), appProofs: null, failure: null, generateAppProofs: false }, guard },
+      { row: full(`sha256:${prefix}-stale`), guard: stale },
+      { row: full('sha256:stored-before'), guard: [] },
+    ];
+    await store.query(groupCommitInsert([{ row: full('sha256:stored-before'), guard: [] }]));
+
+    const byGroupCommit = await store.query<{ id: string }>(groupCommitInsert(batch('g')));
+    const inTransaction = batch('t');
+    const written = await store.transaction(async (tx) => insertActivities(tx, inTransaction.slice(0, 4), { skipConflicts: true }));
+    // The transaction's text raises on a duplicate fingerprint instead of skipping it.
+    await expect(store.transaction(async (tx) => insertActivities(tx, inTransaction.slice(4), { skipConflicts: false }))).rejects.toThrow();
+
+    expect(byGroupCommit).toHaveLength(3);
+    expect(written.size).toBe(3);
+    const stored = await store.db.select().from(activities).where(eq(activities.organizationId, org));
+    const strip = ({ id: _id, fingerprint, ...rest }: (typeof stored)[number]) => ({ ...rest, kind: fingerprint.replace(/^sha256:[gt]-/, '') });
+    const g = stored.filter((r) => r.fingerprint.startsWith('sha256:g-')).map(strip);
+    const t = stored.filter((r) => r.fingerprint.startsWith('sha256:t-')).map(strip);
+    const order = (rows: ReturnType<typeof strip>[]) => [...rows].sort((a, b) => a.kind.localeCompare(b.kind));
+    expect(order(g).map((r) => r.kind)).toEqual(['guarded', 'nulls', 'unguarded']);
+    expect(order(g)).toEqual(order(t));
+    expect(order(g)[0]).toMatchObject({ userId: 'user "quoted" \\ back', intent: { text: 'a "b" \\ c, {d}', list: [1, null, 'é'] }, generateAppProofs: true });
+    expect(order(g)[1]).toMatchObject({ appProofs: null, failure: null, generateAppProofs: false });
   });
 });

@@ -5,9 +5,15 @@
  * authorized again on fresh facts (`StaleFacts`, plugin.ts), so no activity commits on facts that
  * another server process changed after they were cached. Rows are written in one statement,
  * several at once for the group commit (completed-writer.ts).
+ *
+ * Two texts of the one INSERT: in a transaction, drizzle's (`activitiesInsert`, a row per VALUES
+ * tuple); for the group commit, straight on the driver (`groupCommitInsert`): one array per
+ * column, unnested by PostgreSQL, so its text is the same for one row or two hundred. PostgreSQL
+ * then parses and plans it once per connection (a prepared statement) instead of once per batch,
+ * and no drizzle template is rendered per batch (A/B in decision 0022).
  */
 import { type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../store/db.js';
+import type { Executor, RawStatement } from '../store/db.js';
 import type { activities } from '../store/schema.js';
 import type { OrgVersion } from './facts.js';
 
@@ -33,13 +39,38 @@ export class StaleFacts extends Error {
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
-function valuesOf({ row, guard }: GuardedRow): SQL {
+/** A row's values in the INSERT's column order, then its guard's (up to two organizations and versions). */
+function rowValues({ row, guard }: GuardedRow): unknown[] {
   if (guard.length > 2) throw new Error('an activity depends on at most two organizations');
   const [g1, g2] = guard;
-  return sql`(${row.id}, ${row.organizationId}, ${row.type}, ${row.status}, ${row.fingerprint}, ${row.timestampMs}, ${row.userId},
-    ${json(row.intent)}::jsonb, ${json(row.result)}::jsonb, ${json(row.appProofs)}::jsonb, ${row.generateAppProofs}::boolean, ${json(row.failure)}::jsonb,
-    ${row.createdAt.toISOString()}::timestamptz, ${row.updatedAt.toISOString()}::timestamptz,
-    ${g1?.[0] ?? null}::text, ${g1 ? String(g1[1]) : null}::bigint, ${g2?.[0] ?? null}::text, ${g2 ? String(g2[1]) : null}::bigint)`;
+  return [
+    row.id,
+    row.organizationId,
+    row.type,
+    row.status,
+    row.fingerprint,
+    row.timestampMs,
+    row.userId,
+    json(row.intent),
+    json(row.result),
+    json(row.appProofs),
+    row.generateAppProofs,
+    json(row.failure),
+    row.createdAt.toISOString(),
+    row.updatedAt.toISOString(),
+    g1?.[0] ?? null,
+    g1 ? String(g1[1]) : null,
+    g2?.[0] ?? null,
+    g2 ? String(g2[1]) : null,
+  ];
+}
+
+function valuesOf(one: GuardedRow): SQL {
+  const v = rowValues(one);
+  return sql`(${v[0]}, ${v[1]}, ${v[2]}, ${v[3]}, ${v[4]}, ${v[5]}, ${v[6]},
+    ${v[7]}::jsonb, ${v[8]}::jsonb, ${v[9]}::jsonb, ${v[10]}::boolean, ${v[11]}::jsonb,
+    ${v[12]}::timestamptz, ${v[13]}::timestamptz,
+    ${v[14]}::text, ${v[15]}::bigint, ${v[16]}::text, ${v[17]}::bigint)`;
 }
 
 /**
@@ -57,6 +88,35 @@ export function activitiesInsert(rows: readonly GuardedRow[], opts: { skipConfli
       AND (v.g2_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g2_org AND o.auth_version = v.g2_version))
     ${opts.skipConflicts ? sql`ON CONFLICT DO NOTHING` : sql``}
     RETURNING id`;
+}
+
+/** The group commit's INSERT (`groupCommitInsert`) is this prepared statement on PostgreSQL. */
+export const GROUP_COMMIT_INSERT = 'walletkit_activities_insert';
+
+/** Its text: the columns of `activitiesInsert`'s VALUES, as arrays in the same order. */
+const GROUP_COMMIT_TEXT = `
+    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
+    SELECT v.id, v.organization_id, v.type, v.status, v.fingerprint, v.timestamp_ms, v.user_id, v.intent, v.result, v.app_proofs, v.generate_app_proofs, v.failure, v.created_at, v.updated_at
+    FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+      $8::jsonb[], $9::jsonb[], $10::jsonb[], $11::boolean[], $12::jsonb[], $13::timestamptz[], $14::timestamptz[],
+      $15::text[], $16::bigint[], $17::text[], $18::bigint[])
+      AS v(id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at, g1_org, g1_version, g2_org, g2_version)
+    WHERE (v.g1_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g1_org AND o.auth_version = v.g1_version))
+      AND (v.g2_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g2_org AND o.auth_version = v.g2_version))
+    ON CONFLICT DO NOTHING
+    RETURNING id`;
+
+/**
+ * `activitiesInsert(rows, { skipConflicts: true })` for the driver: the same rows, guards and
+ * conflict handling, as eighteen arrays under one fixed text.
+ */
+export function groupCommitInsert(rows: readonly GuardedRow[]): RawStatement {
+  const columns: unknown[][] = Array.from({ length: 18 }, () => new Array(rows.length));
+  rows.forEach((one, i) => {
+    const values = rowValues(one);
+    for (let c = 0; c < 18; c++) columns[c]![i] = values[c];
+  });
+  return { text: GROUP_COMMIT_TEXT, values: columns, name: GROUP_COMMIT_INSERT };
 }
 
 /** `activitiesInsert` in a transaction (or on any drizzle executor); the ids written. */

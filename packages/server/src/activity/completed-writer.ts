@@ -11,7 +11,7 @@
  * only its own request.
  */
 import type { Store } from '../store/db.js';
-import { type ActivityRow, activitiesInsert, type GuardedRow } from './activity-insert.js';
+import { type ActivityRow, type GuardedRow, groupCommitInsert } from './activity-insert.js';
 import type { OrgVersion } from './facts.js';
 
 /** A row to store; the optional columns take their defaults. */
@@ -113,7 +113,7 @@ export class CompletedWriter {
   }
 
   private async insert(rows: readonly GuardedRow[]): Promise<Set<string>> {
-    const written = await this.store.query<{ id: string }>(activitiesInsert(rows, { skipConflicts: true }));
+    const written = await this.store.query<{ id: string }>(groupCommitInsert(rows));
     return new Set(written.map((r) => r.id));
   }
 

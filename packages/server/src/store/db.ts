@@ -16,8 +16,7 @@ import pg from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import type { SQL } from 'drizzle-orm';
-import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
@@ -80,10 +79,19 @@ export interface Store {
    * driver parses them: for the hottest statements (the group commit of signatures), where
    * drizzle's per-statement work costs as much as PGlite's own. @internal
    */
-  query<T>(statement: SQL): Promise<T[]>;
+  query<T>(statement: RawStatement): Promise<T[]>;
 }
 
-const dialect = new PgDialect();
+/**
+ * A statement as the driver takes it: text with `$n` placeholders, and their values. A `name`
+ * makes it a prepared statement on PostgreSQL, parsed and planned once per connection: only for
+ * a text that never changes under that name. PGlite runs it unnamed.
+ */
+export interface RawStatement {
+  text: string;
+  values: unknown[];
+  name?: string;
+}
 
 export const DEFAULT_DATA_DIR = './.walletkit/data';
 /** Subdirectory of the data directory holding the PGlite cluster. */
@@ -154,10 +162,7 @@ async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: strin
     kind: 'pglite',
     db,
     changes,
-    query: async <T>(statement: SQL) => {
-      const { sql, params } = dialect.sqlToQuery(statement);
-      return (await client.query<T>(sql, params)).rows;
-    },
+    query: async <T>(statement: RawStatement) => (await client.query<T>(statement.text, statement.values)).rows,
     dataDir: disk?.dataDir,
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(client),
@@ -284,10 +289,7 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
     kind: 'postgres',
     db,
     changes: changes.feed,
-    query: async <T>(statement: SQL) => {
-      const { sql, params } = dialect.sqlToQuery(statement);
-      return (await pool.query(sql, params)).rows as T[];
-    },
+    query: async <T>({ text, values, name }: RawStatement) => (await pool.query(name ? { name, text, values } : { text, values })).rows as T[],
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(pool),
     close: () => (closing ??= Promise.all([changes.close(), pool.end()]).then(() => {})),
