@@ -1,8 +1,7 @@
 // Tables of one-time codes (issue 3); re-exported by schema.ts. Must match migrations/0003_otp.sql.
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { ts } from './schema-columns.js';
 import { organizations } from './schema.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /**
  * One issued one-time code (init_otp). The code itself is never stored: only an HMAC-SHA256

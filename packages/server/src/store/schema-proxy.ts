@@ -1,9 +1,8 @@
 // Tables of the authentication proxy (issue 3); re-exported by schema.ts. Must match migrations/*.sql.
-import { boolean, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { boolean, jsonb, pgTable, primaryKey, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import type { ProxySettings } from '../proxy/settings.js';
+import { ts } from './schema-columns.js';
 import { organizations, users } from './schema.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 
 /** One authentication proxy configuration per organization (the "dashboard" settings). */
 export const proxyConfigs = pgTable(

@@ -5,11 +5,8 @@
  * enclave's at-rest key (`*_encrypted` columns hold the JSON `{encappedPublic, ciphertext}`).
  * migrations/*.sql must match this file.
  */
-import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, index } from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
-const created = () => ts('created_at').notNull().defaultNow();
-const updated = () => ts('updated_at').notNull().defaultNow();
+import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import { created, ts, updated } from './schema-columns.js';
 
 export const organizations = pgTable(
   'organizations',
@@ -330,94 +327,6 @@ export const organizationFeatures = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );
 
-/** TVC (verifiable compute) manifests awaiting operator approvals. */
-export const tvcManifests = pgTable('tvc_manifests', {
-  id: text('id').primaryKey(),
-  organizationId: text('organization_id')
-    .notNull()
-    .references(() => organizations.id),
-  /** The manifest document as submitted (JSON text); operators sign SHA-256 of its UTF-8 bytes. */
-  manifest: text('manifest').notNull(),
-  manifestHash: text('manifest_hash').notNull(),
-  threshold: integer('threshold').notNull(),
-  createdAt: created(),
-});
-
-export const tvcOperators = pgTable(
-  'tvc_operators',
-  {
-    id: text('id').primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    manifestId: text('manifest_id')
-      .notNull()
-      .references(() => tvcManifests.id),
-    name: text('name').notNull(),
-    /** Compressed P-256 hex. */
-    publicKey: text('public_key').notNull(),
-  },
-  (t) => [uniqueIndex('tvc_operators_uq').on(t.manifestId, t.publicKey)],
-);
-
-export const tvcManifestApprovals = pgTable(
-  'tvc_manifest_approvals',
-  {
-    id: text('id').primaryKey(),
-    manifestId: text('manifest_id')
-      .notNull()
-      .references(() => tvcManifests.id),
-    operatorId: text('operator_id')
-      .notNull()
-      .references(() => tvcOperators.id),
-    signature: text('signature').notNull(),
-    createdAt: created(),
-  },
-  (t) => [uniqueIndex('tvc_manifest_approvals_uq').on(t.manifestId, t.operatorId)],
-);
-
-export const activities = pgTable(
-  'activities',
-  {
-    id: text('id').primaryKey(),
-    organizationId: text('organization_id')
-      .notNull()
-      .references(() => organizations.id),
-    type: text('type').notNull(),
-    status: text('status').notNull(),
-    /** Lowercase hex SHA-256 of the raw request body (DESIGN section 2, idempotency). */
-    fingerprint: text('fingerprint').notNull(),
-    timestampMs: text('timestamp_ms').notNull(),
-    /** The user whose key stamped the request. */
-    userId: text('user_id').notNull(),
-    intent: jsonb('intent').$type<Record<string, unknown>>().notNull(),
-    result: jsonb('result').$type<Record<string, unknown>>().notNull().default({}),
-    appProofs: jsonb('app_proofs').$type<unknown[] | null>(),
-    generateAppProofs: boolean('generate_app_proofs').notNull().default(false),
-    /** Error code when the activity failed after being accepted (consensus path). */
-    failure: jsonb('failure').$type<{ code: string; message: string; field?: string } | null>(),
-    createdAt: created(),
-    updatedAt: updated(),
-  },
-  (t) => [uniqueIndex('activities_fingerprint_uq').on(t.organizationId, t.fingerprint), index('activities_org_created_idx').on(t.organizationId, t.createdAt)],
-);
-
-export const activityVotes = pgTable(
-  'activity_votes',
-  {
-    id: text('id').primaryKey(),
-    activityId: text('activity_id')
-      .notNull()
-      .references(() => activities.id),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id),
-    selection: text('selection').notNull(),
-    createdAt: created(),
-  },
-  (t) => [uniqueIndex('activity_votes_uq').on(t.activityId, t.userId)],
-);
-
 /** What spent a verification token (decision 0020): a signup may be followed by one login of its sub-organization. */
 export type VerificationTokenPurpose = 'use' | 'signup' | 'login';
 
@@ -459,6 +368,8 @@ export const enclaveKeys = pgTable('enclave_keys', {
   createdAt: created(),
 });
 
-// Authentication proxy tables live in their own files (re-exported here so one schema object covers all).
+// Tables of one concern live in their own files (re-exported here so one schema object covers all).
+export * from './schema-activity.js';
+export * from './schema-tvc.js';
 export * from './schema-proxy.js';
 export * from './schema-otp.js';
