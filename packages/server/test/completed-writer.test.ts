@@ -3,15 +3,16 @@
  * on both databases: rows arriving together are stored by shared INSERTs, each caller learns
  * whether its own row was stored, a copy with a stored fingerprint is not, and a row that breaks
  * a constraint fails alone. The group commit's INSERT and the one in a transaction store the same
- * columns the same way.
+ * columns the same way; on PostgreSQL a prepared INSERT the connection lost runs unnamed.
  */
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { groupCommitInsert, insertActivities } from '../src/activity/activity-insert';
+import { GROUP_COMMIT_INSERT, groupCommitInsert, insertActivities } from '../src/activity/activity-insert';
 import { CompletedWriter, gatherMsFor } from '../src/activity/completed-writer';
+import { openStore } from '../src/store/db';
 import { activities, organizations } from '../src/store/schema';
-import { openTestStore, storeKinds, type TestStore } from './support/stores';
+import { createTestDatabase, openTestStore, storeKinds, type TestStore } from './support/stores';
 
 function row(organizationId: string, fingerprint: string) {
   const now = new Date();
@@ -145,5 +146,33 @@ describe.each(storeKinds)('the two texts of the activity INSERT on %s', (kind) =
     expect(order(g)).toEqual(order(t));
     expect(order(g)[0]).toMatchObject({ userId: 'user "quoted" \\ back', intent: { text: 'a "b" \\ c, {d}', list: [1, null, 'é'] }, generateAppProofs: true });
     expect(order(g)[1]).toMatchObject({ appProofs: null, failure: null, generateAppProofs: false });
+  });
+});
+
+describe('the group commit`s prepared statement on postgres', () => {
+  it('given a connection that lost the prepared INSERT (as behind a transaction-mode pooler), when the next batch comes, then it runs unnamed and is stored, later batches too, and a real error still fails', async () => {
+    const database = await createTestDatabase();
+    // One connection, so the statement is dropped where the driver prepared it.
+    const store = await openStore({ databaseUrl: database.url, poolSize: 1 });
+    try {
+      const org = randomUUID();
+      await store.db.insert(organizations).values({ id: org, name: 'prepared' });
+      const one = (fingerprint: string) =>
+        groupCommitInsert([{ row: { ...row(org, fingerprint), appProofs: null, failure: null, generateAppProofs: false }, guard: [] }]);
+      expect(await store.query(one('sha256:first'))).toHaveLength(1);
+      // The driver believes the statement is prepared; the server connection no longer has it.
+      await store.query({ text: `DEALLOCATE ${GROUP_COMMIT_INSERT}`, values: [] });
+      expect(await store.query(one('sha256:second'))).toHaveLength(1);
+      expect(await store.query(one('sha256:third'))).toHaveLength(1);
+      const unknownOrganization = groupCommitInsert([
+        { row: { ...row(randomUUID(), 'sha256:x'), appProofs: null, failure: null, generateAppProofs: false }, guard: [] },
+      ]);
+      await expect(store.query(unknownOrganization)).rejects.toMatchObject({ code: '23503' });
+      const stored = await store.db.select({ fingerprint: activities.fingerprint }).from(activities).where(eq(activities.organizationId, org));
+      expect(stored.map((r) => r.fingerprint).sort()).toEqual(['sha256:first', 'sha256:second', 'sha256:third']);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
   });
 });

@@ -285,16 +285,37 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
   }
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   let closing: Promise<void> | undefined;
+  /** Named statements are kept, until a connection shows it cannot keep them (PREPARED_STATEMENT_LOST). */
+  let prepared = true;
   return {
     kind: 'postgres',
     db,
     changes: changes.feed,
-    query: async <T>({ text, values, name }: RawStatement) => (await pool.query(name ? { name, text, values } : { text, values })).rows as T[],
+    query: async <T>({ text, values, name }: RawStatement) => {
+      if (name && prepared) {
+        try {
+          return (await pool.query({ name, text, values })).rows as T[];
+        } catch (err) {
+          // Nothing ran: the statement was refused before its execution. Go on unnamed, for good.
+          if (!PREPARED_STATEMENT_LOST.has((err as { code?: unknown }).code as string)) throw err;
+          prepared = false;
+        }
+      }
+      return (await pool.query({ text, values })).rows as T[];
+    },
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(pool),
     close: () => (closing ??= Promise.all([changes.close(), pool.end()]).then(() => {})),
   };
 }
+
+/**
+ * PostgreSQL's answers when a named statement is not where the driver left it: "does not exist"
+ * (26000) and "already exists" (42P05). A transaction-mode pooler without prepared-statement
+ * support (PgBouncer before 1.21, or `max_prepared_statements = 0`) hands each statement to
+ * another server connection; `Store.query` then runs its statements unnamed, as drizzle does.
+ */
+const PREPARED_STATEMENT_LOST = new Set(['26000', '42P05']);
 
 function txConfig(opts: TransactionOptions | undefined) {
   return opts?.isolation ? { isolationLevel: opts.isolation } : undefined;
