@@ -39,6 +39,16 @@ export class StaleFacts extends Error {
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
+/** Both texts' head: the stored columns, selected from the rows `v`. */
+const INTO = `
+    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
+    SELECT v.id, v.organization_id, v.type, v.status, v.fingerprint, v.timestamp_ms, v.user_id, v.intent, v.result, v.app_proofs, v.generate_app_proofs, v.failure, v.created_at, v.updated_at`;
+
+/** Both texts' names of the rows' columns (`rowValues`' order), and the guard each row must pass. */
+const AS_GUARDED = `AS v(id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at, g1_org, g1_version, g2_org, g2_version)
+    WHERE (v.g1_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g1_org AND o.auth_version = v.g1_version))
+      AND (v.g2_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g2_org AND o.auth_version = v.g2_version))`;
+
 /** A row's values in the INSERT's column order, then its guard's (up to two organizations and versions). */
 function rowValues({ row, guard }: GuardedRow): unknown[] {
   if (guard.length > 2) throw new Error('an activity depends on at most two organizations');
@@ -79,13 +89,9 @@ function valuesOf(one: GuardedRow): SQL {
  * unique violation (a transaction that must roll back).
  */
 export function activitiesInsert(rows: readonly GuardedRow[], opts: { skipConflicts: boolean }): SQL {
-  return sql`
-    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
-    SELECT v.id, v.organization_id, v.type, v.status, v.fingerprint, v.timestamp_ms, v.user_id, v.intent, v.result, v.app_proofs, v.generate_app_proofs, v.failure, v.created_at, v.updated_at
+  return sql`${sql.raw(INTO)}
     FROM (VALUES ${sql.join(rows.map(valuesOf), sql`, `)})
-      AS v(id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at, g1_org, g1_version, g2_org, g2_version)
-    WHERE (v.g1_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g1_org AND o.auth_version = v.g1_version))
-      AND (v.g2_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g2_org AND o.auth_version = v.g2_version))
+      ${sql.raw(AS_GUARDED)}
     ${opts.skipConflicts ? sql`ON CONFLICT DO NOTHING` : sql``}
     RETURNING id`;
 }
@@ -94,15 +100,11 @@ export function activitiesInsert(rows: readonly GuardedRow[], opts: { skipConfli
 export const GROUP_COMMIT_INSERT = 'walletkit_activities_insert';
 
 /** Its text: the columns of `activitiesInsert`'s VALUES, as arrays in the same order. */
-const GROUP_COMMIT_TEXT = `
-    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
-    SELECT v.id, v.organization_id, v.type, v.status, v.fingerprint, v.timestamp_ms, v.user_id, v.intent, v.result, v.app_proofs, v.generate_app_proofs, v.failure, v.created_at, v.updated_at
+const GROUP_COMMIT_TEXT = `${INTO}
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
       $8::jsonb[], $9::jsonb[], $10::jsonb[], $11::boolean[], $12::jsonb[], $13::timestamptz[], $14::timestamptz[],
       $15::text[], $16::bigint[], $17::text[], $18::bigint[])
-      AS v(id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at, g1_org, g1_version, g2_org, g2_version)
-    WHERE (v.g1_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g1_org AND o.auth_version = v.g1_version))
-      AND (v.g2_org IS NULL OR EXISTS (SELECT 1 FROM organizations o WHERE o.id = v.g2_org AND o.auth_version = v.g2_version))
+      ${AS_GUARDED}
     ON CONFLICT DO NOTHING
     RETURNING id`;
 
