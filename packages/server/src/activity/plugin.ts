@@ -11,7 +11,7 @@ import { activityFingerprint } from '@walletkit/crypto';
 import { operations, queries, SubmitEnvelope, type OperationDescriptor, type QueryDescriptor, type QueryName } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { useStrictJson } from '../request-body.js';
-import type { Store } from '../store/db.js';
+import { isPreparedStatementLost, type Store } from '../store/db.js';
 import { StaleFacts } from './activity-insert.js';
 import { authenticate } from './authenticate.js';
 import { authorizeQuery } from './authorize.js';
@@ -100,6 +100,9 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
             caller,
           });
         } catch (err) {
+          // A connection lost its prepared statements inside the activity's transaction (a pooler
+          // without them: store/prepared.ts): nothing was stored and nothing is named any more.
+          if (isPreparedStatementLost(err) && attempt < STALE_ATTEMPTS) continue;
           if (!(err instanceof StaleFacts)) throw err;
           // Another process changed the caller's organization since its facts were cached: nothing
           // was stored; read them again and run again (a second change in the same moments too).

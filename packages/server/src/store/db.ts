@@ -20,6 +20,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
+import { PREPARED_STATEMENT_LOST, preparingClient, StatementNames } from './prepared.js';
 import * as schema from './schema.js';
 
 export { StoreLockedError } from './lock.js';
@@ -84,8 +85,9 @@ export interface Store {
 
 /**
  * A statement as the driver takes it: text with `$n` placeholders, and their values. A `name`
- * makes it a prepared statement on PostgreSQL, parsed and planned once per connection: only for
- * a text that never changes under that name. PGlite runs it unnamed.
+ * makes it a prepared statement on PostgreSQL from its first execution, parsed and planned once per
+ * connection: only for a text that never changes under that name (other statements are named once
+ * they are hot: prepared.ts). PGlite runs it unnamed.
  */
 export interface RawStatement {
   text: string;
@@ -268,7 +270,8 @@ function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(cli
 
 async function openPostgres(databaseUrl: string, poolSize: number): Promise<Store> {
   const changes = postgresChanges(databaseUrl);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect: changes.onConnect });
+  // Hot statements are prepared once per connection (prepared.ts).
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect: changes.onConnect, Client: preparingClient(new StatementNames()) });
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool discards it and the next query opens a new one.
   pool.on('error', (err) => {
@@ -285,37 +288,17 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
   }
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   let closing: Promise<void> | undefined;
-  /** Named statements are kept, until a connection shows it cannot keep them (PREPARED_STATEMENT_LOST). */
-  let prepared = true;
   return {
     kind: 'postgres',
     db,
     changes: changes.feed,
-    query: async <T>({ text, values, name }: RawStatement) => {
-      if (name && prepared) {
-        try {
-          return (await pool.query({ name, text, values })).rows as T[];
-        } catch (err) {
-          // Nothing ran: the statement was refused before its execution. Go on unnamed, for good.
-          if (!PREPARED_STATEMENT_LOST.has((err as { code?: unknown }).code as string)) throw err;
-          prepared = false;
-        }
-      }
-      return (await pool.query({ text, values })).rows as T[];
-    },
+    // A name is kept while the pool's connections keep named statements (prepared.ts).
+    query: async <T>({ text, values, name }: RawStatement) => (await pool.query(name ? { name, text, values } : { text, values })).rows as T[],
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
     migrate: () => migrate(pool),
     close: () => (closing ??= Promise.all([changes.close(), pool.end()]).then(() => {})),
   };
 }
-
-/**
- * PostgreSQL's answers when a named statement is not where the driver left it: "does not exist"
- * (26000) and "already exists" (42P05). A transaction-mode pooler without prepared-statement
- * support (PgBouncer before 1.21, or `max_prepared_statements = 0`) hands each statement to
- * another server connection; `Store.query` then runs its statements unnamed, as drizzle does.
- */
-const PREPARED_STATEMENT_LOST = new Set(['26000', '42P05']);
 
 function txConfig(opts: TransactionOptions | undefined) {
   return opts?.isolation ? { isolationLevel: opts.isolation } : undefined;
@@ -375,6 +358,15 @@ export function violatedConstraint(err: unknown): string | undefined {
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   if (sqlState(err) !== '23505') return false;
   return constraint === undefined || violatedConstraint(err) === constraint;
+}
+
+/**
+ * True when PostgreSQL refused a named statement its connection no longer holds (prepared.ts): inside
+ * a transaction nothing of it is stored, and since nothing is named any more, running it again works.
+ */
+export function isPreparedStatementLost(err: unknown): boolean {
+  const code = sqlState(err);
+  return code !== undefined && PREPARED_STATEMENT_LOST.has(code);
 }
 
 /** True for serialization_failure (40001) or deadlock_detected (40P01): retry the transaction. */

@@ -99,9 +99,9 @@ export interface TestServer {
 
 export async function startTestServer(
   kind: StoreKind,
-  opts: { config?: Partial<ServerConfig>; deps?: Partial<AppDeps>; clock?: () => number } = {},
+  opts: { config?: Partial<ServerConfig>; deps?: Partial<AppDeps>; clock?: () => number; poolSize?: number } = {},
 ): Promise<TestServer> {
-  const store = await openTestStore(kind);
+  const store = await openTestStore(kind, opts.poolSize ? { poolSize: opts.poolSize } : {});
   const config = loadConfig({}, { port: 0, logLevel: 'silent', masterKey: randomBytes(32).toString('hex'), dataDir: '/nonexistent-test-dir', ...opts.config });
   const enclave = await Enclave.open(store, config);
   const now = opts.clock ? () => new Date(opts.clock!()) : undefined;

@@ -71,12 +71,12 @@ export function createTestDataDir(): { dataDir: string; remove(): void } {
   return { dataDir, remove: () => rmSync(dataDir, { recursive: true, force: true }) };
 }
 
-export async function openTestStore(kind: StoreKind, opts: { memory?: boolean } = {}): Promise<TestStore> {
+export async function openTestStore(kind: StoreKind, opts: { memory?: boolean; poolSize?: number } = {}): Promise<TestStore> {
   if (kind === 'postgres') {
     const database = await createTestDatabase();
     let store: Store;
     try {
-      store = await openStore({ databaseUrl: database.url, poolSize: 5 });
+      store = await openStore({ databaseUrl: database.url, poolSize: opts.poolSize ?? 5 });
     } catch (err) {
       await database.drop();
       throw err;
