@@ -20,7 +20,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
-import { PREPARED_STATEMENT_LOST, preparingClient, StatementNames } from './prepared.js';
+import { preparingClient, StatementNames } from './prepared.js';
 import * as schema from './schema.js';
 
 export { StoreLockedError } from './lock.js';
@@ -271,7 +271,12 @@ function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(cli
 async function openPostgres(databaseUrl: string, poolSize: number): Promise<Store> {
   const changes = postgresChanges(databaseUrl);
   // Hot statements are prepared once per connection (prepared.ts).
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, onConnect: changes.onConnect, Client: preparingClient(new StatementNames()) });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    onConnect: changes.onConnect,
+    Client: preparingClient(new StatementNames(), isPreparedStatementLost),
+  });
   // An idle connection dropped by the server (restart, failover) must not crash the process;
   // the pool discards it and the next query opens a new one.
   pool.on('error', (err) => {
@@ -359,6 +364,12 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   if (sqlState(err) !== '23505') return false;
   return constraint === undefined || violatedConstraint(err) === constraint;
 }
+
+/**
+ * PostgreSQL's answers when a named statement is not where the driver left it: "does not exist"
+ * (26000) and "already exists" (42P05). Both refuse the statement before it runs.
+ */
+const PREPARED_STATEMENT_LOST: ReadonlySet<string> = new Set(['26000', '42P05']);
 
 /**
  * True when PostgreSQL refused a named statement its connection no longer holds (prepared.ts): inside

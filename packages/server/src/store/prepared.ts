@@ -12,7 +12,7 @@
  *
  * A connection that loses its statements (a transaction-mode pooler without prepared-statement
  * support hands each statement to another server connection) makes PostgreSQL refuse the next one
- * before running it ({@link PREPARED_STATEMENT_LOST}): from then on the process names nothing. The
+ * before running it (db.ts `isPreparedStatementLost`): from then on the process names nothing. The
  * refused statement runs again unnamed when no transaction was open; inside one, the error goes to
  * the transaction's owner, which starts it over (activity/plugin.ts) or fails.
  */
@@ -25,12 +25,6 @@ export const PREPARE_AFTER = 3;
 export const MAX_NAMED = 500;
 /** Texts counted before being named; the counts start over when this many are tracked. */
 const MAX_COUNTED = 5_000;
-
-/**
- * PostgreSQL's answers when a named statement is not where the driver left it: "does not exist"
- * (26000) and "already exists" (42P05). Both refuse the statement before it runs.
- */
-export const PREPARED_STATEMENT_LOST: ReadonlySet<string> = new Set(['26000', '42P05']);
 
 /** Which texts are named, and their names: one per pool, shared by its connections. */
 export class StatementNames {
@@ -78,17 +72,14 @@ interface QueryConfigLike {
 
 type Callback = (err: Error | null, result?: unknown) => void;
 
-function lost(err: unknown): boolean {
-  return PREPARED_STATEMENT_LOST.has((err as { code?: unknown } | null)?.code as string);
-}
-
 /**
  * A node-postgres `Client` class (the pool's `Client` option) that names hot statements with
  * parameters (see the module comment); a statement without parameters (BEGIN, COMMIT, LISTEN)
  * runs as before. A statement named by its caller (`Store.query`) keeps its name while naming is
- * on, and loses it once it is off.
+ * on, and loses it once it is off. `lost` tells a refusal of a statement its connection no longer
+ * holds (db.ts `isPreparedStatementLost`).
  */
-export function preparingClient(names: StatementNames): typeof pg.Client {
+export function preparingClient(names: StatementNames, lost: (err: unknown) => boolean): typeof pg.Client {
   const query = pg.Client.prototype.query as (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) => unknown;
   return class PreparingClient extends pg.Client {
     // biome-ignore lint/suspicious/noExplicitAny: node-postgres's overloads of query, passed through
@@ -99,9 +90,13 @@ export function preparingClient(names: StatementNames): typeof pg.Client {
       const params = Array.isArray(values) ? values : c.values;
       const name = typeof c.name === 'string' ? c.name : Array.isArray(params) && params.length > 0 ? names.nameOf(c.text) : undefined;
       if (name === undefined) return query.call(this, config, values, callback);
-      const { name: _given, ...unnamed } = c;
-      if (!names.enabled) return query.call(this, unnamed, values, callback);
-      const named = { ...unnamed, name };
+      // Copies of the caller's config only where the name changes (the hot path sends it as is).
+      const unnamed = () => {
+        const { name: _given, ...rest } = c;
+        return rest;
+      };
+      if (!names.enabled) return query.call(this, unnamed(), values, callback);
+      const named = c.name === name ? c : { ...c, name };
       // The statement again, unnamed, when it was refused outside any transaction (nothing ran).
       const again = (err: unknown): boolean => {
         if (!lost(err)) return false;
@@ -112,12 +107,12 @@ export function preparingClient(names: StatementNames): typeof pg.Client {
       const args = typeof values === 'function' ? [] : [values];
       if (done) {
         return query.call(this, named, ...args, (err: Error | null, result?: unknown) => {
-          if (err && again(err)) query.call(this, unnamed, ...args, done);
+          if (err && again(err)) query.call(this, unnamed(), ...args, done);
           else done(err, result);
         });
       }
       return (query.call(this, named, ...args) as Promise<unknown>).catch((err: unknown) => {
-        if (again(err)) return query.call(this, unnamed, ...args);
+        if (again(err)) return query.call(this, unnamed(), ...args);
         throw err;
       });
     }
