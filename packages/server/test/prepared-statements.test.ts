@@ -1,5 +1,6 @@
 /**
- * Hot statements prepared once per connection on PostgreSQL (store/prepared.ts): which texts get
+ * Hot statements prepared once per connection, on PostgreSQL and on PGlite (store/prepared.ts; on
+ * PGlite through node-postgres over its protocol adapter, db.ts): which texts get
  * a name and when, that a named statement answers what an unnamed one does, and what happens when
  * a connection loses its statements (a transaction-mode pooler without them): outside a
  * transaction the statement runs again unnamed; inside one the transaction's owner sees the error
@@ -8,11 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { isPreparedStatementLost, openStore, type Store } from '../src/store/db';
+import { isPreparedStatementLost, type Store } from '../src/store/db';
 import { MAX_NAMED, PREPARE_AFTER, StatementNames } from '../src/store/prepared';
 import { activities, organizations } from '../src/store/schema';
 import { startTestServer } from './support/harness';
-import { createTestDatabase } from './support/stores';
+import { openTestStore, storeKinds } from './support/stores';
 
 describe('StatementNames', () => {
   it('given a text, when it runs, then it is named from its PREPARE_AFTER-th execution on, always with the same name, and other texts get other names', () => {
@@ -55,18 +56,16 @@ async function preparedOn(store: Store): Promise<string[]> {
   return rows.map((r) => r.statement);
 }
 
-describe('statements prepared on postgres', () => {
+describe.each(storeKinds)('statements prepared on %s', (kind) => {
   async function withOneConnection(fn: (store: Store, org: string) => Promise<void>): Promise<void> {
-    const database = await createTestDatabase();
-    // One connection: what it prepared is what pg_prepared_statements shows.
-    const store = await openStore({ databaseUrl: database.url, poolSize: 1 });
+    // One connection (PGlite has only one): what it prepared is what pg_prepared_statements shows.
+    const store = await openTestStore(kind, { poolSize: 1 });
     try {
       const org = randomUUID();
       await store.db.insert(organizations).values({ id: org, name: `prepared ${org}` });
       await fn(store, org);
     } finally {
-      await store.close();
-      await database.drop();
+      await store.dispose();
     }
   }
   const nameOf = (store: Store, org: string) => store.db.select({ name: organizations.name }).from(organizations).where(eq(organizations.id, org));
@@ -119,7 +118,7 @@ describe('statements prepared on postgres', () => {
   });
 
   it('given the server`s one connection lost its statements, when an activity is submitted, then it completes once (run again if its transaction was refused) and later ones too', async () => {
-    const server = await startTestServer('postgres', { poolSize: 1 });
+    const server = await startTestServer(kind, { poolSize: 1 });
     try {
       const tag = (i: number) => ({ userTagName: `tag-${i}`, userIds: [] });
       for (let i = 0; i < PREPARE_AFTER + 1; i++) await server.client.run('create_user_tag', tag(i));

@@ -124,6 +124,31 @@ describe.each(storeKinds)('store on %s', (kind) => {
     expect(await store.db.select().from(organizations).where(eq(organizations.id, committed))).toHaveLength(1);
   });
 
+  it('hears a committed change of an organization before the statement or COMMIT that made it resolves, and nothing of a rolled-back one', async () => {
+    const store = await shared();
+    const org = await insertOrg(store.db);
+    const epoch = () => store.changes.epochOf(org);
+    const atStart = epoch();
+    await store.db.insert(users).values({ id: newId(), organizationId: org, userName: 'ann' });
+    const afterInsert = epoch();
+    expect(afterInsert).toBeGreaterThan(atStart);
+    await store.transaction(async (tx) => {
+      await tx.insert(users).values({ id: newId(), organizationId: org, userName: 'bob' });
+    });
+    const afterCommit = epoch();
+    expect(afterCommit).toBeGreaterThan(afterInsert);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.insert(users).values({ id: newId(), organizationId: org, userName: 'eve' });
+        throw new Error('undone');
+      }),
+    ).rejects.toThrow('undone');
+    expect(epoch()).toBe(afterCommit);
+    // PGlite's one session hears everything from the start; PostgreSQL's feed goes live once its
+    // listener for other processes is up (the pooled connections heard the above regardless).
+    if (kind === 'pglite') expect(store.changes.live).toBe(true);
+  });
+
   it('runs transactions at the requested isolation level', async () => {
     const store = await shared();
     const level = async (isolation?: 'read committed' | 'serializable') =>

@@ -2,7 +2,8 @@
  * Opening the database (DESIGN section 3, "Storage"): PostgreSQL through node-postgres when a
  * URL is given (scale-out: any number of server processes on one database), otherwise the
  * embedded PGlite persisted under the data directory (one server process per directory,
- * enforced by a lock file). Migrations run on open either way.
+ * enforced by a lock file), driven through node-postgres too, over PGlite's protocol adapter.
+ * Migrations run on open either way.
  *
  * Data directory layout (embedded mode):
  *   <dataDir>/walletkit.lock   pid of the server process holding the directory
@@ -11,11 +12,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite, type ParserOptions, type QueryOptions, type Transaction, types } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
@@ -78,16 +79,16 @@ export interface Store {
   /**
    * Run one statement straight on the driver, outside any transaction, and return its rows as the
    * driver parses them: for the hottest statements (the group commit of signatures), where
-   * drizzle's per-statement work costs as much as PGlite's own. @internal
+   * drizzle's per-statement work costs as much as the database's own. @internal
    */
   query<T>(statement: RawStatement): Promise<T[]>;
 }
 
 /**
  * A statement as the driver takes it: text with `$n` placeholders, and their values. A `name`
- * makes it a prepared statement on PostgreSQL from its first execution, parsed and planned once per
- * connection: only for a text that never changes under that name (other statements are named once
- * they are hot: prepared.ts). PGlite runs it unnamed.
+ * makes it a prepared statement from its first execution, parsed and planned once per connection:
+ * only for a text that never changes under that name (other statements are named once they are
+ * hot: prepared.ts).
  */
 export interface RawStatement {
   text: string;
@@ -108,7 +109,7 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
   const lock = lockDataDir(dataDir, displayDir);
   let client: PGlite | undefined;
   try {
-    client = await PGlite.create(join(dataDir, PGLITE_SUBDIR), { parsers: DRIZZLE_PARSERS });
+    client = await PGlite.create(join(dataDir, PGLITE_SUBDIR));
     return await openPglite(client, { lock, dataDir });
   } catch (err) {
     await client?.close().catch(() => {});
@@ -118,64 +119,113 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
 }
 
 /**
- * The value parsers drizzle asks PGlite for on every statement (timestamps, intervals and dates
- * as the text PostgreSQL sends; drizzle maps them itself): given to PGlite once, at creation.
- * Given per statement, PGlite copies its whole parser table each time: a tenth of a
- * millisecond of the event loop per statement.
+ * PGlite's protocol adapter, taking node-postgres's Parse as node-postgres's own serializer does:
+ * node-postgres hands on a query's `types` (drizzle's value parsers, an object) where parameter
+ * type OIDs go, and its serializer reads an object as no OIDs; PGlite's expects an array.
  */
-const DRIZZLE_PARSERS: ParserOptions = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((type) => [type, (value: string) => value]),
-);
-
-/** `query` of a PGlite client or transaction without per-statement parsers (they are PGlite's own: DRIZZLE_PARSERS). */
-function withoutStatementParsers<C extends Pick<PGlite, 'query'>>(client: C): C {
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'query') {
-        return (query: string, params?: unknown[], options?: QueryOptions) => {
-          if (options?.parsers === undefined) return target.query(query, params, options);
-          const { parsers: _drizzles, ...rest } = options;
-          return target.query(query, params, rest);
-        };
-      }
-      if (prop === 'transaction') {
-        const transaction = (target as unknown as PGlite).transaction.bind(target);
-        return <T>(fn: (tx: Transaction) => Promise<T>) => transaction((tx) => fn(withoutStatementParsers(tx)));
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+class AdapterConnection extends PglitePgConnection {
+  override parse(query: { types?: unknown }): void {
+    super.parse(Array.isArray(query.types) ? query : { ...query, types: undefined });
+  }
 }
 
+/**
+ * The embedded store once migrated: every statement goes through one node-postgres connection over
+ * PGlite's own protocol adapter (`@electric-sql/pglite/node-postgres`), as on PostgreSQL, so hot
+ * statements are prepared once (prepared.ts) instead of parsed and planned on the event loop at
+ * every execution (decision 0022). Nothing else may talk to `client` while the store is open: the
+ * adapter sends one statement as several protocol messages, and a statement of PGlite's own
+ * `query` between them would break the session's protocol state. One connection serializes
+ * transactions as PGlite's own lock did; the pool never closes it when idle (a new connection
+ * would find the old one's statements on the same backend).
+ */
 async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: string }): Promise<Store> {
+  const release = async () => {
+    try {
+      if (!client.closed) await client.close();
+    } finally {
+      disk?.lock.release();
+    }
+  };
   try {
     await migrate(client);
   } catch (err) {
-    if (!disk) await client.close().catch(() => {});
+    if (!disk) await release().catch(() => {});
     throw err;
   }
-  const db = drizzlePglite({ client: withoutStatementParsers(client), schema }) as unknown as Db;
-  // One session: its notifications arrive before the statement that caused them resolves.
+  // One session: its notifications arrive before the statement that caused them resolves (the
+  // adapter hands over the messages of a Sync in order, NotificationResponse before ReadyForQuery).
   const changes = new ChangeFeed({ live: true });
-  await client.listen(CHANGES_CHANNEL, (organizationId) => changes.changed(organizationId));
+  const Preparing = preparingClient(new StatementNames(), isPreparedStatementLost);
+  class PgliteClient extends Preparing {
+    constructor(config?: pg.ClientConfig) {
+      super({ ...config, connection: new AdapterConnection({ pglite: client }) } as pg.ClientConfig);
+    }
+  }
+  const pool = newPool(
+    {
+      max: 1,
+      idleTimeoutMillis: 0,
+      Client: PgliteClient as typeof pg.Client,
+      onConnect: async (connection) => {
+        connection.on('notification', (n) => {
+          if (n.channel === CHANGES_CHANNEL && n.payload) changes.changed(n.payload);
+        });
+        // A connection after another (one backend): none of the other's statements may linger.
+        await connection.query('DEALLOCATE ALL');
+        await connection.query(`LISTEN ${CHANGES_CHANNEL}`);
+      },
+    },
+    'PGlite',
+  );
+  try {
+    await pool.query('SELECT 1');
+  } catch (err) {
+    await pool.end().catch(() => {});
+    if (!disk) await release().catch(() => {});
+    throw err;
+  }
+  return poolStore(
+    'pglite',
+    pool,
+    changes,
+    async () => {
+      try {
+        await pool.end();
+      } finally {
+        await release();
+      }
+    },
+    disk?.dataDir,
+  );
+}
+
+/**
+ * A node-postgres pool of either database. A connection dropped while idle (a PostgreSQL restart,
+ * failover) must not crash the process: the pool discards it and the next query opens a new one.
+ */
+function newPool(options: pg.PoolConfig, what: string): pg.Pool {
+  const pool = new pg.Pool(options);
+  pool.on('error', (err) => {
+    console.error(`walletkit store: idle ${what} connection lost: ${err.message}`);
+  });
+  return pool;
+}
+
+/** The Store over a node-postgres pool (either database), closed by `close`. */
+function poolStore(kind: StoreKind, pool: pg.Pool, changes: ChangeFeed, close: () => Promise<void>, dataDir?: string): Store {
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   let closing: Promise<void> | undefined;
   return {
-    kind: 'pglite',
+    kind,
     db,
     changes,
-    query: async <T>(statement: RawStatement) => (await client.query<T>(statement.text, statement.values)).rows,
-    dataDir: disk?.dataDir,
+    // A name is kept while the pool's connections keep named statements (prepared.ts).
+    query: async <T>({ text, values, name }: RawStatement) => (await pool.query(name ? { name, text, values } : { text, values })).rows as T[],
+    dataDir,
     transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
-    migrate: () => migrate(client),
-    close: () =>
-      (closing ??= (async () => {
-        try {
-          if (!client.closed) await client.close();
-        } finally {
-          disk?.lock.release();
-        }
-      })()),
+    migrate: () => migrate(pool),
+    close: () => (closing ??= close()),
   };
 }
 
@@ -187,9 +237,9 @@ let memoryImage: Promise<Blob> | undefined;
 async function createMemoryPglite(): Promise<PGlite> {
   if (memoryImage) {
     const image = await memoryImage.catch(() => undefined);
-    if (image) return PGlite.create({ loadDataDir: image, parsers: DRIZZLE_PARSERS });
+    if (image) return PGlite.create({ loadDataDir: image });
   }
-  const client = await PGlite.create({ parsers: DRIZZLE_PARSERS });
+  const client = await PGlite.create();
   if (!memoryImage) {
     const image = client.dumpDataDir('none').then((d) => (d instanceof Blob ? d : new Blob([d])));
     memoryImage = image;
@@ -271,17 +321,15 @@ function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(cli
 async function openPostgres(databaseUrl: string, poolSize: number): Promise<Store> {
   const changes = postgresChanges(databaseUrl);
   // Hot statements are prepared once per connection (prepared.ts).
-  const pool = new pg.Pool({
-    connectionString: databaseUrl,
-    max: poolSize,
-    onConnect: changes.onConnect,
-    Client: preparingClient(new StatementNames(), isPreparedStatementLost),
-  });
-  // An idle connection dropped by the server (restart, failover) must not crash the process;
-  // the pool discards it and the next query opens a new one.
-  pool.on('error', (err) => {
-    console.error(`walletkit store: idle PostgreSQL connection lost: ${err.message}`);
-  });
+  const pool = newPool(
+    {
+      connectionString: databaseUrl,
+      max: poolSize,
+      onConnect: changes.onConnect,
+      Client: preparingClient(new StatementNames(), isPreparedStatementLost),
+    },
+    'PostgreSQL',
+  );
   try {
     await migrate(pool);
   } catch (err) {
@@ -291,18 +339,7 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
       cause: err,
     });
   }
-  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
-  let closing: Promise<void> | undefined;
-  return {
-    kind: 'postgres',
-    db,
-    changes: changes.feed,
-    // A name is kept while the pool's connections keep named statements (prepared.ts).
-    query: async <T>({ text, values, name }: RawStatement) => (await pool.query(name ? { name, text, values } : { text, values })).rows as T[],
-    transaction: (fn, opts) => db.transaction(fn, txConfig(opts)),
-    migrate: () => migrate(pool),
-    close: () => (closing ??= Promise.all([changes.close(), pool.end()]).then(() => {})),
-  };
+  return poolStore('postgres', pool, changes.feed, () => Promise.all([changes.close(), pool.end()]).then(() => {}));
 }
 
 function txConfig(opts: TransactionOptions | undefined) {
