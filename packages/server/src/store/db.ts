@@ -2,7 +2,7 @@
  * Opening the database (DESIGN section 3, "Storage"): PostgreSQL through node-postgres when a
  * URL is given (scale-out: any number of server processes on one database), otherwise the
  * embedded PGlite persisted under the data directory (one server process per directory,
- * enforced by a lock file), driven through node-postgres too, over PGlite's protocol adapter.
+ * enforced by a lock file), driven through node-postgres too (pglite-connection.ts).
  * Migrations run on open either way.
  *
  * Data directory layout (embedded mode):
@@ -16,11 +16,11 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { PglitePgConnection } from '@electric-sql/pglite/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
+import { PgliteConnection } from './pglite-connection.js';
 import { preparingClient, StatementNames } from './prepared.js';
 import * as schema from './schema.js';
 
@@ -119,23 +119,11 @@ export async function openStore(opts: OpenStoreOptions = {}): Promise<Store> {
 }
 
 /**
- * PGlite's protocol adapter, taking node-postgres's Parse as node-postgres's own serializer does:
- * node-postgres hands on a query's `types` (drizzle's value parsers, an object) where parameter
- * type OIDs go, and its serializer reads an object as no OIDs; PGlite's expects an array.
- */
-class AdapterConnection extends PglitePgConnection {
-  override parse(query: { types?: unknown }): void {
-    super.parse(Array.isArray(query.types) ? query : { ...query, types: undefined });
-  }
-}
-
-/**
- * The embedded store once migrated: every statement goes through one node-postgres connection over
- * PGlite's own protocol adapter (`@electric-sql/pglite/node-postgres`), as on PostgreSQL, so hot
- * statements are prepared once (prepared.ts) instead of parsed and planned on the event loop at
- * every execution (decision 0022). Nothing else may talk to `client` while the store is open: the
- * adapter sends one statement as several protocol messages, and a statement of PGlite's own
- * `query` between them would break the session's protocol state. One connection serializes
+ * The embedded store once migrated: every statement goes through one node-postgres connection to
+ * PGlite (pglite-connection.ts), as on PostgreSQL, so hot statements are prepared once
+ * (prepared.ts) instead of parsed and planned on the event loop at every execution (decision
+ * 0022). Nothing else may talk to `client` while the store is open: a statement of PGlite's own
+ * `query` could land between another's protocol messages. One connection serializes
  * transactions as PGlite's own lock did; the pool never closes it when idle (a new connection
  * would find the old one's statements on the same backend).
  */
@@ -154,12 +142,12 @@ async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: strin
     throw err;
   }
   // One session: its notifications arrive before the statement that caused them resolves (the
-  // adapter hands over the messages of a Sync in order, NotificationResponse before ReadyForQuery).
+  // connection emits PGlite's answers in order, NotificationResponse before ReadyForQuery).
   const changes = new ChangeFeed({ live: true });
   const Preparing = preparingClient(new StatementNames(), isPreparedStatementLost);
   class PgliteClient extends Preparing {
     constructor(config?: pg.ClientConfig) {
-      super({ ...config, connection: new AdapterConnection({ pglite: client }) } as pg.ClientConfig);
+      super({ ...config, connection: new PgliteConnection(client) } as pg.ClientConfig);
     }
   }
   const pool = newPool(
@@ -171,7 +159,9 @@ async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: strin
         connection.on('notification', (n) => {
           if (n.channel === CHANGES_CHANNEL && n.payload) changes.changed(n.payload);
         });
-        // A connection after another (one backend): none of the other's statements may linger.
+        // A connection after another (one backend): nothing of the other's may linger, neither an
+        // open transaction nor its statements.
+        if ((connection as pg.Client).getTransactionStatus() !== 'I') await connection.query('ROLLBACK');
         await connection.query('DEALLOCATE ALL');
         await connection.query(`LISTEN ${CHANGES_CHANNEL}`);
       },
