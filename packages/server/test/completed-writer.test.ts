@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GROUP_COMMIT_INSERT, groupCommitInsert, insertActivities } from '../src/activity/activity-insert';
+import { GROUP_COMMIT_INSERT, groupCommitInsert, groupCommitName, insertActivities, VALUES_ROWS } from '../src/activity/activity-insert';
 import { CompletedWriter, gatherMsFor } from '../src/activity/completed-writer';
 import { openStore } from '../src/store/db';
 import { activities, organizations } from '../src/store/schema';
@@ -93,7 +93,7 @@ describe.each(storeKinds)('the two texts of the activity INSERT on %s', (kind) =
     store = undefined;
   });
 
-  it('given the same rows and guards, when stored by the group commit`s INSERT and by the one in a transaction, then the stored rows are equal column for column, and both hold back the same stale-guarded and duplicate rows', async () => {
+  it('given the same rows and guards, when stored by the group commit`s INSERT (its VALUES text and, for a larger batch, its unnest text) and by the one in a transaction, then the stored rows are equal column for column, and all hold back the same stale-guarded and duplicate rows', async () => {
     store = await openTestStore(kind);
     const org = randomUUID();
     const parent = randomUUID();
@@ -130,6 +130,11 @@ describe.each(storeKinds)('the two texts of the activity INSERT on %s', (kind) =
     await store.query(groupCommitInsert([{ row: full('sha256:stored-before'), guard: [] }]));
 
     const byGroupCommit = await store.query<{ id: string }>(groupCommitInsert(batch('g')));
+    // The same five rows in a batch too large for a VALUES text: the unnest text.
+    const filler = Array.from({ length: VALUES_ROWS }, (_, i) => ({ row: full(`sha256:filler-${i}`), guard: [] }));
+    const large = groupCommitInsert([...batch('u'), ...filler]);
+    expect([groupCommitInsert(batch('g')).name, large.name]).toEqual([groupCommitName(5), GROUP_COMMIT_INSERT]);
+    expect(await store.query(large)).toHaveLength(3 + VALUES_ROWS);
     const inTransaction = batch('t');
     const written = await store.transaction(async (tx) => insertActivities(tx, inTransaction.slice(0, 4), { skipConflicts: true }));
     // The transaction's text raises on a duplicate fingerprint instead of skipping it.
@@ -138,12 +143,14 @@ describe.each(storeKinds)('the two texts of the activity INSERT on %s', (kind) =
     expect(byGroupCommit).toHaveLength(3);
     expect(written.size).toBe(3);
     const stored = await store.db.select().from(activities).where(eq(activities.organizationId, org));
-    const strip = ({ id: _id, fingerprint, ...rest }: (typeof stored)[number]) => ({ ...rest, kind: fingerprint.replace(/^sha256:[gt]-/, '') });
+    const strip = ({ id: _id, fingerprint, ...rest }: (typeof stored)[number]) => ({ ...rest, kind: fingerprint.replace(/^sha256:[gtu]-/, '') });
     const g = stored.filter((r) => r.fingerprint.startsWith('sha256:g-')).map(strip);
+    const u = stored.filter((r) => r.fingerprint.startsWith('sha256:u-')).map(strip);
     const t = stored.filter((r) => r.fingerprint.startsWith('sha256:t-')).map(strip);
     const order = (rows: ReturnType<typeof strip>[]) => [...rows].sort((a, b) => a.kind.localeCompare(b.kind));
     expect(order(g).map((r) => r.kind)).toEqual(['guarded', 'nulls', 'unguarded']);
     expect(order(g)).toEqual(order(t));
+    expect(order(u)).toEqual(order(t));
     expect(order(g)[0]).toMatchObject({ userId: 'user "quoted" \\ back', intent: { text: 'a "b" \\ c, {d}', list: [1, null, 'é'] }, generateAppProofs: true });
     expect(order(g)[1]).toMatchObject({ appProofs: null, failure: null, generateAppProofs: false });
   });
@@ -161,7 +168,7 @@ describe('the group commit`s prepared statement on postgres', () => {
         groupCommitInsert([{ row: { ...row(org, fingerprint), appProofs: null, failure: null, generateAppProofs: false }, guard: [] }]);
       expect(await store.query(one('sha256:first'))).toHaveLength(1);
       // The driver believes the statement is prepared; the server connection no longer has it.
-      await store.query({ text: `DEALLOCATE ${GROUP_COMMIT_INSERT}`, values: [] });
+      await store.query({ text: `DEALLOCATE ${groupCommitName(1)}`, values: [] });
       expect(await store.query(one('sha256:second'))).toHaveLength(1);
       expect(await store.query(one('sha256:third'))).toHaveLength(1);
       const unknownOrganization = groupCommitInsert([
