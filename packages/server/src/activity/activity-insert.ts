@@ -106,7 +106,7 @@ export const GROUP_COMMIT_INSERT = 'walletkit_activities_insert';
 export const VALUES_ROWS = 16;
 
 /** The prepared statement of the group commit's INSERT of `rows` rows. */
-export const groupCommitName = (rows: number): string => (rows <= VALUES_ROWS ? `${GROUP_COMMIT_INSERT}_${rows}` : GROUP_COMMIT_INSERT);
+export const groupCommitName = (rows: number): string => (rows >= 1 && rows <= VALUES_ROWS ? `${GROUP_COMMIT_INSERT}_${rows}` : GROUP_COMMIT_INSERT);
 
 /** Each column's cast in a VALUES tuple, in `rowValues`' order (as `valuesOf` writes them). */
 const CASTS = [
@@ -163,7 +163,8 @@ const GROUP_COMMIT_TEXT = `${INTO}
  * eighteen arrays under one fixed text.
  */
 export function groupCommitInsert(rows: readonly GuardedRow[]): RawStatement {
-  if (rows.length <= VALUES_ROWS) return { text: valuesText(rows.length), values: rows.flatMap(rowValues), name: groupCommitName(rows.length) };
+  if (rows.length >= 1 && rows.length <= VALUES_ROWS)
+    return { text: valuesText(rows.length), values: rows.flatMap(rowValues), name: groupCommitName(rows.length) };
   const columns: unknown[][] = Array.from({ length: 18 }, () => new Array(rows.length));
   rows.forEach((one, i) => {
     const values = rowValues(one);
