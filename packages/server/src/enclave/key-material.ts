@@ -3,10 +3,11 @@
  * parsing of imported secrets. Only enclave/index.ts imports this file; every function
  * here receives or returns plaintext, and callers zero the bytes they hold afterwards.
  */
-import { pbkdf2Sync } from 'node:crypto';
-import { bytesToHex, deriveAccount, formatAddress, hexToBytes, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
+import { createECDH, pbkdf2Sync } from 'node:crypto';
+import { bytesToHex, formatAddress, hexToBytes, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
 import { ApiError, asApiError } from '../errors.js';
+import { derivePrivateKeyNative } from './native-derive.js';
 
 /** One account to derive from a wallet seed. */
 export interface AccountSpec {
@@ -49,24 +50,47 @@ export function mnemonicSeed(mnemonic: string): Uint8Array {
 /**
  * Addresses, public keys and private keys of `specs` under one seed. The caller seals each
  * private key and zeroes it; on an error, the keys derived so far are zeroed here.
+ *
+ * The keys come from `derivePrivateKeyNative` (node's HMAC and EC; @walletkit/crypto's
+ * `deriveAccount` goes through @scure/bip32, which computes a public key in JS at every level:
+ * a third of a signup's CPU). `key-derivation.test.ts` holds both to the same accounts.
  */
 export function deriveAccountKeys(seed: Uint8Array, specs: readonly AccountSpec[]): Array<DerivedAccountPublic & { privateKey: Uint8Array }> {
   const out: Array<DerivedAccountPublic & { privateKey: Uint8Array }> = [];
   try {
     for (const [i, spec] of specs.entries()) {
-      let derived: ReturnType<typeof deriveAccount>;
+      let privateKey: Uint8Array | undefined;
       try {
-        derived = deriveAccount({ seed, curve: spec.curve, path: spec.path, addressFormat: spec.addressFormat });
+        privateKey = derivePrivateKeyNative(seed, spec.curve, spec.path);
+        const { publicKey, forAddress } = publicKeyOfDerived(spec.curve, privateKey);
+        const address = formatAddress({ curve: spec.curve, publicKey: forAddress, addressFormat: spec.addressFormat });
+        out.push({ address, publicKey: bytesToHex(publicKey), privateKey });
       } catch (err) {
-        throw inputError(err, `accounts.${i}`);
+        privateKey?.fill(0);
+        const coded = inputError(err);
+        throw coded.status < 500 ? new ApiError(coded.code, coded.message, `accounts.${i}`, { cause: err }) : coded;
       }
-      out.push({ address: derived.address, publicKey: derived.publicKey, privateKey: derived.privateKey });
     }
     return out;
   } catch (err) {
     for (const a of out) a.privateKey.fill(0);
     throw err;
   }
+}
+
+/**
+ * The stored public key of a derived private key (compressed SEC1 for secp256k1, raw for
+ * ed25519) and the key its address is made from (secp256k1: uncompressed, so formatting an
+ * address decompresses no point in JS).
+ */
+function publicKeyOfDerived(curve: Curve, privateKey: Uint8Array): { publicKey: Uint8Array; forAddress: Uint8Array } {
+  if (curve !== 'CURVE_SECP256K1') {
+    const publicKey = publicKeyFromPrivate(curve, privateKey);
+    return { publicKey, forAddress: publicKey };
+  }
+  const ecdh = createECDH('secp256k1');
+  ecdh.setPrivateKey(privateKey);
+  return { publicKey: ecdh.getPublicKey(undefined, 'compressed') as Buffer, forAddress: ecdh.getPublicKey() };
 }
 
 /**

@@ -1,10 +1,10 @@
 /**
- * Private-key-only HD derivation on node's native HMAC-SHA512 and EC, for the hot path
- * (every sign_raw_payloads on a wallet account derives one key). @walletkit/crypto's
- * `deriveKey` (@scure/bip32) computes a public key at every level in JS, ~10x slower; here
- * a public key is computed only where BIP32 needs one (the parent of a non-hardened child).
- * Addresses are still derived by @walletkit/crypto, so the tests' signatures recovering to
- * stored addresses cross-check the two implementations.
+ * Private-key-only HD derivation on node's native HMAC-SHA512 and EC, for every account the
+ * enclave derives (new wallets and accounts, imports, and the first signature of an account
+ * stored before its key was sealed). @walletkit/crypto's `deriveKey` (@scure/bip32) computes a
+ * public key at every level in JS, ~10x slower; here a public key is computed only where BIP32
+ * needs one (the parent of a non-hardened child). `test/key-derivation.test.ts` holds it to
+ * @walletkit/crypto's derivation for random seeds and paths on both curves.
  */
 import { createECDH, createHmac } from 'node:crypto';
 import { HARDENED_OFFSET, parsePath, type Curve } from '@walletkit/crypto';
