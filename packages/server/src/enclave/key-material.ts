@@ -3,11 +3,11 @@
  * parsing of imported secrets. Only enclave/index.ts imports this file; every function
  * here receives or returns plaintext, and callers zero the bytes they hold afterwards.
  */
-import { createECDH, pbkdf2Sync } from 'node:crypto';
+import { pbkdf2Sync } from 'node:crypto';
 import { bytesToHex, formatAddress, hexToBytes, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
 import { ApiError, asApiError } from '../errors.js';
-import { derivePrivateKeyNative } from './native-derive.js';
+import { derivePrivateKeyNative, secp256k1PublicKey } from './native-derive.js';
 
 /** One account to derive from a wallet seed. */
 export interface AccountSpec {
@@ -51,9 +51,9 @@ export function mnemonicSeed(mnemonic: string): Uint8Array {
  * Addresses, public keys and private keys of `specs` under one seed. The caller seals each
  * private key and zeroes it; on an error, the keys derived so far are zeroed here.
  *
- * The keys come from `derivePrivateKeyNative` (node's HMAC and EC; @walletkit/crypto's
+ * The keys come from `derivePrivateKeyNative` (node's HMAC-SHA512; @walletkit/crypto's
  * `deriveAccount` goes through @scure/bip32, which computes a public key in JS at every level:
- * a third of a signup's CPU). `key-derivation.test.ts` holds both to the same accounts.
+ * a third of a signup's CPU), public keys from libsecp256k1. `key-derivation.test.ts` holds both to the same accounts.
  */
 export function deriveAccountKeys(seed: Uint8Array, specs: readonly AccountSpec[]): Array<DerivedAccountPublic & { privateKey: Uint8Array }> {
   const out: Array<DerivedAccountPublic & { privateKey: Uint8Array }> = [];
@@ -88,9 +88,11 @@ function publicKeyOfDerived(curve: Curve, privateKey: Uint8Array): { publicKey: 
     const publicKey = publicKeyFromPrivate(curve, privateKey);
     return { publicKey, forAddress: publicKey };
   }
-  const ecdh = createECDH('secp256k1');
-  ecdh.setPrivateKey(privateKey);
-  return { publicKey: ecdh.getPublicKey(undefined, 'compressed') as Buffer, forAddress: ecdh.getPublicKey() };
+  const uncompressed = secp256k1PublicKey(privateKey, false); // 04 || x || y
+  const compressed = new Uint8Array(33);
+  compressed[0] = 2 + (uncompressed[64]! & 1);
+  compressed.set(uncompressed.subarray(1, 33), 1);
+  return { publicKey: compressed, forAddress: uncompressed };
 }
 
 /**
