@@ -51,9 +51,10 @@ export function mnemonicSeed(mnemonic: string): Uint8Array {
  * Addresses, public keys and private keys of `specs` under one seed. The caller seals each
  * private key and zeroes it; on an error, the keys derived so far are zeroed here.
  *
- * The keys come from `derivePrivateKeyNative` (node's HMAC-SHA512; @walletkit/crypto's
- * `deriveAccount` goes through @scure/bip32, which computes a public key in JS at every level:
- * a third of a signup's CPU), public keys from libsecp256k1. `key-derivation.test.ts` holds both to the same accounts.
+ * The keys come from `derivePrivateKeyNative` and public keys from libsecp256k1
+ * (@walletkit/crypto's `deriveAccount` goes through @scure/bip32, which computes a public key
+ * in JS at every level: a third of a signup's CPU). `key-derivation.test.ts` holds both to the
+ * same accounts.
  */
 export function deriveAccountKeys(seed: Uint8Array, specs: readonly AccountSpec[]): Array<DerivedAccountPublic & { privateKey: Uint8Array }> {
   const out: Array<DerivedAccountPublic & { privateKey: Uint8Array }> = [];

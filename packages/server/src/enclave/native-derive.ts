@@ -1,5 +1,5 @@
 /**
- * Private-key-only HD derivation on node's native HMAC-SHA512 and EC, for every account the
+ * Private-key-only HD derivation on node's HMAC-SHA512 and libsecp256k1, for every account the
  * enclave derives (new wallets and accounts, imports, and the first signature of an account
  * stored before its key was sealed). @walletkit/crypto's `deriveKey` (@scure/bip32) computes a
  * public key at every level in JS, ~10x slower; here a public key is computed only where BIP32
