@@ -82,22 +82,37 @@ async function currentIdentities(tx: Executor, organizationId: string): Promise<
 }
 
 /**
+ * A sub-organization inserted by the calling transaction, synced once after all its users:
+ * its parent is known and it has no identity rows, so neither is read.
+ */
+export interface CreatedSubOrganization {
+  parent: string;
+}
+
+/**
  * Bring the identity rows of `organizationId` (when it is a sub-organization) in line with its
  * users and credentials; call it, in the activity's transaction, after any change to them.
  * A value another sub-organization of the same parent holds fails the activity. New rows are
  * inserted in one sorted statement, so racing transactions lock them in the same order.
+ * With `created`, the organization was made by this transaction (create_sub_organization).
  * @example await syncSubOrganizationIdentities(ctx.tx, subOrganizationId);
  * @throws ApiError ERR_ALREADY_EXISTS
  */
-export async function syncSubOrganizationIdentities(tx: Tx, organizationId: string): Promise<void> {
-  const [org] = await tx.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
-  if (!org?.parent) return;
-  const parent = org.parent;
+export async function syncSubOrganizationIdentities(tx: Tx, organizationId: string, created?: CreatedSubOrganization): Promise<void> {
+  let parent = created?.parent;
+  if (parent === undefined) {
+    const [org] = await tx.select({ parent: organizations.parentOrganizationId }).from(organizations).where(eq(organizations.id, organizationId));
+    if (!org?.parent) return;
+    parent = org.parent;
+  }
   const wanted = new Map((await currentIdentities(tx, organizationId)).map((i) => [keyOf(i.kind, i.value), i]));
-  const stored = await tx
-    .select({ kind: subOrganizationIdentities.kind, value: subOrganizationIdentities.value })
-    .from(subOrganizationIdentities)
-    .where(eq(subOrganizationIdentities.subOrganizationId, organizationId));
+  // A sub-organization made in this transaction has no identity rows yet.
+  const stored = created
+    ? []
+    : await tx
+        .select({ kind: subOrganizationIdentities.kind, value: subOrganizationIdentities.value })
+        .from(subOrganizationIdentities)
+        .where(eq(subOrganizationIdentities.subOrganizationId, organizationId));
   const storedKeys = new Set(stored.map((s) => keyOf(s.kind, s.value)));
   for (const kind of new Set(stored.map((s) => s.kind))) {
     const gone = stored.filter((s) => s.kind === kind && !wanted.has(keyOf(s.kind, s.value))).map((s) => s.value);

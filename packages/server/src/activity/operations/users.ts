@@ -52,6 +52,7 @@ async function insertUser(
   input: RootUserInput | UserInput,
   field: string,
   verified: { email: boolean; phone: boolean } = { email: false, phone: false },
+  opts: { syncIdentities?: boolean } = {},
 ): Promise<string> {
   await assertContactsFree(ctx, organizationId, { email: input.userEmail, phone: input.userPhoneNumber }, field);
   const userId = newId();
@@ -72,7 +73,7 @@ async function insertUser(
   await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`, { syncIdentities: false });
   await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`, { syncIdentities: false });
   await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`, { syncIdentities: false });
-  await syncSubOrganizationIdentities(ctx.tx, organizationId);
+  if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, organizationId);
   return userId;
 }
 
@@ -321,8 +322,10 @@ export const userHandlers = {
     });
     const rootUserIds: string[] = [];
     for (const [i, user] of params.rootUsers.entries()) {
-      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i]));
+      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i], { syncIdentities: false }));
     }
+    // Once for all root users; the new organization's parent is the target, and it has no identity rows yet.
+    await syncSubOrganizationIdentities(ctx.tx, subOrganizationId, { parent: ctx.organizationId });
     await ctx.tx.insert(rootQuorumMembers).values(rootUserIds.map((userId) => ({ organizationId: subOrganizationId, userId })));
     if (params.rootUserTag !== undefined) {
       // signup_v2's `userTag`: a tag of the new organization holding its root users, for the integrator's policies.
