@@ -160,7 +160,9 @@ describe('AuthModal methods', () => {
     expect(await methodView()).toEqual(['Log in with a passkey', 'Create a passkey account', '— or —', 'Continue with phone']);
     expect(screen.getByRole('button', { name: 'Log in with a passkey' }).getAttribute('data-variant')).toBe('primary');
     await userEvent.click(screen.getByRole('button', { name: 'Continue with phone' }));
-    expect(await screen.findByRole('textbox', { name: 'Phone number' })).toBe(document.activeElement);
+    const phone = await screen.findByRole('textbox', { name: 'Phone number' });
+    // The form takes focus once it is shown (an effect after the render that showed it).
+    await waitFor(() => expect(document.activeElement).toBe(phone));
     await userEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(await methodView()).toEqual(['Log in with a passkey', 'Create a passkey account', '— or —', 'Continue with phone']);
   });
