@@ -1,7 +1,7 @@
 /**
- * The enclave derives wallet accounts with node's HMAC and EC (`deriveAccountKeys`, through
- * `native-derive.ts`); @walletkit/crypto's `deriveAccount` (@scure/bip32 and noble) is the
- * reference. Both must give the same private key, public key and address for every curve,
+ * The enclave derives wallet accounts with node's HMAC-SHA512 and libsecp256k1
+ * (`deriveAccountKeys`, through `native-derive.ts`); @walletkit/crypto's `deriveAccount`
+ * (@scure/bip32 and noble) is the reference. Both must give the same private key, public key and address for every curve,
  * address format and path shape, or a wallet made on the server would not be the wallet its
  * phrase restores anywhere else.
  */

@@ -6,6 +6,7 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { bytesToHex, formatAddress, hexToBytes, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
+import { pointCompress } from 'tiny-secp256k1';
 import { ApiError, asApiError } from '../errors.js';
 import { derivePrivateKeyNative, secp256k1PublicKey } from './native-derive.js';
 
@@ -89,11 +90,8 @@ function publicKeyOfDerived(curve: Curve, privateKey: Uint8Array): { publicKey: 
     const publicKey = publicKeyFromPrivate(curve, privateKey);
     return { publicKey, forAddress: publicKey };
   }
-  const uncompressed = secp256k1PublicKey(privateKey, false); // 04 || x || y
-  const compressed = new Uint8Array(33);
-  compressed[0] = 2 + (uncompressed[64]! & 1);
-  compressed.set(uncompressed.subarray(1, 33), 1);
-  return { publicKey: compressed, forAddress: uncompressed };
+  const uncompressed = secp256k1PublicKey(privateKey, false);
+  return { publicKey: pointCompress(uncompressed, true), forAddress: uncompressed };
 }
 
 /**
