@@ -21,18 +21,36 @@ beforeAll(async () => {
   install = await npmInstall(dir, registry, readmeInstall('@walletkit/server'));
 }, 300_000);
 
-/** npx and the server it starts, as one process group: killing npx alone left the server running. */
+/**
+ * npx and the server it starts, as one process group: killing npx alone left the server running.
+ * The group is signalled even after npx itself has exited: the server may still be shutting down.
+ */
 function stopServer(signal: NodeJS.Signals): void {
-  if (child?.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (child?.pid === undefined) return;
   try {
     process.kill(-child.pid, signal);
   } catch {}
 }
 
+/** Resolves once no process of the group is left (npx exits before the server it started has flushed its data). */
+async function groupGone(): Promise<void> {
+  if (child?.pid === undefined) return;
+  for (let i = 0; i < 300; i++) {
+    try {
+      process.kill(-child.pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`process group ${child.pid} still running after 30 s`);
+}
+
 afterAll(async () => {
   stopServer('SIGKILL');
-  await rm(dir, { recursive: true, force: true });
-});
+  await groupGone();
+  await rm(dir, { recursive: true, force: true, maxRetries: 5 });
+}, 60_000);
 
 describe('walletkit-server from its tarball', () => {
   it('given npm install @walletkit/server in an empty directory on Node 20, when it finishes, then it installed without engine warnings and without any TypeScript loader', () => {
@@ -119,8 +137,7 @@ describe('walletkit-server from its tarball', () => {
     const frameScript = await fetch(`${url}/frames/frame.js`);
     expect(frameScript.status).toBe(200);
     expect(await frameScript.text()).toContain('walletkitFrame');
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
     stopServer('SIGTERM');
-    await exited;
+    await groupGone();
   }, 120_000);
 });
