@@ -38,11 +38,10 @@ import {
 import { exchangeAuthorizationCode, fetchProviderUser, type ProviderEndpoints, type ProviderUser } from '../oauth/code-exchange.js';
 import { resolveMasterKey } from './master-key.js';
 import type { IssuedOtp } from './otp.js';
-import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
-import { loadOrCreateKeyPair, type EnclaveKeyPair } from './keystore.js';
+import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.js';
 import { sealedAccounts } from './signer-core.js';
-import { exportBundle, exportTarget, importBundle, openImportBundle, parseEncryptedBundle } from './transfer.js';
+import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
@@ -151,33 +150,25 @@ export class Enclave {
     return this.signer.makeWallet({ mnemonicLength, accounts: [...accounts] });
   }
 
-  private async deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    if (accounts.length === 0) return [];
-    const seed = mnemonicSeed(mnemonic);
-    try {
-      return await this.sealDerived(seed, accounts);
-    } finally {
-      seed.fill(0);
-    }
+  private deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
+    return accounts.length === 0 ? Promise.resolve([]) : this.sealDerived(mnemonicSeed(mnemonic), accounts);
   }
 
   /**
-   * Derive accounts and seal each one's private key at rest: signing then opens one 32-byte
-   * key instead of running BIP39's PBKDF2 and BIP32 on every signature (issue 14).
+   * Derive accounts and seal each one's private key at rest (signing then opens one 32-byte key
+   * instead of running BIP39's PBKDF2 and BIP32 on every signature: issue 14); zeroes `seed`.
    */
-  private sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    return sealedAccounts(seed, accounts, (plaintext) => this.seal(plaintext));
+  private async sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
+    try {
+      return await sealedAccounts(seed, accounts, (plaintext) => this.seal(plaintext));
+    } finally {
+      seed.fill(0);
+    }
   }
 
   /** Derive accounts of a sealed wallet (public data and each sealed private key): one unseal. */
   async deriveWalletAccounts(sealedMnemonic: Sealed, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    if (accounts.length === 0) return [];
-    const seed = await this.seedOf(sealedMnemonic);
-    try {
-      return await this.sealDerived(seed, accounts);
-    } finally {
-      seed.fill(0);
-    }
+    return accounts.length === 0 ? [] : this.sealDerived(await this.seedOf(sealedMnemonic), accounts);
   }
 
   /**
@@ -217,14 +208,7 @@ export class Enclave {
   /** Export bundle of one wallet account's raw 32-byte private key (Turnkey's format). */
   async exportWalletAccount(sealedMnemonic: Sealed, account: { curve: Curve; path: string }, targetPublicKey: string, organizationId: string): Promise<string> {
     const target = exportTarget(targetPublicKey);
-    const seed = await this.seedOf(sealedMnemonic);
-    let privateKey: Uint8Array;
-    try {
-      privateKey = derivePrivateKey(seed, account.curve, account.path);
-    } finally {
-      seed.fill(0);
-    }
-    return exportBundle(this.signing.privateKey, privateKey, target, organizationId);
+    return this.withAccountKey(sealedMnemonic, account, (privateKey) => exportBundle(this.signing.privateKey, privateKey, target, organizationId));
   }
 
   // ---- private keys ----------------------------------------------------------------------
@@ -317,35 +301,12 @@ export class Enclave {
   // ---- secrets ---------------------------------------------------------------------------
 
   /**
-   * Accept a secret a caller encrypted to `encryptionPublicKey`: walletkit's HPKE bundle (JSON
-   * {encappedPublic, ciphertext}), checked to decrypt and stored as sent, or Turnkey's
-   * quorum-key envelope (hex, `@turnkey/crypto`'s encryptOauth2ClientSecret), opened and sealed
-   * at rest here. Either way the plaintext never leaves this call.
+   * Accept a secret a caller encrypted to `encryptionPublicKey` (HPKE bundle or Turnkey's
+   * quorum-key envelope: transfer.ts); the plaintext never leaves the call.
    * @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE | ERR_INVALID_PARAMETER (empty secret)
    */
-  async acceptCallerSecret(encrypted: string, field: string): Promise<Sealed> {
-    if (isQosEnvelopeHex(encrypted)) {
-      const plaintext = openQosEnvelope(encrypted, this.atRest);
-      if (!plaintext) throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} does not decrypt to the enclave encryption key`, field);
-      try {
-        if (plaintext.length === 0) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);
-        return await this.seal(plaintext);
-      } finally {
-        plaintext.fill(0);
-      }
-    }
-    const sealed = parseEncryptedBundle(encrypted, field);
-    try {
-      // Caller input, so a failure is a 400: open directly rather than through unseal().
-      const plaintext = await this.atRestRecipient.open(sealed);
-      const empty = plaintext.length === 0;
-      plaintext.fill(0);
-      if (empty) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);
-    } catch (cause) {
-      if (cause instanceof ApiError) throw cause;
-      throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} does not decrypt to the enclave encryption key`, field, { cause });
-    }
-    return sealed;
+  acceptCallerSecret(encrypted: string, field: string): Promise<Sealed> {
+    return acceptCallerSecret(encrypted, field, this.atRest, this.atRestRecipient, (plaintext) => this.seal(plaintext));
   }
 
   /**
@@ -450,15 +411,6 @@ export class Enclave {
 
   /** The signing key as a public JWK (for /.well-known/jwks.json). */
   signingJwk(): Record<string, string> {
-    const raw = Buffer.from(this.signing.publicKeyUncompressed, 'hex');
-    return {
-      kty: 'EC',
-      crv: 'P-256',
-      x: raw.subarray(1, 33).toString('base64url'),
-      y: raw.subarray(33, 65).toString('base64url'),
-      alg: 'ES256',
-      use: 'sig',
-      kid: this.keyId,
-    };
+    return publicJwk(this.signing, this.keyId);
   }
 }

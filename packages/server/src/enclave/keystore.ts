@@ -50,3 +50,17 @@ export async function loadOrCreateKeyPair(store: Store, masterKey: Buffer, name:
   const privateKey = unseal(masterKey, row.sealed, name).toString('hex');
   return { privateKey, publicKey: p256PublicKey(privateKey, true), publicKeyUncompressed: p256PublicKey(privateKey, false) };
 }
+
+/** A P-256 key pair's public half as a JWK (the signing key in /.well-known/jwks.json). */
+export function publicJwk(pair: EnclaveKeyPair, kid: string): Record<string, string> {
+  const raw = Buffer.from(pair.publicKeyUncompressed, 'hex');
+  return {
+    kty: 'EC',
+    crv: 'P-256',
+    x: raw.subarray(1, 33).toString('base64url'),
+    y: raw.subarray(33, 65).toString('base64url'),
+    alg: 'ES256',
+    use: 'sig',
+    kid,
+  };
+}

@@ -1,13 +1,16 @@
 /**
  * Keys crossing the enclave's edge on purpose (DESIGN section 2): export bundles HPKE-encrypted to
  * a caller's target key and signed by the enclave key, and import bundles a client encrypted to a
- * target key derived here for (organization, user). Used by the Enclave facade (index.ts) only;
+ * target key derived here for (organization, user), and secrets a caller encrypted to the at-rest
+ * key (OAuth 2.0 client secrets). Used by the Enclave facade (index.ts) only;
  * the private keys it passes in never leave these calls.
  */
 import { createHmac } from 'node:crypto';
-import { hpkeOpen, hpkeSeal, p256PublicKey, signBundle, uncompressPublicKey } from '@walletkit/crypto';
+import { hpkeOpen, hpkeSeal, p256PublicKey, signBundle, uncompressPublicKey, type HpkeRecipient } from '@walletkit/crypto';
 import { ApiError } from '../errors.js';
 import type { Sealed } from './index.js';
+import type { EnclaveKeyPair } from './keystore.js';
+import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
@@ -74,4 +77,42 @@ export async function openImportBundle(atRestPrivateKey: string, encryptedBundle
   } catch (cause) {
     throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'the import bundle does not decrypt for this user', 'encryptedBundle', { cause });
   }
+}
+
+/**
+ * Accept a secret a caller encrypted to the at-rest key: walletkit's HPKE bundle (JSON
+ * {encappedPublic, ciphertext}), checked to decrypt and stored as sent, or Turnkey's
+ * quorum-key envelope (hex, `@turnkey/crypto`'s encryptOauth2ClientSecret), opened and sealed
+ * at rest with `seal`. Either way the plaintext never leaves this call.
+ * @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE | ERR_INVALID_PARAMETER (empty secret)
+ */
+export async function acceptCallerSecret(
+  encrypted: string,
+  field: string,
+  atRest: EnclaveKeyPair,
+  atRestRecipient: HpkeRecipient,
+  seal: (plaintext: Uint8Array) => Promise<Sealed>,
+): Promise<Sealed> {
+  if (isQosEnvelopeHex(encrypted)) {
+    const plaintext = openQosEnvelope(encrypted, atRest);
+    if (!plaintext) throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} does not decrypt to the enclave encryption key`, field);
+    try {
+      if (plaintext.length === 0) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);
+      return await seal(plaintext);
+    } finally {
+      plaintext.fill(0);
+    }
+  }
+  const sealed = parseEncryptedBundle(encrypted, field);
+  try {
+    // Caller input, so a failure is a 400 (a stored value that does not open is a 500).
+    const plaintext = await atRestRecipient.open(sealed);
+    const empty = plaintext.length === 0;
+    plaintext.fill(0);
+    if (empty) throw new ApiError('ERR_INVALID_PARAMETER', `${field} decrypts to an empty secret`, field);
+  } catch (cause) {
+    if (cause instanceof ApiError) throw cause;
+    throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', `${field} does not decrypt to the enclave encryption key`, field, { cause });
+  }
+  return sealed;
 }
