@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { generateEd25519KeyPair, generateP256KeyPair, generateSecp256k1KeyPair, stampApiKey } from '@walletkit/crypto';
 import { organizations, rootQuorumMembers, userTags, users, walletAccounts, wallets } from '../src/store/schema';
 import { newId } from '../src/store/ids';
+import { SoftwareAuthenticator } from './support/authenticator';
 import { startTestServer, type TestServer } from './support/harness';
 import { addOrganization, expectError } from './support/members';
 import { loginSignature } from './support/otp';
@@ -292,5 +293,85 @@ describe.each(storeKinds)('users on %s', (kind) => {
       'ERR_UNSUPPORTED_CURVE_FORMAT',
     );
     expect(await count()).toBe(before);
+  });
+
+  it("given two root users with one API key, email (in two spellings), passkey or OAuth identity, when create_sub_organization runs, then each clash within the request is a 409 naming the second and nothing is left behind; distinct ones pass beside another organization's wallet name", async () => {
+    const count = async () =>
+      (await server.store.db.select().from(organizations).where(eq(organizations.parentOrganizationId, server.org.organizationId))).length;
+    const before = await count();
+    const shared = generateP256KeyPair();
+    const rootUser = (name: string, extra: Record<string, unknown> = {}) => ({ userName: name, apiKeys: [], authenticators: [], oauthProviders: [], ...extra });
+    const keyOf = (name: string, publicKey: string) => ({ apiKeyName: name, publicKey, curveType: 'API_KEY_CURVE_P256' });
+    // The new organization's checks read nothing back (it holds only what this request writes).
+    expectError(
+      await server.client.submit('create_sub_organization', {
+        subOrganizationName: 'shared-key',
+        rootUsers: [rootUser('a', { apiKeys: [keyOf('a', shared.publicKey)] }), rootUser('b', { apiKeys: [keyOf('b', shared.publicKey)] })],
+        rootQuorumThreshold: 1,
+      }),
+      409,
+      'ERR_ALREADY_EXISTS',
+      'rootUsers.1.apiKeys.0.publicKey',
+    );
+    expectError(
+      await server.client.submit('create_sub_organization', {
+        subOrganizationName: 'shared-email',
+        rootUsers: [rootUser('a', { userEmail: 'twice@example.com' }), rootUser('b', { userEmail: 'TWICE@example.com' })],
+        rootQuorumThreshold: 1,
+      }),
+      409,
+      'ERR_ALREADY_EXISTS',
+      'rootUsers.1.userEmail',
+    );
+    const passkey = new SoftwareAuthenticator();
+    expectError(
+      await server.client.submit('create_sub_organization', {
+        subOrganizationName: 'shared-passkey',
+        rootUsers: [
+          rootUser('a', { authenticators: [passkey.authenticatorParams('a')] }),
+          rootUser('b', { authenticators: [passkey.authenticatorParams('b')] }),
+        ],
+        rootQuorumThreshold: 1,
+      }),
+      409,
+      'ERR_ALREADY_EXISTS',
+      'rootUsers.1.authenticators.0.attestation.credentialId',
+    );
+    const oidcClaims = { iss: 'https://accounts.example', sub: newId(), aud: 'app' };
+    expectError(
+      await server.client.submit('create_sub_organization', {
+        subOrganizationName: 'shared-oidc',
+        rootUsers: [
+          rootUser('a', { oauthProviders: [{ providerName: 'google', oidcClaims }] }),
+          rootUser('b', { oauthProviders: [{ providerName: 'google', oidcClaims }] }),
+        ],
+        rootQuorumThreshold: 1,
+      }),
+      409,
+      'ERR_ALREADY_EXISTS',
+      'rootUsers.1.oauthProviders.0',
+    );
+    expect(await count()).toBe(before);
+    // Distinct keys of two root users pass, and a wallet name of another organization is no clash.
+    const first = await server.client.run('create_sub_organization', {
+      subOrganizationName: 'first',
+      rootUsers: [
+        rootUser('a', { userEmail: 'twice@example.com', apiKeys: [keyOf('a', shared.publicKey)] }),
+        rootUser('b', { apiKeys: [keyOf('b', generateP256KeyPair().publicKey)] }),
+      ],
+      rootQuorumThreshold: 1,
+      wallet: { walletName: 'Main', accounts: [ETH_ACCOUNT] },
+    });
+    const second = await server.client.run('create_sub_organization', {
+      subOrganizationName: 'second',
+      rootUsers: [rootUser('a', { apiKeys: [keyOf('a', generateP256KeyPair().publicKey)] })],
+      rootQuorumThreshold: 1,
+      wallet: { walletName: 'Main', accounts: [ETH_ACCOUNT] },
+    });
+    expect(await count()).toBe(before + 2);
+    const listed = await server.client.query('list_users', { organizationId: first.subOrganizationId });
+    expect(listed.body.users.flatMap((u: any) => u.apiKeys)).toHaveLength(2);
+    const secondWallets = await server.store.db.select().from(wallets).where(eq(wallets.organizationId, second.subOrganizationId));
+    expect(secondWallets.map((w) => w.name)).toEqual(['Main']);
   });
 });

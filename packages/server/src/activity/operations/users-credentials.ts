@@ -84,6 +84,20 @@ export function expiryOf(expirationSeconds: string | undefined, now: Date, field
 }
 
 /**
+ * What an organization made by this transaction (create_sub_organization) holds so far: it has
+ * nothing but what the request writes, so the inserts below check clashes against these sets
+ * instead of reading back their own rows, and add what they insert.
+ */
+export interface NewOrganization {
+  apiKeys: Set<string>;
+  credentialIds: Set<string>;
+  /** `JSON.stringify([iss, sub, aud])` */
+  oidcIdentities: Set<string>;
+}
+
+export const newOrganization = (): NewOrganization => ({ apiKeys: new Set(), credentialIds: new Set(), oidcIdentities: new Set() });
+
+/**
  * Insert API keys of a user; returns their ids in order.
  * @throws ApiError ERR_INVALID_PUBLIC_KEY | ERR_INVALID_PARAMETER | ERR_ALREADY_EXISTS (key already registered in the organization)
  */
@@ -92,7 +106,12 @@ export async function insertApiKeys(
   owner: CredentialOwner,
   keys: ApiKeyInput[],
   field: ListField,
-  opts: { isSession?: boolean; syncIdentities?: boolean; taken?: readonly string[] } = {},
+  opts: {
+    isSession?: boolean;
+    syncIdentities?: boolean;
+    taken?: readonly string[];
+    newOrganization?: NewOrganization;
+  } = {},
 ): Promise<string[]> {
   if (keys.length === 0) return [];
   const now = ctx.now();
@@ -113,6 +132,7 @@ export async function insertApiKeys(
   // `opts.taken`: the caller already read which of these keys the organization holds (openSession).
   const taken =
     opts.taken ??
+    (opts.newOrganization ? publicKeys.filter((pk) => opts.newOrganization!.apiKeys.has(pk)) : undefined) ??
     (
       await ctx.tx
         .select({ publicKey: apiKeys.publicKey })
@@ -124,6 +144,7 @@ export async function insertApiKeys(
     throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
   }
   await ctx.tx.insert(apiKeys).values(rows);
+  for (const pk of publicKeys) opts.newOrganization?.apiKeys.add(pk);
   if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
@@ -137,7 +158,7 @@ export async function insertAuthenticators(
   owner: CredentialOwner,
   inputs: AuthenticatorInput[],
   field: ListField,
-  opts: { syncIdentities?: boolean } = {},
+  opts: { syncIdentities?: boolean; newOrganization?: NewOrganization } = {},
 ): Promise<string[]> {
   if (inputs.length === 0) return [];
   const passkeys = [];
@@ -146,17 +167,22 @@ export async function insertAuthenticators(
   const credentialIds = passkeys.map((p) => p.credentialId);
   const repeated = credentialIds.findIndex((id, i) => credentialIds.indexOf(id) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same passkey is given twice', itemField(field, repeated, 'attestation.credentialId'));
-  const taken = await ctx.tx
-    .select({ credentialId: authenticators.credentialId })
-    .from(authenticators)
-    .where(and(eq(authenticators.organizationId, owner.organizationId), inArray(authenticators.credentialId, credentialIds)));
+  const taken = opts.newOrganization
+    ? credentialIds.filter((id) => opts.newOrganization!.credentialIds.has(id))
+    : (
+        await ctx.tx
+          .select({ credentialId: authenticators.credentialId })
+          .from(authenticators)
+          .where(and(eq(authenticators.organizationId, owner.organizationId), inArray(authenticators.credentialId, credentialIds)))
+      ).map((r) => r.credentialId);
   if (taken.length > 0) {
-    const i = credentialIds.indexOf(taken[0]!.credentialId);
+    const i = credentialIds.indexOf(taken[0]!);
     throw new ApiError('ERR_ALREADY_EXISTS', 'this passkey is already registered in the organization', itemField(field, i, 'attestation.credentialId'));
   }
   const now = ctx.now();
   const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
   await ctx.tx.insert(authenticators).values(rows);
+  for (const id of credentialIds) opts.newOrganization?.credentialIds.add(id);
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
@@ -171,7 +197,7 @@ export async function insertOauthProviders(
   owner: CredentialOwner,
   inputs: OauthProviderInput[],
   field: ListField,
-  opts: { syncIdentities?: boolean } = {},
+  opts: { syncIdentities?: boolean; newOrganization?: NewOrganization } = {},
 ): Promise<string[]> {
   if (inputs.length === 0) return [];
   const identities: OidcIdentity[] = [];
@@ -182,19 +208,7 @@ export async function insertOauthProviders(
   const keys = identities.map((id) => JSON.stringify([id.iss, id.sub, id.aud]));
   const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same OIDC identity is given twice', itemField(field, repeated));
-  const existing = await ctx.tx
-    .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
-    .from(oauthProviders)
-    .where(
-      and(
-        eq(oauthProviders.organizationId, owner.organizationId),
-        inArray(
-          oauthProviders.subject,
-          identities.map((id) => id.sub),
-        ),
-      ),
-    );
-  const linked = new Set(existing.map((e) => JSON.stringify([e.iss, e.sub, e.aud])));
+  const linked = opts.newOrganization?.oidcIdentities ?? (await linkedIdentities(ctx, owner.organizationId, identities));
   const clash = keys.findIndex((k) => linked.has(k));
   if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', itemField(field, clash));
   const now = ctx.now();
@@ -209,6 +223,24 @@ export async function insertOauthProviders(
     createdAt: now,
   }));
   await ctx.tx.insert(oauthProviders).values(rows);
+  for (const k of keys) opts.newOrganization?.oidcIdentities.add(k);
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
+}
+
+/** The (iss, sub, aud) identities among `identities` already linked to a user of the organization. */
+async function linkedIdentities(ctx: OperationContext, organizationId: string, identities: OidcIdentity[]): Promise<Set<string>> {
+  const existing = await ctx.tx
+    .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
+    .from(oauthProviders)
+    .where(
+      and(
+        eq(oauthProviders.organizationId, organizationId),
+        inArray(
+          oauthProviders.subject,
+          identities.map((id) => id.sub),
+        ),
+      ),
+    );
+  return new Set(existing.map((e) => JSON.stringify([e.iss, e.sub, e.aud])));
 }

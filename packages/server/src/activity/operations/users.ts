@@ -13,7 +13,7 @@ import { newId } from '../../store/ids.js';
 import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembers, userTagMembers, userTags, users } from '../../store/schema.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { syncSubOrganizationIdentities } from './identities.js';
-import { insertApiKeys, insertAuthenticators, insertOauthProviders, requireUser } from './users-credentials.js';
+import { insertApiKeys, insertAuthenticators, insertOauthProviders, type NewOrganization, newOrganization, requireUser } from './users-credentials.js';
 import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
 import { assertKeepsSignInMethod } from './sign-in-methods.js';
 import { createWalletRecord, type PreparedWallet, prepareWallet } from './wallet-store.js';
@@ -52,9 +52,16 @@ async function insertUser(
   input: RootUserInput | UserInput,
   field: string,
   verified: { email: boolean; phone: boolean } = { email: false, phone: false },
-  opts: { syncIdentities?: boolean } = {},
+  opts: {
+    syncIdentities?: boolean;
+    /**
+     * The organization was made by this transaction (create_sub_organization): its only users are
+     * this request's, whose contacts assertDistinctContacts has compared, and its credentials so far.
+     */
+    newOrganization?: NewOrganization;
+  } = {},
 ): Promise<string> {
-  await assertContactsFree(ctx, organizationId, { email: input.userEmail, phone: input.userPhoneNumber }, field);
+  if (!opts.newOrganization) await assertContactsFree(ctx, organizationId, { email: input.userEmail, phone: input.userPhoneNumber }, field);
   const userId = newId();
   const now = ctx.now();
   await ctx.tx.insert(users).values({
@@ -70,9 +77,10 @@ async function insertUser(
   });
   const target = { organizationId, userId };
   // The identities (credentials and contacts) are synced once, after all of them are stored.
-  await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`, { syncIdentities: false });
-  await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`, { syncIdentities: false });
-  await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`, { syncIdentities: false });
+  const inserts = { syncIdentities: false, ...(opts.newOrganization ? { newOrganization: opts.newOrganization } : {}) };
+  await insertApiKeys(ctx, target, input.apiKeys, `${field}apiKeys`, inserts);
+  await insertAuthenticators(ctx, target, input.authenticators, `${field}authenticators`, inserts);
+  await insertOauthProviders(ctx, target, input.oauthProviders, `${field}oauthProviders`, inserts);
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, organizationId);
   return userId;
 }
@@ -321,8 +329,10 @@ export const userHandlers = {
       updatedAt: now,
     });
     const rootUserIds: string[] = [];
+    // Nothing of the new organization exists but what this request writes: its checks need no reads.
+    const made = newOrganization();
     for (const [i, user] of params.rootUsers.entries()) {
-      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i], { syncIdentities: false }));
+      rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i], { syncIdentities: false, newOrganization: made }));
     }
     // Once for all root users; the new organization's parent is the target, and it has no identity rows yet.
     await syncSubOrganizationIdentities(ctx.tx, subOrganizationId, { parent: ctx.organizationId });
@@ -342,6 +352,7 @@ export const userHandlers = {
       now,
       fieldPrefix: 'wallet.',
       prepared: ctx.prefetched as PreparedWallet | undefined,
+      newOrganization: true,
     });
     return { subOrganizationId, wallet, rootUserIds };
   },

@@ -199,11 +199,13 @@ export async function createWalletRecord(
     imported?: ImportedMnemonic;
     /** The new mnemonic and its accounts, made before the transaction (`prepareWallet`). */
     prepared?: PreparedWallet | undefined;
+    /** The organization was made by this transaction: it has no wallet whose name could clash. */
+    newOrganization?: boolean;
   },
 ): Promise<{ walletId: string; addresses: string[] }> {
   const prefix = input.fieldPrefix ?? '';
   assertAccounts(input.accounts, `${prefix}accounts`);
-  await assertWalletNameFree(tx, input.organizationId, input.walletName, `${prefix}walletName`);
+  if (input.newOrganization !== true) await assertWalletNameFree(tx, input.organizationId, input.walletName, `${prefix}walletName`);
   const unique = uniqueAccounts(input.accounts);
   const specs = unique.map(specOf);
   const mnemonicLength = input.mnemonicLength ?? 12;
