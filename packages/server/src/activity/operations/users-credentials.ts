@@ -14,7 +14,7 @@ import type { Tx } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
-import { syncSubOrganizationIdentities } from './identities.js';
+import { type CreatedSubOrganization, syncSubOrganizationIdentities } from './identities.js';
 import { relyingPartyFor, verifyPasskeyAttestation, type AuthenticatorInput } from '../webauthn.js';
 
 type ApiKeyInput = ParamsOf<'create_api_keys'>['apiKeys'][number];
@@ -84,18 +84,19 @@ export function expiryOf(expirationSeconds: string | undefined, now: Date, field
 }
 
 /**
- * What an organization made by this transaction (create_sub_organization) holds so far: it has
- * nothing but what the request writes, so the inserts below check clashes against these sets
- * instead of reading back their own rows, and add what they insert.
+ * What an organization made by this transaction (create_sub_organization) holds so far, and its
+ * parent (for the identity sync): it has nothing but what the request writes, so the inserts
+ * below check clashes against these sets instead of reading back their own rows, and add what
+ * they insert.
  */
-export interface NewOrganization {
+export interface NewOrganization extends CreatedSubOrganization {
   apiKeys: Set<string>;
   credentialIds: Set<string>;
   /** `JSON.stringify([iss, sub, aud])` */
   oidcIdentities: Set<string>;
 }
 
-export const newOrganization = (): NewOrganization => ({ apiKeys: new Set(), credentialIds: new Set(), oidcIdentities: new Set() });
+export const newOrganization = (parent: string): NewOrganization => ({ parent, apiKeys: new Set(), credentialIds: new Set(), oidcIdentities: new Set() });
 
 /**
  * Insert API keys of a user; returns their ids in order.

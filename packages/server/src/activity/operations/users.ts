@@ -330,12 +330,12 @@ export const userHandlers = {
     });
     const rootUserIds: string[] = [];
     // Nothing of the new organization exists but what this request writes: its checks need no reads.
-    const made = newOrganization();
+    const made = newOrganization(ctx.organizationId);
     for (const [i, user] of params.rootUsers.entries()) {
       rootUserIds.push(await insertUser(ctx, subOrganizationId, user, `rootUsers.${i}.`, verified[i], { syncIdentities: false, newOrganization: made }));
     }
-    // Once for all root users; the new organization's parent is the target, and it has no identity rows yet.
-    await syncSubOrganizationIdentities(ctx.tx, subOrganizationId, { parent: ctx.organizationId });
+    // Once for all root users; the new organization has no identity rows yet.
+    await syncSubOrganizationIdentities(ctx.tx, subOrganizationId, made);
     await ctx.tx.insert(rootQuorumMembers).values(rootUserIds.map((userId) => ({ organizationId: subOrganizationId, userId })));
     if (params.rootUserTag !== undefined) {
       // signup_v2's `userTag`: a tag of the new organization holding its root users, for the integrator's policies.
