@@ -32,7 +32,6 @@ import {
   parseImportedPrivateKey,
   signMessages,
   type AccountSpec,
-  type DerivedAccountPublic,
   type RawSignature,
 } from './key-material.js';
 import { exchangeAuthorizationCode, fetchProviderUser, type ProviderEndpoints, type ProviderUser } from '../oauth/code-exchange.js';
@@ -43,25 +42,11 @@ import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.
 import { sealedAccounts } from './signer-core.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
+import type { DerivedAccount, Sealed, SigningKey } from './types.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
+export type { DerivedAccount, Sealed, SigningKey } from './types.js';
 export { exportTarget } from './transfer.js';
-
-/** A derived account as it is stored: public data and its private key sealed at rest. */
-export interface DerivedAccount extends DerivedAccountPublic {
-  sealedPrivateKey: Sealed;
-}
-
-/** HPKE ciphertext to the at-rest key, as stored in `*_encrypted` columns. */
-export interface Sealed {
-  encappedPublic: string;
-  ciphertext: string;
-}
-
-/** A key that signs: an account of an HD wallet, or a standalone private key. */
-export type SigningKey =
-  | { kind: 'walletAccount'; sealedMnemonic: Sealed; curve: Curve; path: string }
-  | { kind: 'privateKey'; sealedPrivateKey: Sealed; curve: Curve };
 
 const utf8 = new TextEncoder();
 

@@ -9,7 +9,7 @@
  */
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { compressPublicKey, hpkeOpen } from '@walletkit/crypto';
-import type { Sealed } from './index.js';
+import type { Sealed } from './types.js';
 
 /** Digits only. */
 export const NUMERIC_ALPHABET = '0123456789';

@@ -8,7 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { hpkeOpen, hpkeSeal, p256PublicKey, signBundle, uncompressPublicKey, type HpkeRecipient } from '@walletkit/crypto';
 import { ApiError } from '../errors.js';
-import type { Sealed } from './index.js';
+import type { Sealed } from './types.js';
 import type { EnclaveKeyPair } from './keystore.js';
 import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 

@@ -1,0 +1,22 @@
+/**
+ * What crosses the enclave's edge sealed: the shapes its callers store and hand back. Apart from
+ * the Enclave (index.ts, which re-exports them) so that its helpers import them without a cycle.
+ */
+import type { Curve } from '@walletkit/crypto';
+import type { DerivedAccountPublic } from './key-material.js';
+
+/** A derived account as it is stored: public data and its private key sealed at rest. */
+export interface DerivedAccount extends DerivedAccountPublic {
+  sealedPrivateKey: Sealed;
+}
+
+/** HPKE ciphertext to the at-rest key, as stored in `*_encrypted` columns. */
+export interface Sealed {
+  encappedPublic: string;
+  ciphertext: string;
+}
+
+/** A key that signs: an account of an HD wallet, or a standalone private key. */
+export type SigningKey =
+  | { kind: 'walletAccount'; sealedMnemonic: Sealed; curve: Curve; path: string }
+  | { kind: 'privateKey'; sealedPrivateKey: Sealed; curve: Curve };
