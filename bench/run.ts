@@ -9,6 +9,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/server/test/support/pg.js';
+import { CeilingOtp } from './lib/ceiling-otp.js';
 import { newKey, selfCheck } from './lib/client-crypto.js';
 import { type CpuShare, cpuMeter } from './lib/cpu.js';
 import { deriveRows, legend, type Measured, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
@@ -84,33 +85,75 @@ async function signupFigure(world: World, scale: number): Promise<void> {
   extra[`signups_${world.kind}_${scale}`] = m.figures.ok;
 }
 
-/** Figure 3: full email OTP logins through the proxy, each with its own seeded account. */
-async function otpFigure(world: World, scale: number): Promise<void> {
+/**
+ * Figure 3: full email OTP logins through the proxy, each with its own seeded account; the
+ * ceiling's `/otp/*` flow (the same three requests with the server's crypto and nothing else)
+ * first, then each scale's server.
+ */
+async function otpFigures(worlds: Scaled[]): Promise<void> {
+  const first = worlds[0]!.world;
+  const top = await attempt(undefined, first.kind, 'ceiling /otp', 30, undefined, async () => {
+    const client = await CeilingOtp.connect(ceiling.url);
+    try {
+      return await measureLogins(
+        'ceiling /otp',
+        ceiling.pid,
+        Number.POSITIVE_INFINITY,
+        (i) => ({ email: `ceiling-${i}@bench.invalid`, key: newKey() }),
+        (p) => client.login(p.email, p.key),
+      );
+    } finally {
+      client.close();
+    }
+  });
+  for (const { world, scale } of worlds) {
+    if (top) keep(world.kind, scale, 'ceiling_otp', top);
+    await attempt(world, world.kind, 'email OTP login', 30, scale, async () => {
+      const available = world.loginAccountsLeft();
+      const m = await measureLogins(
+        `email OTP login ${at(scale)}`,
+        world.server?.pid,
+        available,
+        () => {
+          const email = world.takeLoginEmail();
+          return email === undefined ? undefined : { email, key: newKey() };
+        },
+        (p) => world.loginByCode(p.email, p.key),
+      );
+      log(
+        `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} unused seeded accounts taken (logged in, or prepared for the window and left unused)`,
+      );
+      keep(world.kind, scale, 'otp_login', m);
+    });
+  }
+}
+
+/** Logins per second by CONNECTIONS simulated users, with the CPU of the process `pid` meanwhile. */
+async function measureLogins(
+  label: string,
+  pid: number | undefined,
+  maxFlows: number,
+  prepare: (i: number) => { email: string; key: ReturnType<typeof newKey> } | undefined,
+  flow: (p: { email: string; key: ReturnType<typeof newKey> }) => Promise<void>,
+): Promise<Measured> {
   let cpu: CpuShare | undefined;
-  const available = world.loginAccountsLeft();
   const figures = await measureFlows({
     concurrency: CONNECTIONS,
     warmupSeconds: WARMUP,
     seconds: SECONDS,
-    maxFlows: available,
-    prepare: () => {
-      const email = world.takeLoginEmail();
-      return email === undefined ? undefined : { email, key: newKey() };
-    },
-    flow: (p: { email: string; key: ReturnType<typeof newKey> }) => world.loginByCode(p.email, p.key),
+    maxFlows,
+    prepare,
+    flow,
     onMeasure: () => {
-      const meter = cpuMeter(world.server?.pid);
+      const meter = cpuMeter(pid);
       return () => {
         cpu = meter();
       };
     },
   });
   const m = { figures, cpu };
-  logFigures(`email OTP login ${at(scale)}`, 'logins/s', m);
-  log(
-    `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} unused seeded accounts taken (logged in, or prepared for the window and left unused)`,
-  );
-  keep(world.kind, scale, 'otp_login', m);
+  logFigures(label, 'logins/s', m);
+  return m;
 }
 
 /**
@@ -332,7 +375,7 @@ async function main(): Promise<void> {
     if (perScale) log(`\n--- ${kind}: ${worlds.map((w) => num(w.scale)).join(' and ')} sub-organizations, figure by figure ---`);
     if (parts.has('sign')) await signFigures(worlds);
     if (parts.has('reads')) await readFigures(worlds);
-    if (parts.has('otp')) for (const { world, scale } of worlds) await attempt(world, kind, 'email OTP login', 30, scale, () => otpFigure(world, scale));
+    if (parts.has('otp')) await otpFigures(worlds);
     // Last: every signup adds a sub-organization.
     if (parts.has('signup')) for (const { world, scale } of worlds) await attempt(world, kind, 'signup', 20, scale, () => signupFigure(world, scale));
 

@@ -62,6 +62,9 @@ try {
       current = undefined;
     } else if (current && /LOG: {2}(statement|execute)/.test(line)) {
       lines.push(line.replace(/^\d+ LOG:\s+/, ''));
+    } else if (current && lines.length > 0 && !/^\d+ /.test(line)) {
+      // A statement's continuation line (its text spans lines): part of the statement before it.
+      lines[lines.length - 1] += ` ${line.trim()}`;
     }
   }
 } finally {

@@ -10,17 +10,36 @@
  *               secp256k1 signature with recovery (@walletkit/crypto's signRawPayload, the
  *               server's own code, on the server's libsecp256k1), JSON reply {r, s, v}.
  *   POST /read  a stamped read body: parse and verify the stamp, parse the JSON, reply.
+ *   POST /otp/init, /otp/verify, /otp/login   an email OTP login's three requests with the
+ *               server's own crypto (enclave/signer-core.ts, @walletkit/crypto) and nothing else:
+ *               init makes the code, its MAC and its target key pair, seals the target's private
+ *               key to the at-rest key and signs the target bundle; verify opens the sealed key
+ *               and the client's attempt, checks the code and signs a verification token; login
+ *               verifies the token and the client signature and signs a session. Codes and spent
+ *               tokens live in memory (no database, no delivery: init's reply carries the code).
+ *               POST /otp/key answers the key bundles and tokens are signed with.
  *
  * A bad stamp is a 401, anything else wrong a 400, so a load run shows it as non-2xx.
  * Prints `LISTENING http://127.0.0.1:<port>` when ready. CEILING_WORKERS=N runs N processes on
  * one port (node:cluster, like `walletkit-server start --workers N`).
  */
 import cluster from 'node:cluster';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseApiKeyStamp, signRawPayload, verifyApiKeyStamp } from '@walletkit/crypto';
-import { installNativeCrypto } from '../../packages/server/src/native-crypto.js';
+import {
+  generateP256KeyPair,
+  hpkeRecipient,
+  parseApiKeyStamp,
+  signBundle,
+  signJwt,
+  signRawPayload,
+  verifyApiKeyStamp,
+  verifyClientSignature,
+  verifyJwt,
+} from '@walletkit/crypto';
+import { checkAttempt, issueCode, type SealedValue } from '../../packages/server/src/enclave/signer-core.js';
+import { installNativeCrypto, keepOwnSigningKey } from '../../packages/server/src/native-crypto.js';
 import { verifyP256 } from '../lib/client-crypto.js';
 
 // The server's crypto, installed as the server installs it (the signature on libsecp256k1).
@@ -29,6 +48,16 @@ installNativeCrypto();
 // The "wallet account" key: any secp256k1 scalar (the ceiling opens no sealed key).
 const accountKey = randomBytes(32);
 accountKey[0] = 0x01;
+
+// The enclave's two keys, as the server holds them: one seals at rest, one signs.
+const atRestKey = generateP256KeyPair();
+const atRest = await hpkeRecipient(atRestKey.privateKey);
+const signingKey = generateP256KeyPair();
+keepOwnSigningKey(Buffer.from(signingKey.privateKey, 'hex'));
+
+/** The codes issued and not yet used, and the verification tokens spent (in memory: no database). */
+const codes = new Map<string, { codeMac: string; sealedTargetKey: SealedValue }>();
+const spentTokens = new Set<string>();
 
 function reply(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -111,7 +140,66 @@ function handle(req: IncomingMessage, res: ServerResponse, raw: Buffer): void {
     reply(res, 200, { signature });
     return;
   }
+  if (req.url?.startsWith('/otp/')) {
+    otp(req.url, raw, res).catch(() => reply(res, 500, { message: 'ceiling failed' }));
+    return;
+  }
   reply(res, 404, { message: 'not found' });
+}
+
+/** One request of an email OTP login (see the module comment); a wrong code or token is a 400. */
+async function otp(route: string, raw: Buffer, res: ServerResponse): Promise<void> {
+  // biome-ignore lint/suspicious/noExplicitAny: the ceiling reads what each route needs and fails with a 400 otherwise
+  let body: any;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    reply(res, 400, { message: 'malformed JSON' });
+    return;
+  }
+  if (route === '/otp/key') {
+    reply(res, 200, { signingPublicKey: signingKey.publicKeyUncompressed });
+  } else if (route === '/otp/init') {
+    if (typeof body.contact !== 'string') return reply(res, 400, { message: 'no contact' });
+    const otpId = randomUUID();
+    const issued = await issueCode(atRest, { otpId, length: 6, alphanumeric: false });
+    codes.set(otpId, { codeMac: issued.codeMac, sealedTargetKey: issued.sealedTargetKey });
+    const bundle = signBundle({ targetPublic: issued.targetPublicKey, organizationId: body.contact, otpId }, signingKey.privateKey);
+    reply(res, 200, { otpId, otpEncryptionTargetBundle: JSON.stringify(bundle), code: issued.code });
+  } else if (route === '/otp/verify') {
+    const issued = codes.get(body.otpId);
+    const encrypted = typeof body.encryptedOtpBundle === 'string' ? JSON.parse(body.encryptedOtpBundle) : undefined;
+    if (!issued || !encrypted) return reply(res, 400, { message: 'no such code' });
+    const clientKey = await checkAttempt(atRest, { otpId: body.otpId, ...issued, encrypted });
+    if (!clientKey) return reply(res, 400, { message: 'wrong code' });
+    codes.delete(body.otpId);
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const verificationToken = signJwt(
+      { id: randomUUID(), verification_type: 'OTP_TYPE_EMAIL', contact: 'c', organization_id: 'o', public_key: clientKey, exp },
+      signingKey.privateKey,
+      { kid: signingKey.publicKey.slice(2, 18) },
+    );
+    reply(res, 200, { verificationToken });
+  } else if (route === '/otp/login') {
+    let claims: { id: string; public_key: string; organization_id: string };
+    try {
+      claims = verifyJwt(body.verificationToken, signingKey.publicKeyUncompressed);
+    } catch {
+      return reply(res, 400, { message: 'bad token' });
+    }
+    const signature = body.clientSignature;
+    const message = JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: claims.id });
+    if (spentTokens.has(claims.id) || signature?.message !== message || signature.publicKey !== claims.public_key || !verifyClientSignature(signature))
+      return reply(res, 400, { message: 'bad client signature' });
+    spentTokens.add(claims.id);
+    const exp = Math.floor(Date.now() / 1000) + 900;
+    const session = signJwt(
+      { exp, public_key: body.publicKey, session_type: 'SESSION_TYPE_READ_WRITE', user_id: 'u', organization_id: claims.organization_id },
+      signingKey.privateKey,
+      { kid: signingKey.publicKey.slice(2, 18) },
+    );
+    reply(res, 200, { session });
+  } else reply(res, 404, { message: 'not found' });
 }
 
 // CEILING_WORKERS=N (N > 1): N processes on one port with node:cluster, as `walletkit-server

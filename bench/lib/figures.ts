@@ -69,7 +69,7 @@ const CONTROL: Record<string, string> = {
   sign_raw_payloads: 'ceiling_sign_sign_raw_payloads',
   sign_transaction: 'ceiling_sign_sign_transaction',
   create_sub_organization: 'ceiling_sign_sign_raw_payloads',
-  otp_login: 'ceiling_sign_sign_raw_payloads',
+  otp_login: 'ceiling_otp',
   list_wallets: 'ceiling_read',
   list_wallet_accounts: 'ceiling_read',
 };
@@ -141,11 +141,12 @@ export function deriveRows(data: RunData): Row[] {
         });
       // Figure 3
       const otp = at.otp_login?.figures;
+      const otpTop = at.ceiling_otp?.figures;
       if (otp)
         add(30, db, scale, {
           figure: `email OTP login ${s}`,
           value: `${num(otp.rate, 1)}/s, p99 ${otp.p99} ms${failedNote(otp)}`,
-          target: `≥ ${TARGET.loginsPerSecond}/s`,
+          target: `≥ ${TARGET.loginsPerSecond}/s${otpTop ? ` (ceiling ${num(otpTop.rate, 1)}/s, p99 ${otpTop.p99} ms)` : ''}`,
           ratio: otp.rate / TARGET.loginsPerSecond,
           status: judge(otp.rate >= TARGET.loginsPerSecond, otp),
         });

@@ -8,12 +8,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { operations, type OperationName } from '@walletkit/protocol';
 import { type BenchKey, encryptOtpAttempt, keyOf, newKey, openBundle, stamp, tokenSignature } from './client-crypto.js';
+import { post, type Reply } from './http.js';
 import { runCli, type Running, startWalletkit } from './processes.js';
 import { cloneEmail, type ClonePlan, openSeedConnection, planClone, type Template, writeClones } from './seed.js';
 import type { CodeSink } from './sink.js';
@@ -35,12 +36,6 @@ export interface Account {
   key: BenchKey;
   address: string;
   walletId: string;
-}
-
-export interface Reply {
-  status: number;
-  /** The parsed JSON, or the text when it is not JSON. */
-  body: unknown;
 }
 
 /** An activity envelope for `op`, timestamped now. */
@@ -231,31 +226,9 @@ export class World {
     return Math.max(0, this.seeded - this.nextLogin + 1);
   }
 
-  /**
-   * POST as the simulated browsers do, over kept-alive node:http connections: fetch (undici) costs
-   * the bench about 300 µs of CPU per request on this machine, node:http about 60, and the bench
-   * shares the machine with the server it measures.
-   */
-  async post(path: string, body: string, headers: Record<string, string>): Promise<Reply> {
-    const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const req = request(
-        `${this.url}${path}`,
-        { method: 'POST', agent: this.agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {}
-    return { status, body: parsed };
+  /** POST as the simulated browsers do (http.ts). */
+  post(path: string, body: string, headers: Record<string, string>): Promise<Reply> {
+    return post(`${this.url}${path}`, this.agent, body, headers);
   }
 
   submit(op: OperationName, organizationId: string, parameters: unknown, key: BenchKey): Promise<Reply> {
