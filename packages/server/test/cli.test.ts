@@ -67,7 +67,7 @@ describe('walletkit-server CLI on the embedded database', () => {
     } finally {
       rmSync(demoDir, { recursive: true, force: true });
     }
-  });
+  }, 120_000);
 
   it('given org create, start, an activity and a restart, then the activity and keys survive and the data dir is locked while running', async () => {
     const created = await cli(['org', 'create', '--name', 'Acme', '--data-dir', dataDir, '--json'], {});
