@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/server/test/support/pg.js';
 import { CeilingOtp } from './lib/ceiling-otp.js';
-import { newKey, selfCheck } from './lib/client-crypto.js';
+import { type BenchKey, newKey, selfCheck } from './lib/client-crypto.js';
 import { type CpuShare, cpuMeter } from './lib/cpu.js';
 import { deriveRows, legend, type Measured, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
 import { type Figures, measureFlows, sustainRequests } from './lib/load.js';
@@ -133,8 +133,8 @@ async function measureLogins(
   label: string,
   pid: number | undefined,
   maxFlows: number,
-  prepare: (i: number) => { email: string; key: ReturnType<typeof newKey> } | undefined,
-  flow: (p: { email: string; key: ReturnType<typeof newKey> }) => Promise<void>,
+  prepare: (i: number) => { email: string; key: BenchKey } | undefined,
+  flow: (p: { email: string; key: BenchKey }) => Promise<void>,
 ): Promise<Measured> {
   let cpu: CpuShare | undefined;
   const figures = await measureFlows({
