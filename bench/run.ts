@@ -5,22 +5,20 @@
  * It prints; it never asserts. A figure under its target is `MISS` in the table; a figure that
  * could not be taken (the server failed) is `ERROR`, and only then is the exit code non-zero.
  */
-import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/server/test/support/pg.js';
 import { CeilingOtp } from './lib/ceiling-otp.js';
-import { type BenchKey, newKey, selfCheck } from './lib/client-crypto.js';
-import { type CpuShare, cpuMeter } from './lib/cpu.js';
+import { newKey, selfCheck } from './lib/client-crypto.js';
+import { cpuMeter } from './lib/cpu.js';
 import { deriveRows, legend, type Measured, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
-import { type Figures, measureFlows, sustainRequests } from './lib/load.js';
+import { type Figures, sustainRequests } from './lib/load.js';
 import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
 import { type DbKind, World } from './lib/world.js';
-import { data, extra, keep, log, logFigures, logLines, measure, noteSource } from './lib/recorder.js';
-import { CONNECTIONS, dbs, type Part, parts, PG_URL, scales, SECONDS, SOAK_SECONDS, SOAK_WARMUP, WARMUP } from './lib/settings.js';
+import { data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource } from './lib/recorder.js';
+import { CONNECTIONS, dbs, type Part, parts, PG_URL, runSettings, scales, SOAK_SECONDS, SOAK_WARMUP } from './lib/settings.js';
 
 let ceiling: Running;
 
@@ -95,7 +93,7 @@ async function otpFigures(worlds: Scaled[]): Promise<void> {
   const top = await attempt(undefined, first.kind, 'ceiling /otp', 30, undefined, async () => {
     const client = await CeilingOtp.connect(ceiling.url);
     try {
-      return await measureLogins(
+      return await measureFlowRate(
         'ceiling /otp',
         ceiling.pid,
         Number.POSITIVE_INFINITY,
@@ -110,7 +108,7 @@ async function otpFigures(worlds: Scaled[]): Promise<void> {
     if (top) keep(world.kind, scale, 'ceiling_otp', top);
     await attempt(world, world.kind, 'email OTP login', 30, scale, async () => {
       const available = world.loginAccountsLeft();
-      const m = await measureLogins(
+      const m = await measureFlowRate(
         `email OTP login ${at(scale)}`,
         world.server?.pid,
         available,
@@ -126,34 +124,6 @@ async function otpFigures(worlds: Scaled[]): Promise<void> {
       keep(world.kind, scale, 'otp_login', m);
     });
   }
-}
-
-/** Logins per second by CONNECTIONS simulated users, with the CPU of the process `pid` meanwhile. */
-async function measureLogins(
-  label: string,
-  pid: number | undefined,
-  maxFlows: number,
-  prepare: (i: number) => { email: string; key: BenchKey } | undefined,
-  flow: (p: { email: string; key: BenchKey }) => Promise<void>,
-): Promise<Measured> {
-  let cpu: CpuShare | undefined;
-  const figures = await measureFlows({
-    concurrency: CONNECTIONS,
-    warmupSeconds: WARMUP,
-    seconds: SECONDS,
-    maxFlows,
-    prepare,
-    flow,
-    onMeasure: () => {
-      const meter = cpuMeter(pid);
-      return () => {
-        cpu = meter();
-      };
-    },
-  });
-  const m = { figures, cpu };
-  logFigures(label, 'logins/s', m);
-  return m;
 }
 
 /**
@@ -276,30 +246,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 process.on('exit', () => killAll());
 
-function settings(): Record<string, unknown> {
-  const git = (cmd: string) => {
-    try {
-      return execSync(`git ${cmd}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    } catch {
-      return '';
-    }
-  };
-  const dirty = git('status --porcelain -- packages').split('\n').filter(Boolean).length;
-  return {
-    date: new Date().toISOString(),
-    commit: `${git('rev-parse --short HEAD')}${dirty ? ` + ${dirty} uncommitted files in packages/` : ''}`,
-    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, node ${process.version}`,
-    only: [...parts].join(','),
-    db: dbs.join(','),
-    scale: scales.join(','),
-    seconds: SECONDS,
-    warmupSeconds: WARMUP,
-    connections: CONNECTIONS,
-    soakSeconds: parts.has('soak') ? SOAK_SECONDS : undefined,
-    postgres: dbs.includes('postgres') ? (PG_URL ? 'BENCH_PG_URL' : 'throwaway PostgreSQL 15 cluster (fsync off, synchronous_commit off)') : undefined,
-  };
-}
-
 /** Run `step`; on failure log it, keep an ERROR row, bring `world`'s server back and answer undefined. */
 async function attempt<T>(
   world: World | undefined,
@@ -323,7 +269,7 @@ async function attempt<T>(
 }
 
 async function main(): Promise<void> {
-  const conf = settings();
+  const conf = runSettings();
   data.settings = { ...conf, db: dbs.join(','), scale: scales.join(',') };
   log('walletkit benchmark (issue 14)');
   for (const [k, v] of Object.entries(conf)) if (v !== undefined) log(`  ${k}: ${v}`);

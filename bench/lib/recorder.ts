@@ -1,7 +1,7 @@
 /**
  * What a run of `npm run bench` records as it goes: the log (printed and kept for the results
- * file), the raw figures by database and scale, the server source each figure ran, and `measure`,
- * which takes one figure and logs it.
+ * file), the raw figures by database and scale, the server source each figure ran, and `measure`
+ * and `measureFlowRate`, which take one figure and log it.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CpuShare, cpuMeter, formatCpu } from './cpu.js';
 import type { Measured, RunData } from './figures.js';
-import { measureRequests, type Req } from './load.js';
+import { measureFlows, measureRequests, type Req } from './load.js';
 import { ROOT } from './processes.js';
 import { num } from './report.js';
 import { CONNECTIONS, dbs, scales, SECONDS, WARMUP } from './settings.js';
@@ -93,6 +93,39 @@ export async function measure(label: string, url: string, make: (i: number) => R
     warmupSeconds: WARMUP,
     seconds: SECONDS,
     make,
+    onMeasure: () => {
+      const meter = cpuMeter(pid);
+      return () => {
+        cpu = meter();
+      };
+    },
+  });
+  const m = { figures, cpu };
+  logFigures(label, unit, m);
+  return m;
+}
+
+/**
+ * Flows per second (an OTP login: several requests) by BENCH_CONNECTIONS simulated users, with the
+ * CPU of `pid` during the window. `prepare` makes the i-th flow's input, or undefined when no more
+ * are left (at most `maxFlows`).
+ */
+export async function measureFlowRate<P>(
+  label: string,
+  pid: number | undefined,
+  maxFlows: number,
+  prepare: (i: number) => P | undefined,
+  flow: (p: P) => Promise<void>,
+  unit = 'logins/s',
+): Promise<Measured> {
+  let cpu: CpuShare | undefined;
+  const figures = await measureFlows({
+    concurrency: CONNECTIONS,
+    warmupSeconds: WARMUP,
+    seconds: SECONDS,
+    maxFlows,
+    prepare,
+    flow,
     onMeasure: () => {
       const meter = cpuMeter(pid);
       return () => {

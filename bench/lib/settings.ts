@@ -2,6 +2,8 @@
  * The settings of `npm run bench` (bench/README.md): what to measure, where, and for how long,
  * read once from the environment. A bad value ends the run with its name and exit code 2.
  */
+import { execSync } from 'node:child_process';
+import { cpus, totalmem } from 'node:os';
 import type { DbKind } from './world.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -52,3 +54,28 @@ export const SOAK_SECONDS = numberOf('BENCH_SOAK_SECONDS', 600, 10);
  */
 export const SOAK_WARMUP = numberOf('BENCH_SOAK_WARMUP_SECONDS', Math.min(60, SOAK_SECONDS / 5), 1);
 export const PG_URL = process.env.BENCH_PG_URL?.trim() || undefined;
+
+/** The settings of this run as its results record them, with the commit and the machine. */
+export function runSettings(): Record<string, unknown> {
+  const git = (cmd: string) => {
+    try {
+      return execSync(`git ${cmd}`, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      return '';
+    }
+  };
+  const dirty = git('status --porcelain -- packages').split('\n').filter(Boolean).length;
+  return {
+    date: new Date().toISOString(),
+    commit: `${git('rev-parse --short HEAD')}${dirty ? ` + ${dirty} uncommitted files in packages/` : ''}`,
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB, node ${process.version}`,
+    only: [...parts].join(','),
+    db: dbs.join(','),
+    scale: scales.join(','),
+    seconds: SECONDS,
+    warmupSeconds: WARMUP,
+    connections: CONNECTIONS,
+    soakSeconds: parts.has('soak') ? SOAK_SECONDS : undefined,
+    postgres: dbs.includes('postgres') ? (PG_URL ? 'BENCH_PG_URL' : 'throwaway PostgreSQL 15 cluster (fsync off, synchronous_commit off)') : undefined,
+  };
+}
