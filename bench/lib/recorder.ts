@@ -84,23 +84,25 @@ export function logFigures(label: string, unit: string, m: Measured): void {
 // ---------------------------------------------------------------------------------------------
 // Measuring
 
-/** One kind of request at BENCH_CONNECTIONS, with the CPU of `pid` (the server) during the window. */
-export async function measure(label: string, url: string, make: (i: number) => Req, pid: number | undefined, unit = 'req/s'): Promise<Measured> {
+/** A load's `onMeasure` that meters the CPU of `pid` (the server) over the window, and the share it measured. */
+function cpuDuring(pid: number | undefined): { onMeasure: () => () => void; share: () => CpuShare | undefined } {
   let cpu: CpuShare | undefined;
-  const figures = await measureRequests({
-    url,
-    connections: CONNECTIONS,
-    warmupSeconds: WARMUP,
-    seconds: SECONDS,
-    make,
+  return {
     onMeasure: () => {
       const meter = cpuMeter(pid);
       return () => {
         cpu = meter();
       };
     },
-  });
-  const m = { figures, cpu };
+    share: () => cpu,
+  };
+}
+
+/** One kind of request at BENCH_CONNECTIONS, with the CPU of `pid` (the server) during the window. */
+export async function measure(label: string, url: string, make: (i: number) => Req, pid: number | undefined, unit = 'req/s'): Promise<Measured> {
+  const cpu = cpuDuring(pid);
+  const figures = await measureRequests({ url, connections: CONNECTIONS, warmupSeconds: WARMUP, seconds: SECONDS, make, onMeasure: cpu.onMeasure });
+  const m = { figures, cpu: cpu.share() };
   logFigures(label, unit, m);
   return m;
 }
@@ -118,7 +120,7 @@ export async function measureFlowRate<P>(
   flow: (p: P) => Promise<void>,
   unit = 'logins/s',
 ): Promise<Measured> {
-  let cpu: CpuShare | undefined;
+  const cpu = cpuDuring(pid);
   const figures = await measureFlows({
     concurrency: CONNECTIONS,
     warmupSeconds: WARMUP,
@@ -126,14 +128,9 @@ export async function measureFlowRate<P>(
     maxFlows,
     prepare,
     flow,
-    onMeasure: () => {
-      const meter = cpuMeter(pid);
-      return () => {
-        cpu = meter();
-      };
-    },
+    onMeasure: cpu.onMeasure,
   });
-  const m = { figures, cpu };
+  const m = { figures, cpu: cpu.share() };
   logFigures(label, unit, m);
   return m;
 }
