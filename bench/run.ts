@@ -10,14 +10,14 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/serv
 import { CeilingOtp } from './lib/ceiling-otp.js';
 import { newKey, selfCheck } from './lib/client-crypto.js';
 import { cpuMeter } from './lib/cpu.js';
-import { deriveRows, legend, type Measured, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
+import { deriveRows, legend, type Measured, pooled, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
 import { type Figures, sustainRequests } from './lib/load.js';
 import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
-import { type DbKind, World } from './lib/world.js';
-import { data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource } from './lib/recorder.js';
+import { World } from './lib/world.js';
+import { attempt, data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource } from './lib/recorder.js';
 import { CONNECTIONS, dbs, type Part, parts, PG_URL, runSettings, scales, SOAK_SECONDS, SOAK_WARMUP } from './lib/settings.js';
 
 let ceiling: Running;
@@ -31,9 +31,35 @@ interface Scaled {
 const at = (scale: number) => `@${scaleLabel(scale)}`;
 
 /**
- * Figure 1: stamped signing at BENCH_CONNECTIONS. For each request kind the ceiling's /sign
- * first, then each scale's server right after it, so that one ceiling and nearby moments serve
- * every scale.
+ * A figure's ceiling (`ceilingOnce`), measured before and after the servers' figures read against
+ * it (`between`), kept at every scale pooled and each measurement beside it: the machine's speed
+ * drifts over minutes, and a ceiling taken at one end only would read the other end's figures
+ * against a faster or slower machine.
+ */
+async function bracketed(
+  worlds: Scaled[],
+  key: string,
+  label: string,
+  order: number,
+  ceilingOnce: (label: string) => Promise<Measured>,
+  between: () => Promise<void>,
+): Promise<void> {
+  const db = worlds[0]!.world.kind;
+  const once = (when: string) => attempt(undefined, db, `${label}, ${when}`, order, undefined, () => ceilingOnce(`${label}, ${when}`));
+  const before = await once('before');
+  await between();
+  const after = await once('after');
+  const both = before && after ? pooled(before, after) : (before ?? after);
+  for (const { world, scale } of worlds) {
+    if (both) keep(world.kind, scale, key, both);
+    if (before) keep(world.kind, scale, `${key}_before`, before);
+    if (after) keep(world.kind, scale, `${key}_after`, after);
+  }
+}
+
+/**
+ * Figure 1: stamped signing at BENCH_CONNECTIONS. For each request kind the ceiling's /sign, each
+ * scale's server, and the ceiling again (`bracketed`).
  */
 async function signFigures(worlds: Scaled[]): Promise<void> {
   const first = worlds[0]!.world;
@@ -42,38 +68,48 @@ async function signFigures(worlds: Scaled[]): Promise<void> {
     { key: 'sign_transaction', make: (probe: World['probe']) => (i: number) => requests.signTransaction(probe, i) },
   ];
   for (const kind of kinds) {
-    const top = await attempt(undefined, first.kind, `ceiling /sign (${kind.key})`, 10, undefined, () =>
-      measure(`ceiling /sign (${kind.key})`, ceiling.url, (i) => requests.toCeiling(kind.make(first.probe)(i), '/sign'), ceiling.pid),
+    await bracketed(
+      worlds,
+      `ceiling_sign_${kind.key}`,
+      `ceiling /sign (${kind.key})`,
+      10,
+      (label) => measure(label, ceiling.url, (i) => requests.toCeiling(kind.make(first.probe)(i), '/sign'), ceiling.pid),
+      async () => {
+        for (const { world, scale } of worlds) {
+          const m = await attempt(world, world.kind, kind.key, 10, scale, () =>
+            measure(`${kind.key} ${at(scale)}`, world.url, kind.make(world.probe), world.server?.pid),
+          );
+          if (m) keep(world.kind, scale, kind.key, m);
+        }
+      },
     );
-    for (const { world, scale } of worlds) {
-      if (top) keep(world.kind, scale, `ceiling_sign_${kind.key}`, top);
-      const m = await attempt(world, world.kind, kind.key, 10, scale, () =>
-        measure(`${kind.key} ${at(scale)}`, world.url, kind.make(world.probe), world.server?.pid),
-      );
-      if (m) keep(world.kind, scale, kind.key, m);
-    }
   }
 }
 
-/** Figure 4: stamped reads, the ceiling's /read first, then each scale's server. */
+/** Figure 4: stamped reads, between two measurements of the ceiling's /read (`bracketed`). */
 async function readFigures(worlds: Scaled[]): Promise<void> {
   const first = worlds[0]!.world;
-  const top = await attempt(undefined, first.kind, 'ceiling /read', 40, undefined, () =>
-    measure('ceiling /read', ceiling.url, () => requests.toCeiling(requests.listWallets(first.probe), '/read'), ceiling.pid),
-  );
   const kinds = [
     { key: 'list_wallets', make: (probe: World['probe']) => () => requests.listWallets(probe) },
     { key: 'list_wallet_accounts', make: (probe: World['probe']) => () => requests.listWalletAccounts(probe) },
   ];
-  for (const kind of kinds) {
-    for (const { world, scale } of worlds) {
-      if (top) keep(world.kind, scale, 'ceiling_read', top);
-      const m = await attempt(world, world.kind, kind.key, 40, scale, () =>
-        measure(`${kind.key} ${at(scale)}`, world.url, kind.make(world.probe), world.server?.pid),
-      );
-      if (m) keep(world.kind, scale, kind.key, m);
-    }
-  }
+  await bracketed(
+    worlds,
+    'ceiling_read',
+    'ceiling /read',
+    40,
+    (label) => measure(label, ceiling.url, () => requests.toCeiling(requests.listWallets(first.probe), '/read'), ceiling.pid),
+    async () => {
+      for (const kind of kinds) {
+        for (const { world, scale } of worlds) {
+          const m = await attempt(world, world.kind, kind.key, 40, scale, () =>
+            measure(`${kind.key} ${at(scale)}`, world.url, kind.make(world.probe), world.server?.pid),
+          );
+          if (m) keep(world.kind, scale, kind.key, m);
+        }
+      }
+    },
+  );
 }
 
 /** Figure 2: create_sub_organization (root user with an API key, Ethereum wallet) per second. */
@@ -84,46 +120,48 @@ async function signupFigure(world: World, scale: number): Promise<void> {
 }
 
 /**
- * Figure 3: full email OTP logins through the proxy, each with its own seeded account; the
- * ceiling's `/otp/*` flow (the same three requests with the server's crypto and nothing else)
- * first, then each scale's server.
+ * Figure 3: full email OTP logins through the proxy, each with its own seeded account, between two
+ * measurements of the ceiling's `/otp/*` flow (the same three requests with the server's crypto
+ * and nothing else; `bracketed`).
  */
 async function otpFigures(worlds: Scaled[]): Promise<void> {
-  const first = worlds[0]!.world;
-  const top = await attempt(undefined, first.kind, 'ceiling /otp', 30, undefined, async () => {
+  let round = 0;
+  const ceilingOnce = async (label: string) => {
     const client = await CeilingOtp.connect(ceiling.url);
+    const r = round++;
     try {
       return await measureFlowRate(
-        'ceiling /otp',
+        label,
         ceiling.pid,
         Number.POSITIVE_INFINITY,
-        (i) => ({ email: `ceiling-${i}@bench.invalid`, key: newKey() }),
+        (i) => ({ email: `ceiling-${r}-${i}@bench.invalid`, key: newKey() }),
         (p) => client.login(p.email, p.key),
       );
     } finally {
       client.close();
     }
+  };
+  await bracketed(worlds, 'ceiling_otp', 'ceiling /otp', 30, ceilingOnce, async () => {
+    for (const { world, scale } of worlds) {
+      await attempt(world, world.kind, 'email OTP login', 30, scale, async () => {
+        const available = world.loginAccountsLeft();
+        const m = await measureFlowRate(
+          `email OTP login ${at(scale)}`,
+          world.server?.pid,
+          available,
+          () => {
+            const email = world.takeLoginEmail();
+            return email === undefined ? undefined : { email, key: newKey() };
+          },
+          (p) => world.loginByCode(p.email, p.key),
+        );
+        log(
+          `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} unused seeded accounts taken (logged in, or prepared for the window and left unused)`,
+        );
+        keep(world.kind, scale, 'otp_login', m);
+      });
+    }
   });
-  for (const { world, scale } of worlds) {
-    if (top) keep(world.kind, scale, 'ceiling_otp', top);
-    await attempt(world, world.kind, 'email OTP login', 30, scale, async () => {
-      const available = world.loginAccountsLeft();
-      const m = await measureFlowRate(
-        `email OTP login ${at(scale)}`,
-        world.server?.pid,
-        available,
-        () => {
-          const email = world.takeLoginEmail();
-          return email === undefined ? undefined : { email, key: newKey() };
-        },
-        (p) => world.loginByCode(p.email, p.key),
-      );
-      log(
-        `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} unused seeded accounts taken (logged in, or prepared for the window and left unused)`,
-      );
-      keep(world.kind, scale, 'otp_login', m);
-    });
-  }
 }
 
 /**
@@ -245,28 +283,6 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   });
 }
 process.on('exit', () => killAll());
-
-/** Run `step`; on failure log it, keep an ERROR row, bring `world`'s server back and answer undefined. */
-async function attempt<T>(
-  world: World | undefined,
-  db: DbKind,
-  what: string,
-  order: number,
-  scale: number | undefined,
-  step: () => Promise<T>,
-): Promise<T | undefined> {
-  try {
-    return await step();
-  } catch (err) {
-    const message = (err as Error).message.split('\n')[0]!.slice(0, 300);
-    log(`  ${what}${scale === undefined ? '' : ` ${at(scale)}`} failed: ${(err as Error).stack ?? message}`);
-    const serverLog = world?.server?.log().slice(-10) ?? [];
-    if (serverLog.length) log(`  server stderr (last lines):\n    ${serverLog.join('\n    ')}`);
-    data.errors.push({ order, db, ...(scale === undefined ? {} : { scale }), figure: what, message });
-    await world?.restart().catch((e: Error) => log(`  restarting the server failed: ${e.message}`));
-    return undefined;
-  }
-}
 
 async function main(): Promise<void> {
   const conf = runSettings();

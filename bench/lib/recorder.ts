@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CpuShare, cpuMeter, formatCpu } from './cpu.js';
-import type { Measured, RunData } from './figures.js';
+import { type Measured, type RunData, scaleLabel } from './figures.js';
 import { measureFlows, measureRequests, type Req } from './load.js';
 import { ROOT } from './processes.js';
 import { num } from './report.js';
 import { CONNECTIONS, dbs, scales, SECONDS, WARMUP } from './settings.js';
-import type { DbKind } from './world.js';
+import type { DbKind, World } from './world.js';
 
 // ---------------------------------------------------------------------------------------------
 // Log, rows, raw figures
@@ -133,4 +133,26 @@ export async function measureFlowRate<P>(
   const m = { figures, cpu: cpu.share() };
   logFigures(label, unit, m);
   return m;
+}
+
+/** Run `step`; on failure log it, keep an ERROR row, bring `world`'s server back and answer undefined. */
+export async function attempt<T>(
+  world: World | undefined,
+  db: DbKind,
+  what: string,
+  order: number,
+  scale: number | undefined,
+  step: () => Promise<T>,
+): Promise<T | undefined> {
+  try {
+    return await step();
+  } catch (err) {
+    const message = (err as Error).message.split('\n')[0]!.slice(0, 300);
+    log(`  ${what}${scale === undefined ? '' : ` @${scaleLabel(scale)}`} failed: ${(err as Error).stack ?? message}`);
+    const serverLog = world?.server?.log().slice(-10) ?? [];
+    if (serverLog.length) log(`  server stderr (last lines):\n    ${serverLog.join('\n    ')}`);
+    data.errors.push({ order, db, ...(scale === undefined ? {} : { scale }), figure: what, message });
+    await world?.restart().catch((e: Error) => log(`  restarting the server failed: ${e.message}`));
+    return undefined;
+  }
 }
