@@ -11,7 +11,7 @@ import { CeilingOtp } from './lib/ceiling-otp.js';
 import { newKey, selfCheck } from './lib/client-crypto.js';
 import { cpuMeter } from './lib/cpu.js';
 import { deriveRows, legend, type Measured, pooled, type RunData, rssMedians, scaleLabel, soakWindow } from './lib/figures.js';
-import { type Figures, sustainRequests } from './lib/load.js';
+import { type Figures, type Req, sustainRequests } from './lib/load.js';
 import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
@@ -57,6 +57,14 @@ async function bracketed(
   }
 }
 
+/** One kind of request against each scale's server in turn, kept under `key`. */
+async function eachScale(worlds: Scaled[], key: string, order: number, make: (probe: World['probe']) => (i: number) => Req): Promise<void> {
+  for (const { world, scale } of worlds) {
+    const m = await attempt(world, world.kind, key, order, scale, () => measure(`${key} ${at(scale)}`, world.url, make(world.probe), world.server?.pid));
+    if (m) keep(world.kind, scale, key, m);
+  }
+}
+
 /**
  * Figure 1: stamped signing at BENCH_CONNECTIONS. For each request kind the ceiling's /sign, each
  * scale's server, and the ceiling again (`bracketed`).
@@ -74,14 +82,7 @@ async function signFigures(worlds: Scaled[]): Promise<void> {
       `ceiling /sign (${kind.key})`,
       10,
       (label) => measure(label, ceiling.url, (i) => requests.toCeiling(kind.make(first.probe)(i), '/sign'), ceiling.pid),
-      async () => {
-        for (const { world, scale } of worlds) {
-          const m = await attempt(world, world.kind, kind.key, 10, scale, () =>
-            measure(`${kind.key} ${at(scale)}`, world.url, kind.make(world.probe), world.server?.pid),
-          );
-          if (m) keep(world.kind, scale, kind.key, m);
-        }
-      },
+      () => eachScale(worlds, kind.key, 10, kind.make),
     );
   }
 }
@@ -100,14 +101,7 @@ async function readFigures(worlds: Scaled[]): Promise<void> {
     40,
     (label) => measure(label, ceiling.url, () => requests.toCeiling(requests.listWallets(first.probe), '/read'), ceiling.pid),
     async () => {
-      for (const kind of kinds) {
-        for (const { world, scale } of worlds) {
-          const m = await attempt(world, world.kind, kind.key, 40, scale, () =>
-            measure(`${kind.key} ${at(scale)}`, world.url, kind.make(world.probe), world.server?.pid),
-          );
-          if (m) keep(world.kind, scale, kind.key, m);
-        }
-      }
+      for (const kind of kinds) await eachScale(worlds, kind.key, 40, kind.make);
     },
   );
 }
