@@ -112,6 +112,34 @@ describe('nodeP256', () => {
     expect(invalid.map((k) => outcome(() => compressPublicKey('p256', k)))).toEqual(invalid.map(() => 'error ERR_INVALID_PUBLIC_KEY'));
   });
 
+  it('given a signature, when verified natively against its signer and against keys that are not points of the curve, then only the signer verifies, in either encoding, and nothing throws', () => {
+    const signer = generateP256KeyPair();
+    const other = generateP256KeyPair();
+    const message = randomBytes(32);
+    const signature = nodeP256.sign(Buffer.from(signer.privateKey, 'hex'), message);
+    const x = signer.publicKeyUncompressed.slice(2, 66);
+    const y = signer.publicKeyUncompressed.slice(66);
+    const p = 'ffffffff00000001000000000000000000000000ffffffffffffffffffffffff';
+    const refused = [
+      other.publicKey,
+      other.publicKeyUncompressed,
+      `04${x}${y.slice(0, -2)}${y.endsWith('00') ? '01' : '00'}`, // y changed: off the curve
+      `04${p}${y}`, // x equal to the field's prime
+      `04${'00'.repeat(64)}`, // the identity has no affine coordinates
+      `05${x}${y}`, // unknown prefix
+      `04${x}`, // truncated
+      `${signer.publicKeyUncompressed}00`, // too long
+      'zz'.repeat(33),
+      '',
+    ];
+    for (let round = 0; round < 2; round += 1) {
+      // The second round meets every key again in the key-object cache.
+      expect(nodeP256.verify(signer.publicKey, message, signature, 'compact')).toBe(true);
+      expect(nodeP256.verify(signer.publicKeyUncompressed, message, signature, 'compact')).toBe(true);
+      for (const key of refused) expect(nodeP256.verify(key, message, signature, 'compact'), key).toBe(false);
+    }
+  });
+
   it('given the enclave signing key kept as a key object, when it signs, then its signatures verify like any other and other keys still sign', () => {
     const own = generateP256KeyPair();
     const other = generateP256KeyPair();

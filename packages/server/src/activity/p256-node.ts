@@ -1,11 +1,16 @@
 import { createECDH, createPrivateKey, createPublicKey, ECDH, sign, verify, type KeyObject } from 'node:crypto';
 import type { NativeP256 } from '@walletkit/crypto';
 
-// SPKI DER prefix of an uncompressed P-256 public key (RFC 5480).
-const SPKI_P256_PREFIX = Buffer.from('3059301306072a8648ce3d020106082a8648ce3d030107034200', 'hex');
 const cache = new Map<string, KeyObject>();
 const CACHE_LIMIT = 10_000;
 
+/**
+ * A verifying key object for a P-256 public key (hex, compressed or not), kept for its next use
+ * (at most CACHE_LIMIT, oldest out first). Built from its coordinates as a JWK: about 110 µs here,
+ * against about 240 µs from SPKI DER, where OpenSSL 3's decoder framework costs as much as the
+ * point's own checks (which both forms make: a point off the curve is refused). A key is built
+ * anew for each session's or user's first request, so this is the cost of every cache miss.
+ */
 function keyObject(publicKeyHex: string): KeyObject {
   let key = cache.get(publicKeyHex);
   if (!key) {
@@ -13,7 +18,10 @@ function keyObject(publicKeyHex: string): KeyObject {
       publicKeyHex.length === 66
         ? (ECDH.convertKey(Buffer.from(publicKeyHex, 'hex'), 'prime256v1', undefined, undefined, 'uncompressed') as Buffer)
         : Buffer.from(publicKeyHex, 'hex');
-    key = createPublicKey({ key: Buffer.concat([SPKI_P256_PREFIX, uncompressed]), format: 'der', type: 'spki' });
+    if (uncompressed.length !== 65 || uncompressed[0] !== 4) throw new Error('not an uncompressed P-256 point');
+    const x = uncompressed.subarray(1, 33).toString('base64url');
+    const y = uncompressed.subarray(33).toString('base64url');
+    key = createPublicKey({ key: { kty: 'EC', crv: 'P-256', x, y }, format: 'jwk' });
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
     cache.set(publicKeyHex, key);
   }
