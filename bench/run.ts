@@ -10,7 +10,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/serv
 import { CeilingOtp } from './lib/ceiling-otp.js';
 import { newKey, selfCheck } from './lib/client-crypto.js';
 import { cpuMeter } from './lib/cpu.js';
-import { deriveRows, legend, type Measured, pooled, type RunData, rssWindows, scaleLabel, soakWindow } from './lib/figures.js';
+import { deriveRows, legend, type Measured, mb, pooled, type RunData, rssWindows, scaleLabel, soakWindow } from './lib/figures.js';
 import { type Figures, type Req, sustainRequests } from './lib/load.js';
 import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
@@ -245,7 +245,6 @@ async function soakFigure(world: World, scale: number): Promise<void> {
   const m = { figures, cpu: meter() };
   logFigures('mixed load (soak)', 'req/s', { ...m, figures: { ...figures, builtLate: 0 } });
   const { floor, median } = rssWindows(samples, window);
-  const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
   log(
     `  RSS first ${Math.round(window)} s floor ${mb(floor.first)} (median ${mb(median.first)}), last ${Math.round(window)} s floor ${mb(floor.last)} (median ${mb(median.last)}); ${samples.length} samples, max ${mb(Math.max(...samples.map((s) => s.rss)))}`,
   );

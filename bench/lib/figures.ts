@@ -84,7 +84,7 @@ export const scaleLabel = (n: number) => (n >= 1000 && n % 1000 === 0 ? `${n / 1
 
 const failedNote = (f: Figures) => (f.failed > 0 ? ` (${num(f.failed)} failed)` : '');
 const judge = (ok: boolean, f?: Figures): Status => (f && f.ok === 0 ? 'ERROR' : ok ? 'ok' : 'MISS');
-const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
+export const mb = (b: number) => `${(b / 2 ** 20).toFixed(1)} MB`;
 
 /** `status*` when the server source noted under `a` and `b` differ (both known). */
 function starred(data: RunData, a: string, b: string, status: Status): Status {
