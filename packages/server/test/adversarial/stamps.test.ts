@@ -583,6 +583,13 @@ describe('stamps under attack (PGlite, real HTTP)', () => {
         'ERR_STAMP_INVALID',
       ],
       ['a valid signature under another key', [['x-stamp', encodeStamp({ ...json, publicKey: generateP256KeyPair().publicKey })]], 'ERR_STAMP_INVALID'],
+      ['an uncompressed public key off the curve', [['x-stamp', encodeStamp({ ...json, publicKey: `04${'11'.repeat(64)}` })]], 'ERR_STAMP_INVALID'],
+      [
+        'a public key whose x is the field prime',
+        [['x-stamp', encodeStamp({ ...json, publicKey: `04${'ffffffff00000001000000000000000000000000ffffffffffffffffffffffff'}${'00'.repeat(32)}` })]],
+        'ERR_STAMP_INVALID',
+      ],
+      ['a compressed public key with no point', [['x-stamp', encodeStamp({ ...json, publicKey: `02${'ff'.repeat(32)}` })]], 'ERR_STAMP_INVALID'],
       ['empty X-Stamp', [['x-stamp', '']], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp over 10 kB', [['x-stamp', encodeStamp({ ...json, signature: json.signature + '00'.repeat(4000) })]], 'ERR_STAMP_MALFORMED'],
       ['X-Stamp of 15 kB', [['x-stamp', 'A'.repeat(15_000)]], 'ERR_STAMP_MALFORMED'],
