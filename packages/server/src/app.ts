@@ -23,8 +23,6 @@ import { issuerOf as activityServerBase } from './oauth/issued-token.js';
 import { proxyConfigStore } from './store/proxy-configs.js';
 import type { Store } from './store/db.js';
 import { Facts } from './activity/facts.js';
-import { StampVerifier } from './activity/stamp-verifier.js';
-import { defaultThreads } from './threads/pool.js';
 
 export interface AppDeps {
   store: Store;
@@ -116,7 +114,6 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     fetch: deps.fetch ?? globalThis.fetch,
     delivery: deps.delivery ?? createDelivery(config, deps.store),
     facts: new Facts(deps.store),
-    stamps: new StampVerifier(config.signerThreads ?? defaultThreads()),
   };
   // A server answers requests from the cached facts as soon as it hears the database's changes:
   // on PostgreSQL, start listening now rather than at the first request.
@@ -130,7 +127,6 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
   app.addHook('onClose', async () => stopRetention?.());
   // The enclave's signing threads stop with the server.
   app.addHook('onClose', async () => {
-    await services.stamps.close();
     await deps.enclave.close();
   });
 

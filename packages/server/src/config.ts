@@ -45,8 +45,8 @@ export interface ServerConfig {
   devOutbox: boolean;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   /**
-   * Worker threads (WALLETKIT_SIGNER_THREADS): this many for the enclave's signatures and as many
-   * for stamp checks; one per core beside the event loop's when unset; 0 does both in-process.
+   * Worker threads (WALLETKIT_SIGNER_THREADS): this many for the enclave's signatures and the
+   * requests' stamp checks; one per core beside the event loop's when unset; 0 does both in-process.
    */
   signerThreads?: number | undefined;
 }

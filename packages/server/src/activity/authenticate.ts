@@ -97,7 +97,7 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
   // Verify the signature before touching the database: a bad stamp learns nothing.
-  if (!(await services.stamps.verify(rawBody, stamp))) throw new ApiError('ERR_STAMP_INVALID');
+  if (!(await services.enclave.checkStamp(rawBody, stamp))) throw new ApiError('ERR_STAMP_INVALID');
   const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme]);
   if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
   const now = services.now().getTime();

@@ -6,7 +6,6 @@ import type { Enclave } from '../enclave/index.js';
 import type { Executor, Tx } from '../store/db.js';
 import type { Facts, OrgVersion } from './facts.js';
 import type { Signer } from './operations/signers.js';
-import type { StampVerifier } from './stamp-verifier.js';
 
 /** Who stamped the request: a user of the target organization or of its parent. */
 export interface Caller {
@@ -46,8 +45,6 @@ export interface Services {
   delivery: Delivery;
   /** Facts of API keys and signers, cached while their organizations are unchanged (facts.ts). */
   facts: Facts;
-  /** X-Stamp checks, on worker threads beside the event loop (stamp-verifier.ts). */
-  stamps: StampVerifier;
 }
 
 /** What one handler sees: its transaction, the target organization, the caller. No HTTP. */

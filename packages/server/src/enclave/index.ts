@@ -18,6 +18,7 @@ import {
   type AppProof,
   type HpkeRecipient,
   type Curve,
+  type ParsedStamp,
   type SignedBundle,
 } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
@@ -91,6 +92,15 @@ export class Enclave {
   /** Stop the signing threads. */
   close(): Promise<void> {
     return this.signer.close();
+  }
+
+  /**
+   * Whether an X-Stamp signature signs `body` (false for a bad one, never a throw), checked on the
+   * signing threads beside the event loop (in-process with none). Public keys only: no secret is
+   * opened for it; it shares the threads so that a request wakes one thread, not two (decision 0022).
+   */
+  checkStamp(body: Uint8Array, stamp: ParsedStamp): Promise<boolean> {
+    return this.signer.checkStamp({ body, stamp });
   }
 
   /** Uncompressed P-256 hex of the key that signs bundles, tokens, sessions and App Proofs. */

@@ -7,6 +7,7 @@
 import { type Curve, generateMnemonic, generateP256KeyPair, type HpkeRecipient, hpkeSeal, stampApiKey } from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';
 import { type AccountSpec, deriveAccountKeys, type DerivedAccountPublic, mnemonicSeed, signMessages, type RawSignature } from './key-material.js';
+import { checkStamp, type StampCheckJob } from '../activity/stamp-check.js';
 import { checkOtpAttemptWith, issueOtpWith } from './otp.js';
 
 /** A value sealed to the at-rest key (HPKE). */
@@ -68,12 +69,21 @@ export interface OtpAttemptJob {
 /**
  * A job of a signer thread (signer-worker.ts): a signature, a new wallet, a stamp by a sealed key,
  * a one-time code issued or an attempt checked. Every one opens or makes a secret that never
- * leaves the job but as ciphertext (or, for a code, to its delivery).
+ * leaves the job but as ciphertext (or, for a code, to its delivery). The one job without a
+ * secret, a request's X-Stamp checked (`check`), shares the threads instead of waking threads of
+ * its own (decision 0022).
  */
-export type SignerJob = { sign: SignJob } | { wallet: WalletJob } | { stamp: StampJob } | { otp: OtpIssueJob } | { attempt: OtpAttemptJob };
+export type SignerJob =
+  | { check: StampCheckJob }
+  | { sign: SignJob }
+  | { wallet: WalletJob }
+  | { stamp: StampJob }
+  | { otp: OtpIssueJob }
+  | { attempt: OtpAttemptJob };
 
 /** Run any job with the at-rest key (the worker's and the in-process fallback's one dispatch). */
 export function runSignerJob(atRest: HpkeRecipient, job: SignerJob): Promise<unknown> {
+  if ('check' in job) return Promise.resolve(checkStamp(job.check));
   if ('sign' in job) return signSealed(atRest, job.sign);
   if ('wallet' in job) return makeWallet(atRest, job.wallet);
   if ('stamp' in job) return stampSealed(atRest, job.stamp);

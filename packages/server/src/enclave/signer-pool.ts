@@ -2,9 +2,12 @@
  * Worker threads that sign for the enclave (signer-worker.ts, on threads/pool.ts): ECDSA, the
  * unsealing of a key and a new wallet's PBKDF2 and derivation are CPU work that would otherwise
  * stop the event loop (and every request with it) for about a millisecond each. The workers hold
- * the at-rest key; with 0 threads the enclave signs in-process.
+ * the at-rest key; with 0 threads the enclave signs in-process. They also check the X-Stamp of
+ * requests (no secret involved): one pool of threads beside the event loop instead of two, whose
+ * every job woke a thread of its own (decision 0022).
  */
 import type { HpkeRecipient } from '@walletkit/crypto';
+import type { StampCheckJob } from '../activity/stamp-check.js';
 import { ThreadPool } from '../threads/pool.js';
 import type { RawSignature } from './key-material.js';
 import {
@@ -59,6 +62,11 @@ export class SignerPool {
   /** The client key of a right attempt, null for any wrong one, checked on a worker. */
   checkOtpAttempt(job: OtpAttemptJob): Promise<string | null> {
     return this.pool.run({ attempt: job }) as Promise<string | null>;
+  }
+
+  /** Whether a request's X-Stamp signs its body (false for a bad stamp), on the least busy worker. */
+  checkStamp(job: StampCheckJob): Promise<boolean> {
+    return this.pool.run({ check: job }) as Promise<boolean>;
   }
 
   /** Stop the workers (the server is closing). */

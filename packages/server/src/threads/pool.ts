@@ -1,7 +1,7 @@
 /**
  * Worker threads for CPU-bound work that would otherwise stop the event loop (and every request
- * with it): the enclave's signatures and new wallets (enclave/signer-pool.ts) and the stamp checks
- * of requests (activity/stamp-verifier.ts). A pool of `threads` workers shares the jobs (the least
+ * with it): the enclave's signatures and new wallets, and the stamp checks of requests, all on the
+ * enclave's pool (enclave/signer-pool.ts). A pool of `threads` workers shares the jobs (the least
  * busy one takes the next); with 0 threads, or once every worker has died, jobs run in-process.
  * Workers start at the first job (a one-shot command or a server that never needs them starts
  * none) and are unref'd: they never keep the process alive.
@@ -27,7 +27,7 @@ export function defaultThreads(): number {
  * Default worker count in each process of `--workers N` (N > 1): the process's share of the
  * cores beside its event loop's, which is none when there are as many processes as cores (each
  * then signs and checks stamps on its event loop). One process's default (a thread per spare
- * core, in each of its two pools) in every process put three threads per core on a 2-core
+ * core, then in each of two pools) in every process put three threads per core on a 2-core
  * machine, and two processes served less than one (decision 0022).
  */
 export function threadsPerWorker(workers: number, cores = availableParallelism()): number {
@@ -79,7 +79,7 @@ export class ThreadPool<Job, Result> {
   /**
    * @param script the worker's module, as `new URL('./name.js', import.meta.url)` of its neighbour
    * @param inProcess how a job runs without a worker
-   * @example new ThreadPool(new URL('./stamp-verifier-worker.js', import.meta.url), {}, 1, verifyInProcess)
+   * @example new ThreadPool(new URL('./signer-worker.js', import.meta.url), { atRestPrivateKey }, 1, (job) => runSignerJob(atRest, job))
    */
   constructor(
     private readonly script: URL,

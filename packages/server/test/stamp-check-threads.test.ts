@@ -1,0 +1,54 @@
+// X-Stamp checks on the enclave's worker threads (Enclave.checkStamp, decision 0022): the same
+// answers on a signer thread as in-process, for every scheme, and never a throw for a bad stamp.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseApiKeyStamp, stampApiKey, type StampScheme } from '@walletkit/crypto';
+import { loadConfig } from '../src/config';
+import { Enclave } from '../src/enclave';
+import { openTestStore, type TestStore } from './support/stores';
+
+const SCHEMES: StampScheme[] = ['SIGNATURE_SCHEME_TK_API_P256', 'SIGNATURE_SCHEME_TK_API_SECP256K1_EIP191', 'SIGNATURE_SCHEME_TK_API_ED25519'];
+const utf8 = new TextEncoder();
+
+describe.each([1, 0])('Enclave.checkStamp with %i signer threads', (threads) => {
+  let store: TestStore;
+  let enclave: Enclave;
+
+  beforeAll(async () => {
+    store = await openTestStore('pglite');
+    const config = loadConfig(
+      {},
+      { port: 0, logLevel: 'silent', masterKey: randomBytes(32).toString('hex'), dataDir: '/nonexistent-test-dir', signerThreads: threads },
+    );
+    enclave = await Enclave.open(store, config);
+  });
+  afterAll(async () => {
+    await enclave.close();
+    await store.dispose();
+  });
+
+  it.each(SCHEMES)('accepts a %s stamp over its body and refuses it over any other', async (scheme) => {
+    const body = JSON.stringify({ type: 'ACTIVITY_TYPE_SIGN_RAW_PAYLOADS', nonce: randomBytes(8).toString('hex') });
+    const stamp = parseApiKeyStamp(stampApiKey(body, { privateKey: randomBytes(32).toString('hex'), scheme }));
+    expect(await enclave.checkStamp(utf8.encode(body), stamp)).toBe(true);
+    expect(await enclave.checkStamp(utf8.encode(`${body} `), stamp)).toBe(false);
+    // Another key's stamp of the same body, under this key's public key.
+    const other = parseApiKeyStamp(stampApiKey(body, { privateKey: randomBytes(32).toString('hex'), scheme }));
+    expect(await enclave.checkStamp(utf8.encode(body), { ...stamp, signature: other.signature })).toBe(false);
+  });
+
+  it('answers false, never a throw, for a signature that is not one', async () => {
+    const body = '{"a":1}';
+    const stamp = parseApiKeyStamp(stampApiKey(body, { privateKey: randomBytes(32).toString('hex') }));
+    for (const signature of ['', '00', 'zz', '30'.repeat(200)]) {
+      expect(await enclave.checkStamp(utf8.encode(body), { ...stamp, signature })).toBe(false);
+    }
+  });
+
+  it('answers concurrent checks each with its own result', async () => {
+    const body = '{"b":2}';
+    const stamp = parseApiKeyStamp(stampApiKey(body, { privateKey: randomBytes(32).toString('hex') }));
+    const checks = await Promise.all(Array.from({ length: 20 }, (_, i) => enclave.checkStamp(utf8.encode(i % 2 ? body : `${body}x`), stamp)));
+    expect(checks).toEqual(Array.from({ length: 20 }, (_, i) => i % 2 === 1));
+  });
+});
