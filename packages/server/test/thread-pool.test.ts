@@ -1,8 +1,8 @@
 /**
  * The worker thread pool (threads/pool.ts) run from source: each pool's worker is bundled with
- * esbuild at its first job. Two pools starting at once (the stamp checks and the enclave's
- * signer threads on a server's first concurrent requests) once hung forever: the first build
- * stopped esbuild's service under the second.
+ * esbuild at its first job. Two pools starting at once (a server's stamp checks and signer
+ * threads had a pool each then, both started by its first concurrent requests; two servers in one
+ * process still do) once hung forever: the first build stopped esbuild's service under the second.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ThreadPool, threadsPerWorker } from '../src/threads/pool.js';
