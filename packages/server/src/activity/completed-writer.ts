@@ -1,14 +1,17 @@
 /**
- * Group commit for activities completed outside a transaction (execute.ts `computeNow`): a row
- * waits up to `GATHER_MS` for others, and the rows that arrive meanwhile or while one INSERT runs
- * are written together by the next, so under load one statement (one commit) stores many
- * signatures. The statement runs straight on the driver (`Store.query`): on the embedded database
- * each statement costs about a millisecond of the event loop, most of it fixed, so fewer and
- * larger INSERTs are what makes signatures cheap. Each row carries its guard (activity-insert.ts:
- * the versions its caller's facts were read at); each caller learns whether its row was stored,
- * or held back: by a stored copy with the same fingerprint, or by its guard. Should a batch fail
- * as a whole (a row breaking a constraint), its rows are written one by one, so one bad row fails
- * only its own request.
+ * Group commit for activities completed outside a transaction (execute.ts `computeNow`): the rows
+ * that arrive in one turn of the event loop go together in one INSERT, and those that arrive while
+ * it runs go in the next, so under load one statement (one commit) stores many signatures while no
+ * row waits on a clock. The statement runs straight on the driver (`Store.query`). Each row
+ * carries its guard (activity-insert.ts: the versions its caller's facts were read at); each caller
+ * learns whether its row was stored, or held back: by a stored copy with the same fingerprint, or
+ * by its guard. Should a batch fail as a whole (a row breaking a constraint), its rows are written
+ * one by one, so one bad row fails only its own request.
+ *
+ * The embedded database once made the first row of a batch wait 2 ms for others (larger batches,
+ * fewer of its statements on the event loop); on a host fast enough that the event loop was not
+ * the limit, that wait was: signatures at 10 connections were bound by it with a third of the
+ * machine idle (decision 0022, "No clock in the group commit").
  */
 import type { Store } from '../store/db.js';
 import { type ActivityRow, type GuardedRow, groupCommitInsert } from './activity-insert.js';
@@ -26,28 +29,13 @@ interface Waiting extends GuardedRow {
 /** Most rows in one INSERT (bind parameters stay far below PostgreSQL's 65,535). */
 const MAX_BATCH = 200;
 
-/**
- * How long the first row of a batch waits for others (milliseconds) on the embedded database,
- * whose statements run on the event loop, so that no row arrives while one runs. On PostgreSQL rows
- * arrive during the INSERT's round trip and wait for nothing else (`gatherMsFor`).
- */
-export const GATHER_MS = 2;
-
-/** The gathering delay for a store: 0 (this turn of the event loop) on PostgreSQL. */
-export function gatherMsFor(kind: 'pglite' | 'postgres'): number {
-  return kind === 'postgres' ? 0 : GATHER_MS;
-}
-
 export class CompletedWriter {
   private queue: Waiting[] = [];
   private writing = false;
   /** Cancels the pending start of the next INSERT, while one is pending. */
   private cancelWait: (() => void) | undefined;
 
-  constructor(
-    private readonly store: Pick<Store, 'query'>,
-    private readonly gatherMs = GATHER_MS,
-  ) {}
+  constructor(private readonly store: Pick<Store, 'query'>) {}
 
   /**
    * Store `row` as part of the next INSERT if `guard` holds: the stored row, or undefined when it
@@ -63,9 +51,8 @@ export class CompletedWriter {
   }
 
   /**
-   * Start the next INSERT after the gathering delay, or at once with a full batch waiting. With no
-   * delay (PostgreSQL), the rows of the current turn of the event loop go together, and those that
-   * arrive while that INSERT runs go in the next: a batch is what came during one round trip.
+   * Start the next INSERT once this turn of the event loop has queued its rows, or at once with a
+   * full batch waiting; rows that arrive while an INSERT runs wait for it and go in the next.
    */
   private schedule(): void {
     if (this.writing) return;
@@ -80,13 +67,8 @@ export class CompletedWriter {
       this.cancelWait = undefined;
       void this.drain();
     };
-    if (this.gatherMs <= 0) {
-      const immediate = setImmediate(go);
-      this.cancelWait = () => clearImmediate(immediate);
-    } else {
-      const timer = setTimeout(go, this.gatherMs);
-      this.cancelWait = () => clearTimeout(timer);
-    }
+    const immediate = setImmediate(go);
+    this.cancelWait = () => clearImmediate(immediate);
   }
 
   private async drain(): Promise<void> {

@@ -17,7 +17,7 @@ import { newSortableId } from '../store/ids.js';
 import { activities, activityVotes, users } from '../store/schema.js';
 import { type ActivityRow, insertActivities, StaleFacts } from './activity-insert.js';
 import { authorize } from './authorize.js';
-import { CompletedWriter, gatherMsFor } from './completed-writer.js';
+import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
 
@@ -85,7 +85,7 @@ export class ActivityRunner {
     this.handlers = handlers;
     this.prefetchers = prefetchers;
     this.compute = compute;
-    this.completed = new CompletedWriter(store, gatherMsFor(store.kind));
+    this.completed = new CompletedWriter(store);
   }
 
   /** The App Proof of a completed activity (signed by the enclave key), when it asked for one. */
