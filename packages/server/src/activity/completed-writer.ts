@@ -32,8 +32,8 @@ const MAX_BATCH = 200;
 export class CompletedWriter {
   private queue: Waiting[] = [];
   private writing = false;
-  /** Cancels the pending start of the next INSERT, while one is pending. */
-  private cancelWait: (() => void) | undefined;
+  /** The pending start of the next INSERT (end of this turn of the event loop), while one is pending. */
+  private pending: NodeJS.Immediate | undefined;
 
   constructor(private readonly store: Pick<Store, 'query'>) {}
 
@@ -57,18 +57,15 @@ export class CompletedWriter {
   private schedule(): void {
     if (this.writing) return;
     if (this.queue.length >= MAX_BATCH) {
-      this.cancelWait?.();
-      this.cancelWait = undefined;
+      clearImmediate(this.pending);
+      this.pending = undefined;
       void this.drain();
       return;
     }
-    if (this.cancelWait) return;
-    const go = () => {
-      this.cancelWait = undefined;
+    this.pending ??= setImmediate(() => {
+      this.pending = undefined;
       void this.drain();
-    };
-    const immediate = setImmediate(go);
-    this.cancelWait = () => clearImmediate(immediate);
+    });
   }
 
   private async drain(): Promise<void> {
