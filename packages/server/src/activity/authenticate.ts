@@ -23,6 +23,7 @@ import type { Store } from '../store/db.js';
 import { type apiKeys, authenticators, organizations } from '../store/schema.js';
 import type { Caller, Services } from './context.js';
 import { authenticateAttested } from './attested.js';
+import { StampProof } from './stamp-check.js';
 import { relyingPartyFor, rpIdFitsOrigin } from './webauthn.js';
 
 const CURVE_OF_SCHEME: Record<StampScheme, string> = {
@@ -54,6 +55,11 @@ function ofActingOrganizations(table: typeof apiKeys | typeof authenticators, or
 export interface AuthenticateOptions {
   /** X-Stamp-Attested (stamp_login only); elsewhere that header is refused with ERR_STAMP_NOT_ACCEPTED. */
   attested?: boolean;
+  /**
+   * A signature (execute.ts `computeNow`): an X-Stamp whose key is cached and whose user is a root
+   * quorum member comes back unchecked in `Caller.stamp`, for the signature's job to check.
+   */
+  deferStamp?: boolean;
 }
 
 /**
@@ -76,7 +82,7 @@ export async function authenticate(
   if ([apiStamp, webauthnStamp, attestedStamp].filter((h) => h !== undefined).length > 1) {
     throw new ApiError('ERR_STAMP_MALFORMED', 'send exactly one of X-Stamp, X-Stamp-WebAuthn and X-Stamp-Attested');
   }
-  if (apiStamp !== undefined) return authenticateApiKey(services, apiStamp, rawBody, organizationId);
+  if (apiStamp !== undefined) return authenticateApiKey(services, apiStamp, rawBody, organizationId, opts.deferStamp === true);
   if (webauthnStamp !== undefined) return authenticatePasskey(store, services, webauthnStamp, rawBody, organizationId);
   if (attestedStamp !== undefined) {
     // An attestation names a user, not a credential of one: it may open a session, nothing else.
@@ -86,7 +92,7 @@ export async function authenticate(
   throw new ApiError('ERR_STAMP_MISSING');
 }
 
-async function authenticateApiKey(services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
+async function authenticateApiKey(services: Services, value: string, rawBody: Uint8Array, organizationId: string, defer: boolean): Promise<Caller> {
   let stamp: ParsedStamp;
   try {
     stamp = parseApiKeyStamp(value);
@@ -96,22 +102,34 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
   } catch (cause) {
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
-  // Verify the signature before touching the database: a bad stamp learns nothing.
-  if (!(await services.enclave.checkStamp(rawBody, stamp))) throw new ApiError('ERR_STAMP_INVALID');
-  const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme]);
-  if (keys.length === 0) throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
+  // The signature is verified before the database is touched and before any other refusal: a
+  // bad stamp learns nothing. Deferred, it is checked where that would happen (`settle`).
+  const proof = new StampProof({ body: rawBody, stamp }, (job) => services.enclave.checkStamp(job.body, job.stamp));
+  if (!defer) await proof.settle();
+  const settle = () => proof.settle();
+  const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme], settle);
+  if (keys.length === 0) {
+    await settle();
+    throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
+  }
   const now = services.now().getTime();
   // Prefer a key of the target organization itself over its parent's.
   const live =
     keys.find((k) => k.organizationId === organizationId && (k.expiresAt === null || k.expiresAt > now)) ??
     keys.find((k) => k.expiresAt === null || k.expiresAt > now);
-  if (!live) throw new ApiError('ERR_API_KEY_EXPIRED');
+  if (!live) {
+    await settle();
+    throw new ApiError('ERR_API_KEY_EXPIRED');
+  }
+  // Only a root quorum member is authorized from these facts alone; anyone else's policies are read.
+  if (!live.rootMember || live.isProxy) await settle();
   return {
     userId: live.userId,
     organizationId: live.organizationId,
     credential: { kind: 'api_key', id: live.id, publicKey: live.publicKey },
     facts: { isProxy: live.isProxy, proxyEnabled: live.proxyEnabled, rootMember: live.rootMember, threshold: live.threshold },
     versions,
+    stamp: proof,
   };
 }
 

@@ -6,6 +6,7 @@ import type { Enclave } from '../enclave/index.js';
 import type { Executor, Tx } from '../store/db.js';
 import type { Facts, OrgVersion } from './facts.js';
 import type { Signer } from './operations/signers.js';
+import type { StampProof } from './stamp-check.js';
 
 /** Who stamped the request: a user of the target organization or of its parent. */
 export interface Caller {
@@ -25,6 +26,12 @@ export interface Caller {
    * facts that another server process changed meanwhile.
    */
   versions?: readonly OrgVersion[];
+  /**
+   * Its X-Stamp's check (stamp-check.ts). Settled before anything reaches the database, except on
+   * a signature's path where every fact read so far was cached: its job checks the stamp on the
+   * signer thread before opening the key (execute.ts `computeNow`).
+   */
+  stamp?: StampProof;
 }
 
 /** Whether the caller is a proxy user and its proxy enabled, a member of its organization's root quorum, and that quorum's threshold. */

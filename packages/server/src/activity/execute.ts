@@ -115,13 +115,25 @@ export class ActivityRunner {
    */
   private async computeNow(input: SubmitInput, compute: ComputeHandler<never>): Promise<ActivityReply | undefined> {
     const db = this.store.db;
-    const decision = await authorize(db, {
-      organizationId: input.organizationId,
-      caller: input.caller,
-      type: input.descriptor.type,
-      parameters: input.parameters,
-    });
-    if (decision.kind !== 'execute') return undefined;
+    // A stamp left unchecked by authenticate (its facts all cached) is checked by the signature's
+    // job, or here before anything is stored or refused: a bad stamp gets ERR_STAMP_INVALID only.
+    const settle = async () => input.caller.stamp?.settle();
+    let decision: Awaited<ReturnType<typeof authorize>>;
+    try {
+      decision = await authorize(db, {
+        organizationId: input.organizationId,
+        caller: input.caller,
+        type: input.descriptor.type,
+        parameters: input.parameters,
+      });
+    } catch (err) {
+      await settle();
+      throw err;
+    }
+    if (decision.kind !== 'execute') {
+      await settle();
+      return undefined;
+    }
     const id = newSortableId();
     let outcome: unknown;
     try {
@@ -131,12 +143,14 @@ export class ActivityRunner {
         organizationId: input.organizationId,
         caller: input.caller,
         activityId: id,
-        signer: (signWith) => this.services.facts.signer(input.organizationId, signWith),
+        signer: (signWith) => this.services.facts.signer(input.organizationId, signWith, settle),
       });
     } catch (err) {
+      await settle();
       if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
       throw err;
     }
+    await settle();
     const now = this.services.now();
     const result = { [input.descriptor.resultKey]: outcome };
     const row = {
@@ -182,6 +196,7 @@ export class ActivityRunner {
       const done = await this.computeNow(input, compute);
       if (done) return done;
     }
+    await input.caller.stamp?.settle();
     const afterCommit: Array<() => Promise<void>> = [];
     // Provider calls happen here, before the transaction: a slow provider holds no transaction.
     const prefetch = this.prefetchers[input.descriptor.name as keyof PrefetchTable] as OperationPrefetch<never> | undefined;

@@ -94,9 +94,12 @@ export class Facts {
   /**
    * The keys that may stamp for `organizationId` with this public key (lowercase hex) and curve.
    * Nothing found is not kept: an unknown key reads again (and is refused) every time.
+   * `beforeRead` runs before the database is read (not for a cached answer): a stamp not yet
+   * checked is checked there (stamp-check.ts `StampProof`).
    */
-  apiKey(organizationId: string, publicKey: string, curve: string): Promise<KeyLookup> {
+  apiKey(organizationId: string, publicKey: string, curve: string, beforeRead?: () => Promise<void>): Promise<KeyLookup> {
     return this.cache.get(`key|${organizationId}|${curve}|${publicKey}`, async () => {
+      await beforeRead?.();
       const rows = await readKeys(this.store.db, organizationId, publicKey, curve);
       const first = rows[0];
       const versions: OrgVersion[] = [];
@@ -124,11 +127,12 @@ export class Facts {
   /**
    * The key behind `signWith` in `organizationId` (signers.ts `resolveSigner`), sealed as stored.
    * An account stored before its key was sealed on its own is not kept: its first signature
-   * stores the sealed key, and the next read finds it.
+   * stores the sealed key, and the next read finds it. `beforeRead` as for `apiKey`.
    * @throws ApiError ERR_WALLET_ACCOUNT_NOT_FOUND
    */
-  signer(organizationId: string, signWith: string): Promise<Signer> {
+  signer(organizationId: string, signWith: string, beforeRead?: () => Promise<void>): Promise<Signer> {
     return this.cache.get(`signer|${organizationId}|${signWith}`, async () => {
+      await beforeRead?.();
       const signer = await resolveSigner(this.store.db, organizationId, signWith);
       return { value: signer, organizations: [organizationId], keep: signer.unsealedAccountId === undefined };
     });

@@ -76,6 +76,7 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
   await allowBrowsers(app);
 
   for (const descriptor of Object.values(operations) as OperationDescriptor[]) {
+    const deferrable = opts.compute?.[descriptor.name as keyof ComputeTable] !== undefined;
     app.post(`/submit/${descriptor.name}`, async (req) => {
       const body = parsedBody(req);
       const envelope = assertSchema<SubmitEnvelope>(SubmitEnvelope, body, '');
@@ -87,10 +88,14 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
       const rawBody = req.rawBody!;
       const fingerprint = activityFingerprint(rawBody);
       for (let attempt = 1; ; attempt++) {
-        // X-Stamp-Attested opens a session and nothing else (decision 0020).
-        const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId, { attested: descriptor.name === 'stamp_login' });
+        // X-Stamp-Attested opens a session and nothing else (decision 0020). A signature's stamp
+        // may be checked by its own job on a signer thread (execute.ts `computeNow`).
+        const caller = await authenticate(store, services, req.headers, rawBody, envelope.organizationId, {
+          attested: descriptor.name === 'stamp_login',
+          deferStamp: deferrable,
+        });
         try {
-          return await runner.submit({
+          const reply = await runner.submit({
             descriptor,
             organizationId: envelope.organizationId,
             timestampMs: envelope.timestampMs,
@@ -99,7 +104,10 @@ export async function activityPlugin(app: FastifyInstance, opts: ActivityPluginO
             fingerprint,
             caller,
           });
+          await caller.stamp?.settle(); // checked by then; no answer leaves on an unchecked stamp
+          return reply;
         } catch (err) {
+          await caller.stamp?.settle();
           // A connection lost its prepared statements inside the activity's transaction (a pooler
           // without them: store/prepared.ts): nothing was stored and nothing is named any more.
           if (isPreparedStatementLost(err) && attempt < STALE_ATTEMPTS) continue;

@@ -25,6 +25,7 @@ import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
 import type { Store } from '../store/db.js';
+import type { StampProof } from '../activity/stamp-check.js';
 import {
   addressesOf,
   mnemonicSeed,
@@ -236,14 +237,26 @@ export class Enclave {
    * a bad request costs no unseal). Exactly one unseal and at most one derivation per call.
    * @example await enclave.signMessages({ kind: 'privateKey', sealedPrivateKey, curve: 'CURVE_SECP256K1' }, [digest])
    */
-  async signMessages(key: SigningKey, messages: readonly Uint8Array[]): Promise<RawSignature[]> {
+  async signMessages(key: SigningKey, messages: readonly Uint8Array[], stamp?: StampProof): Promise<RawSignature[]> {
     if (key.kind === 'privateKey') {
+      // A request's stamp not yet checked goes with the job, which checks it before opening the key.
+      const check = stamp?.forSignJob();
+      let signatures: RawSignature[] | null;
       try {
-        return await this.signer.sign({ sealedPrivateKey: key.sealedPrivateKey, curve: key.curve, messages: [...messages] });
+        signatures = await this.signer.sign({
+          sealedPrivateKey: key.sealedPrivateKey,
+          curve: key.curve,
+          messages: [...messages],
+          ...(check ? { stamp: check } : {}),
+        });
       } catch (cause) {
         throw new ApiError('ERR_INTERNAL', 'a sealed key does not open or sign', undefined, { cause });
       }
+      if (check) stamp!.record(signatures !== null);
+      if (signatures === null) throw new ApiError('ERR_STAMP_INVALID');
+      return signatures;
     }
+    await stamp?.settle();
     // An account stored before its key was sealed on its own (migration 0007): through its mnemonic.
     return this.withAccountKey(key.sealedMnemonic, key, (privateKey) => signMessages(key.curve, privateKey, messages));
   }

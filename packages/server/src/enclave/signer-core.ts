@@ -34,6 +34,8 @@ export interface SignJob {
   curve: Curve;
   /** What `payloadDigest` prepared: 32-byte digests (secp256k1) or messages (ed25519). */
   messages: Uint8Array[];
+  /** The request's X-Stamp, when still unchecked: checked first; the key is opened only if it holds. */
+  stamp?: StampCheckJob;
 }
 
 /** A request body to stamp with a sealed API key (the proxy's): its X-Stamp header comes back. */
@@ -121,10 +123,12 @@ export async function checkAttempt(atRest: HpkeRecipient, job: OtpAttemptJob): P
 }
 
 /**
- * Open, sign, zero.
+ * Check the request's stamp if the job carries one, then open, sign, zero. Null when that stamp
+ * does not sign its body (nothing was opened).
  * @throws Error when the sealed key does not open (corrupt storage or another at-rest key)
  */
-export async function signSealed(atRest: HpkeRecipient, job: SignJob): Promise<RawSignature[]> {
+export async function signSealed(atRest: HpkeRecipient, job: SignJob): Promise<RawSignature[] | null> {
+  if (job.stamp && !checkStamp(job.stamp)) return null;
   const privateKey = await atRest.open(job.sealedPrivateKey);
   try {
     return signMessages(job.curve, privateKey, job.messages);

@@ -39,9 +39,9 @@ export class SignerPool {
     );
   }
 
-  /** Sign on the least busy worker, or in-process when there is none. */
-  sign(job: SignJob): Promise<RawSignature[]> {
-    return this.pool.run({ sign: job }) as Promise<RawSignature[]>;
+  /** Sign on the least busy worker, or in-process when there is none (null: the job's stamp does not hold). */
+  sign(job: SignJob): Promise<RawSignature[] | null> {
+    return this.pool.run({ sign: job }) as Promise<RawSignature[] | null>;
   }
 
   /** Make a new wallet on the least busy worker, or in-process when there is none. */

@@ -7,6 +7,7 @@ import type { Curve } from '@walletkit/crypto';
 import type { Enclave, RawSignature, SigningKey } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
+import type { Caller } from '../context.js';
 import { privateKeys, walletAccounts, wallets } from '../../store/schema.js';
 import { canonicalAddress } from './wallets.js';
 
@@ -69,8 +70,13 @@ export async function resolveSigner(tx: Executor, organizationId: string, signWi
  * one key like every other (the account never stops signing while it migrates).
  * @example const [signature] = await signWithSigner(ctx, signer, [digest]);
  */
-export async function signWithSigner(ctx: { db: Executor; enclave: Enclave }, signer: Signer, messages: readonly Uint8Array[]): Promise<RawSignature[]> {
-  const signatures = await ctx.enclave.signMessages(signer.key, messages);
+export async function signWithSigner(
+  ctx: { db: Executor; enclave: Enclave; caller: Pick<Caller, 'stamp'> },
+  signer: Signer,
+  messages: readonly Uint8Array[],
+): Promise<RawSignature[]> {
+  // The request's stamp, when still unchecked, is checked by the signature's own job.
+  const signatures = await ctx.enclave.signMessages(signer.key, messages, ctx.caller.stamp);
   if (signer.unsealedAccountId !== undefined && signer.key.kind === 'walletAccount') {
     const sealed = await ctx.enclave.sealAccountKey(signer.key.sealedMnemonic, signer.key);
     await ctx.db
