@@ -29,7 +29,6 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import {
   generateP256KeyPair,
-  hpkeRecipient,
   parseApiKeyStamp,
   signBundle,
   signJwt,
@@ -38,6 +37,7 @@ import {
   verifyClientSignature,
   verifyJwt,
 } from '@walletkit/crypto';
+import { AtRestKey } from '../../packages/server/src/enclave/at-rest.js';
 import { checkAttempt, issueCode, type SealedValue } from '../../packages/server/src/enclave/signer-core.js';
 import { installNativeCrypto, keepOwnSigningKey } from '../../packages/server/src/native-crypto.js';
 import { verifyP256 } from '../lib/client-crypto.js';
@@ -51,7 +51,7 @@ accountKey[0] = 0x01;
 
 // The enclave's two keys, as the server holds them: one seals at rest, one signs.
 const atRestKey = generateP256KeyPair();
-const atRest = await hpkeRecipient(atRestKey.privateKey);
+const atRest = await AtRestKey.of(atRestKey.privateKey);
 const signingKey = generateP256KeyPair();
 keepOwnSigningKey(Buffer.from(signingKey.privateKey, 'hex'));
 

@@ -304,7 +304,7 @@ describe('walletkit-server proxy enable', () => {
       expect(rows).toHaveLength(1);
       expect(rows[0]).toMatchObject({ id: out.configId, enabled: true, proxyApiPublicKey: out.proxyApiPublicKey });
       expect(rows[0]!.settings.allowedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173']);
-      expect(rows[0]!.proxyApiPrivateKeyEncrypted).toEqual({ encappedPublic: expect.stringMatching(/^04/), ciphertext: expect.any(String) });
+      expect(rows[0]!.proxyApiPrivateKeyEncrypted).toEqual({ nonce: expect.stringMatching(/^[0-9a-f]{24}$/), ciphertext: expect.any(String) });
       expect(first.stdout + second.stdout).not.toContain(rows[0]!.proxyApiPrivateKeyEncrypted.ciphertext);
     } finally {
       await store.close();

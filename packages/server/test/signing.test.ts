@@ -69,7 +69,7 @@ describe.each(storeKinds)('sign_raw_payloads: %s', (kind) => {
     const [address] = (await client.run('create_wallet', { walletName: `legacy ${Date.now()}`, accounts: [ETH, SOLANA] })).addresses as [string, string];
     const sealedOf = async () => (await server.store.db.select().from(walletAccounts).where(eq(walletAccounts.address, address)))[0]!.privateKeyEncrypted;
     // New accounts carry their sealed key; an account from before the migration has none.
-    expect(await sealedOf()).toEqual({ encappedPublic: expect.any(String), ciphertext: expect.any(String) });
+    expect(await sealedOf()).toEqual({ nonce: expect.stringMatching(/^[0-9a-f]{24}$/), ciphertext: expect.any(String) });
     await server.store.db.update(walletAccounts).set({ privateKeyEncrypted: null }).where(eq(walletAccounts.address, address));
     const hash = keccak256(toHex('legacy account'));
     for (let round = 0; round < 2; round += 1) {

@@ -9,8 +9,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { keccak256, recoverAddress, toHex, type Hex } from 'viem';
-import { activityFingerprint, generateP256KeyPair, hpkeRecipient, hpkeSeal, parseApiKeyStamp, stampApiKey } from '@walletkit/crypto';
+import { activityFingerprint, generateP256KeyPair, parseApiKeyStamp, stampApiKey } from '@walletkit/crypto';
 import { operations, type OperationName, type ParamsOf } from '@walletkit/protocol';
+import { AtRestKey } from '../src/enclave/at-rest';
 import { signSealed } from '../src/enclave/signer-core';
 import { activities, apiKeys } from '../src/store/schema';
 import { startTestServer, type ActivityClient, type Reply, type TestServer } from './support/harness';
@@ -189,7 +190,7 @@ describe.each(cases)('the stamp checked in the signature job: %s, %i signer thre
 
 describe('signSealed with a stamp', () => {
   it('refuses a bad stamp before opening the key, and opens it only for a good one', async () => {
-    const atRest = await hpkeRecipient(generateP256KeyPair().privateKey);
+    const atRest = await AtRestKey.of(generateP256KeyPair().privateKey);
     const key = { privateKey: randomBytes(32).toString('hex') };
     const body = new TextEncoder().encode('{"a":1}');
     const good = { body, stamp: parseApiKeyStamp(stampApiKey('{"a":1}', key)) };
@@ -199,7 +200,7 @@ describe('signSealed with a stamp', () => {
     const messages = [new Uint8Array(32).fill(1)];
     expect(await signSealed(atRest, { sealedPrivateKey: broken, curve: 'CURVE_SECP256K1', messages, stamp: bad })).toBeNull();
     await expect(signSealed(atRest, { sealedPrivateKey: broken, curve: 'CURVE_SECP256K1', messages, stamp: good })).rejects.toThrow();
-    const sealed = await hpkeSeal({ plaintext: new Uint8Array(32).fill(7), receiverPublicKey: atRest.publicKey });
+    const sealed = atRest.seal(new Uint8Array(32).fill(7));
     const signatures = await signSealed(atRest, { sealedPrivateKey: sealed, curve: 'CURVE_SECP256K1', messages, stamp: good });
     expect(signatures).toHaveLength(1);
   });

@@ -126,15 +126,15 @@ export class Facts {
 
   /**
    * The key behind `signWith` in `organizationId` (signers.ts `resolveSigner`), sealed as stored.
-   * An account stored before its key was sealed on its own is not kept: its first signature
-   * stores the sealed key, and the next read finds it. `beforeRead` as for `apiKey`.
+   * An account stored before its key was sealed on its own, or a key still sealed with HPKE, is not
+   * kept: its first signature stores the key (sealed again), and the next read finds it. `beforeRead` as for `apiKey`.
    * @throws ApiError ERR_WALLET_ACCOUNT_NOT_FOUND
    */
   signer(organizationId: string, signWith: string, beforeRead?: () => Promise<void>): Promise<Signer> {
     return this.cache.get(`signer|${organizationId}|${signWith}`, async () => {
       await beforeRead?.();
       const signer = await resolveSigner(this.store.db, organizationId, signWith);
-      return { value: signer, organizations: [organizationId], keep: signer.unsealedAccountId === undefined };
+      return { value: signer, organizations: [organizationId], keep: signer.unsealedAccountId === undefined && signer.hpkeSealed === undefined };
     });
   }
 }

@@ -9,14 +9,11 @@
  */
 import {
   generateP256KeyPair,
-  hpkeRecipient,
-  hpkeSeal,
   signAppProof,
   signBundle,
   signJwt,
   verifyJwt,
   type AppProof,
-  type HpkeRecipient,
   type Curve,
   type ParsedStamp,
   type SignedBundle,
@@ -42,6 +39,7 @@ import type { IssuedOtp } from './otp.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.js';
 import { sealedAccounts } from './signer-core.js';
+import { AtRestKey } from './at-rest.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 import type { DerivedAccount, Sealed, SigningKey } from './types.js';
@@ -56,12 +54,12 @@ export class Enclave {
   private readonly atRest: EnclaveKeyPair;
   private readonly signing: EnclaveKeyPair;
 
-  /** The at-rest key prepared once for opening (its import costs more than a decryption). */
-  private readonly atRestRecipient: HpkeRecipient;
+  /** The at-rest key prepared once for sealing and opening (at-rest.ts; its import costs more than a decryption). */
+  private readonly atRestRecipient: AtRestKey;
   /** Worker threads that open sealed keys and sign (signer-pool.ts). */
   private readonly signer: SignerPool;
 
-  private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: HpkeRecipient, signer: SignerPool) {
+  private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: AtRestKey, signer: SignerPool) {
     this.atRest = atRest;
     this.signing = signing;
     this.atRestRecipient = atRestRecipient;
@@ -85,7 +83,7 @@ export class Enclave {
     master.fill(0);
     // Its tokens, bundles and App Proofs sign with a key object built once.
     keepOwnSigningKey(Buffer.from(signing.privateKey, 'hex'));
-    const recipient = await hpkeRecipient(atRest.privateKey);
+    const recipient = await AtRestKey.of(atRest.privateKey);
     const signer = new SignerPool(atRest.privateKey, recipient, opts.signerThreads ?? defaultSignerThreads());
     return new Enclave(atRest, signing, recipient, signer);
   }
@@ -114,8 +112,8 @@ export class Enclave {
     return this.atRest.publicKeyUncompressed;
   }
 
-  private seal(plaintext: Uint8Array): Promise<Sealed> {
-    return hpkeSeal({ plaintext, receiverPublicKey: this.atRest.publicKeyUncompressed });
+  private seal(plaintext: Uint8Array): Sealed {
+    return this.atRestRecipient.seal(plaintext);
   }
 
   /** Open a value sealed at rest; failure means corrupt storage or the wrong key: a 500. */
@@ -173,6 +171,16 @@ export class Enclave {
    */
   async sealAccountKey(sealedMnemonic: Sealed, account: { curve: Curve; path: string }): Promise<Sealed> {
     return this.withAccountKey(sealedMnemonic, account, (privateKey) => this.seal(privateKey));
+  }
+
+  /** A value sealed with HPKE (before AES-256-GCM: at-rest.ts), sealed again with AES-256-GCM; the plaintext is zeroed. */
+  async sealAgain(sealed: Sealed): Promise<Sealed> {
+    const bytes = await this.unseal(sealed);
+    try {
+      return this.seal(bytes);
+    } finally {
+      bytes.fill(0);
+    }
   }
 
   /** Run `use` with the private key of one account of a sealed wallet (one unseal), zeroed after. */

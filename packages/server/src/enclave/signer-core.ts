@@ -4,17 +4,16 @@
  * messages, zero the key; and make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts),
  * sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
  */
-import { type Curve, generateMnemonic, generateP256KeyPair, type HpkeRecipient, hpkeSeal, stampApiKey } from '@walletkit/crypto';
+import { type Curve, generateMnemonic, generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';
 import { type AccountSpec, deriveAccountKeys, type DerivedAccountPublic, mnemonicSeed, signMessages, type RawSignature } from './key-material.js';
 import { checkStamp, type StampCheckJob } from '../activity/stamp-check.js';
+import type { AtRestKey } from './at-rest.js';
+import type { Sealed } from './types.js';
 import { checkOtpAttemptWith, issueOtpWith } from './otp.js';
 
-/** A value sealed to the at-rest key (HPKE). */
-export interface SealedValue {
-  encappedPublic: string;
-  ciphertext: string;
-}
+/** A value sealed at rest (types.ts: AES-256-GCM, or HPKE for older values and callers' secrets). */
+export type SealedValue = Sealed;
 
 /** What to make: a wallet of this length with these accounts. */
 export interface WalletJob {
@@ -30,7 +29,7 @@ export interface MadeWallet {
 
 /** A sealed key (HPKE to the at-rest key) and what to sign with it. */
 export interface SignJob {
-  sealedPrivateKey: { encappedPublic: string; ciphertext: string };
+  sealedPrivateKey: Sealed;
   curve: Curve;
   /** What `payloadDigest` prepared: 32-byte digests (secp256k1) or messages (ed25519). */
   messages: Uint8Array[];
@@ -84,7 +83,7 @@ export type SignerJob =
   | { attempt: OtpAttemptJob };
 
 /** Run any job with the at-rest key (the worker's and the in-process fallback's one dispatch). */
-export function runSignerJob(atRest: HpkeRecipient, job: SignerJob): Promise<unknown> {
+export function runSignerJob(atRest: AtRestKey, job: SignerJob): Promise<unknown> {
   if ('check' in job) return Promise.resolve(checkStamp(job.check));
   if ('sign' in job) return signSealed(atRest, job.sign);
   if ('wallet' in job) return makeWallet(atRest, job.wallet);
@@ -94,7 +93,7 @@ export function runSignerJob(atRest: HpkeRecipient, job: SignerJob): Promise<unk
 }
 
 /** The private key text of a sealed API key (hex of 32 bytes, as createSealedApiKey stores it). */
-async function openApiKey(atRest: HpkeRecipient, sealed: SealedValue): Promise<string> {
+async function openApiKey(atRest: AtRestKey, sealed: SealedValue): Promise<string> {
   const bytes = await atRest.open(sealed);
   const privateKey = new TextDecoder().decode(bytes);
   bytes.fill(0);
@@ -104,20 +103,20 @@ async function openApiKey(atRest: HpkeRecipient, sealed: SealedValue): Promise<s
 }
 
 /** Open the key, stamp the body, drop the key. */
-export async function stampSealed(atRest: HpkeRecipient, job: StampJob): Promise<string> {
+export async function stampSealed(atRest: AtRestKey, job: StampJob): Promise<string> {
   return stampApiKey(job.body, { privateKey: await openApiKey(atRest, job.sealedPrivateKey), publicKey: job.publicKey });
 }
 
 /** A fresh target key pair for the code, the code and its MAC, the target's private key sealed. */
-export async function issueCode(atRest: HpkeRecipient, job: OtpIssueJob): Promise<IssuedCode> {
+export async function issueCode(atRest: AtRestKey, job: OtpIssueJob): Promise<IssuedCode> {
   const target = generateP256KeyPair();
   const issued = issueOtpWith(target, job);
-  const sealedTargetKey = await hpkeSeal({ plaintext: new TextEncoder().encode(target.privateKey), receiverPublicKey: atRest.publicKey });
+  const sealedTargetKey = atRest.seal(new TextEncoder().encode(target.privateKey));
   return { ...issued, targetPublicKey: target.publicKeyUncompressed, sealedTargetKey };
 }
 
 /** The client's compressed key when the attempt holds the right code, else null (every failure alike). */
-export async function checkAttempt(atRest: HpkeRecipient, job: OtpAttemptJob): Promise<string | null> {
+export async function checkAttempt(atRest: AtRestKey, job: OtpAttemptJob): Promise<string | null> {
   const targetPrivateKey = await openApiKey(atRest, job.sealedTargetKey);
   return (await checkOtpAttemptWith(targetPrivateKey, job)) ?? null;
 }
@@ -127,7 +126,7 @@ export async function checkAttempt(atRest: HpkeRecipient, job: OtpAttemptJob): P
  * does not sign its body (nothing was opened).
  * @throws Error when the sealed key does not open (corrupt storage or another at-rest key)
  */
-export async function signSealed(atRest: HpkeRecipient, job: SignJob): Promise<RawSignature[] | null> {
+export async function signSealed(atRest: AtRestKey, job: SignJob): Promise<RawSignature[] | null> {
   if (job.stamp && !checkStamp(job.stamp)) return null;
   const privateKey = await atRest.open(job.sealedPrivateKey);
   try {
@@ -141,9 +140,9 @@ export async function signSealed(atRest: HpkeRecipient, job: SignJob): Promise<R
  * Generate, derive, seal, zero.
  * @example const wallet = await makeWallet(atRest, { mnemonicLength: 12, accounts });
  */
-export async function makeWallet(atRest: HpkeRecipient, job: WalletJob): Promise<MadeWallet> {
+export async function makeWallet(atRest: AtRestKey, job: WalletJob): Promise<MadeWallet> {
   const mnemonic = generateMnemonic(job.mnemonicLength);
-  const seal = (plaintext: Uint8Array) => hpkeSeal({ plaintext, receiverPublicKey: atRest.publicKey });
+  const seal = (plaintext: Uint8Array) => atRest.seal(plaintext);
   let accounts: MadeWallet['accounts'] = [];
   if (job.accounts.length > 0) {
     const seed = mnemonicSeed(mnemonic);
@@ -163,7 +162,7 @@ export async function makeWallet(atRest: HpkeRecipient, job: WalletJob): Promise
 export async function sealedAccounts(
   seed: Uint8Array,
   specs: readonly AccountSpec[],
-  seal: (plaintext: Uint8Array) => Promise<SealedValue>,
+  seal: (plaintext: Uint8Array) => SealedValue | Promise<SealedValue>,
 ): Promise<MadeWallet['accounts']> {
   const keys = deriveAccountKeys(seed, specs);
   try {

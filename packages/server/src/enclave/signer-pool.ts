@@ -6,8 +6,8 @@
  * requests (no secret involved): one pool of threads beside the event loop instead of two, whose
  * every job woke a thread of its own (decision 0022).
  */
-import type { HpkeRecipient } from '@walletkit/crypto';
 import type { StampCheckJob } from '../activity/stamp-check.js';
+import type { AtRestKey } from './at-rest.js';
 import { ThreadPool } from '../threads/pool.js';
 import type { RawSignature } from './key-material.js';
 import {
@@ -33,7 +33,7 @@ export class SignerPool {
    * starts none.
    * @example const pool = new SignerPool(atRestPrivateKey, recipient, defaultSignerThreads());
    */
-  constructor(atRestPrivateKey: string, atRest: HpkeRecipient, threads: number) {
+  constructor(atRestPrivateKey: string, atRest: AtRestKey, threads: number) {
     this.pool = new ThreadPool<SignerJob, unknown>(new URL('./signer-worker.js', import.meta.url), { atRestPrivateKey }, threads, (job) =>
       runSignerJob(atRest, job),
     );

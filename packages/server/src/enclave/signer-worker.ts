@@ -5,14 +5,14 @@
  * for one job, as in the enclave itself.
  */
 import { workerData } from 'node:worker_threads';
-import { hpkeRecipient } from '@walletkit/crypto';
 import { installNativeCrypto } from '../native-crypto.js';
 import { serveJobs } from '../threads/serve.js';
+import { AtRestKey } from './at-rest.js';
 import { runSignerJob, type SignerJob } from './signer-core.js';
 
 // An isolate of its own: its @walletkit/crypto opens and seals on node:crypto too.
 installNativeCrypto();
 
-const recipient = hpkeRecipient((workerData as { atRestPrivateKey: string }).atRestPrivateKey);
+const atRest = AtRestKey.of((workerData as { atRestPrivateKey: string }).atRestPrivateKey);
 
-serveJobs(async (job: SignerJob) => runSignerJob(await recipient, job));
+serveJobs(async (job: SignerJob) => runSignerJob(await atRest, job));

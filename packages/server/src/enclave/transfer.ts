@@ -6,18 +6,19 @@
  * the private keys it passes in never leave these calls.
  */
 import { createHmac } from 'node:crypto';
-import { hpkeOpen, hpkeSeal, p256PublicKey, signBundle, uncompressPublicKey, type HpkeRecipient } from '@walletkit/crypto';
+import { hpkeOpen, hpkeSeal, p256PublicKey, signBundle, uncompressPublicKey } from '@walletkit/crypto';
+import type { AtRestKey } from './at-rest.js';
 import { ApiError } from '../errors.js';
-import type { Sealed } from './types.js';
+import type { HpkeSealed, Sealed } from './types.js';
 import type { EnclaveKeyPair } from './keystore.js';
 import { isQosEnvelopeHex, openQosEnvelope } from './qos-envelope.js';
 
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
 /** `{encappedPublic, ciphertext}` parsed from a caller's JSON. @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE */
-export function parseEncryptedBundle(value: string, field: string): Sealed {
+export function parseEncryptedBundle(value: string, field: string): HpkeSealed {
   try {
-    const parsed = JSON.parse(value) as Partial<Sealed> | null;
+    const parsed = JSON.parse(value) as Partial<HpkeSealed> | null;
     if (typeof parsed?.encappedPublic === 'string' && typeof parsed.ciphertext === 'string') {
       return { encappedPublic: parsed.encappedPublic, ciphertext: parsed.ciphertext };
     }
@@ -90,8 +91,8 @@ export async function acceptCallerSecret(
   encrypted: string,
   field: string,
   atRest: EnclaveKeyPair,
-  atRestRecipient: HpkeRecipient,
-  seal: (plaintext: Uint8Array) => Promise<Sealed>,
+  atRestRecipient: AtRestKey,
+  seal: (plaintext: Uint8Array) => Sealed | Promise<Sealed>,
 ): Promise<Sealed> {
   if (isQosEnvelopeHex(encrypted)) {
     const plaintext = openQosEnvelope(encrypted, atRest);

@@ -1,6 +1,7 @@
 // Tables of one-time codes (issue 3); re-exported by schema.ts. Must match migrations/0003_otp.sql.
 import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { ts } from './schema-columns.js';
+import type { Sealed } from '../enclave/types.js';
 import { organizations } from './schema.js';
 
 /**
@@ -25,7 +26,7 @@ export const otps = pgTable(
     /** Uncompressed P-256 hex of the per-code HPKE target the client encrypts the code to. */
     targetPublicKey: text('target_public_key').notNull(),
     /** HPKE ciphertext (to the enclave at-rest key) of the target private key. */
-    targetPrivateKeyEncrypted: jsonb('target_private_key_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
+    targetPrivateKeyEncrypted: jsonb('target_private_key_encrypted').$type<Sealed>().notNull(),
     /** Verify attempts so far, counted before the code is checked (wrong or right). */
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull(),

@@ -2,6 +2,7 @@
 import { boolean, jsonb, pgTable, primaryKey, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
 import type { ProxySettings } from '../proxy/settings.js';
 import { ts } from './schema-columns.js';
+import type { Sealed } from '../enclave/types.js';
 import { organizations, users } from './schema.js';
 
 /** One authentication proxy configuration per organization (the "dashboard" settings). */
@@ -22,7 +23,7 @@ export const proxyConfigs = pgTable(
       .references(() => users.id),
     proxyApiPublicKey: text('proxy_api_public_key').notNull(),
     /** HPKE ciphertext (to the enclave at-rest key) of the proxy API private key. */
-    proxyApiPrivateKeyEncrypted: jsonb('proxy_api_private_key_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
+    proxyApiPrivateKeyEncrypted: jsonb('proxy_api_private_key_encrypted').$type<Sealed>().notNull(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,11 +1,13 @@
 /**
  * One PostgreSQL schema for both databases (PGlite embedded, PostgreSQL scale-out).
  * Column names are snake_case in SQL, camelCase in TypeScript. Secrets (seeds, private
- * keys, proxy API keys, OAuth client secrets) are stored only as HPKE ciphertext to the
- * enclave's at-rest key (`*_encrypted` columns hold the JSON `{encappedPublic, ciphertext}`).
+ * keys, proxy API keys, OAuth client secrets) are stored only sealed with the enclave's at-rest
+ * key (`*_encrypted` columns hold the JSON `{nonce, ciphertext}` of AES-256-GCM, or the HPKE
+ * `{encappedPublic, ciphertext}` of callers' secrets and older values: enclave/at-rest.ts).
  * migrations/*.sql must match this file.
  */
 import { bigint, boolean, integer, jsonb, pgTable, primaryKey, text, uniqueIndex, index } from 'drizzle-orm/pg-core';
+import type { Sealed } from '../enclave/types.js';
 import { created, ts, updated } from './schema-columns.js';
 
 export const organizations = pgTable(
@@ -155,7 +157,7 @@ export const wallets = pgTable(
       .references(() => organizations.id),
     name: text('name').notNull(),
     /** HPKE ciphertext (to the at-rest key) of the BIP39 mnemonic. */
-    mnemonicEncrypted: jsonb('mnemonic_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
+    mnemonicEncrypted: jsonb('mnemonic_encrypted').$type<Sealed>().notNull(),
     mnemonicLength: integer('mnemonic_length').notNull(),
     imported: boolean('imported').notNull().default(false),
     exported: boolean('exported').notNull().default(false),
@@ -186,7 +188,7 @@ export const walletAccounts = pgTable(
      * key instead of deriving it from the mnemonic (migration 0007); null for accounts stored
      * before, filled at their first signature.
      */
-    privateKeyEncrypted: jsonb('private_key_encrypted').$type<{ encappedPublic: string; ciphertext: string }>(),
+    privateKeyEncrypted: jsonb('private_key_encrypted').$type<Sealed>(),
     createdAt: created(),
   },
   (t) => [
@@ -205,7 +207,7 @@ export const privateKeys = pgTable(
     name: text('name').notNull(),
     curve: text('curve').notNull(),
     /** HPKE ciphertext (to the at-rest key) of the raw private key. */
-    privateKeyEncrypted: jsonb('private_key_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
+    privateKeyEncrypted: jsonb('private_key_encrypted').$type<Sealed>().notNull(),
     publicKey: text('public_key').notNull(),
     /** [{format, address}] derived at creation. */
     addresses: jsonb('addresses').$type<Array<{ format: string; address: string }>>().notNull().default([]),
@@ -310,7 +312,7 @@ export const oauth2Credentials = pgTable('oauth2_credentials', {
   provider: text('provider').notNull(),
   clientId: text('client_id').notNull(),
   /** HPKE ciphertext (to the at-rest key) of the client secret. */
-  clientSecretEncrypted: jsonb('client_secret_encrypted').$type<{ encappedPublic: string; ciphertext: string }>().notNull(),
+  clientSecretEncrypted: jsonb('client_secret_encrypted').$type<Sealed>().notNull(),
   createdAt: created(),
   updatedAt: updated(),
 });

@@ -2,7 +2,7 @@
  * What someone holding the master key and a copy of the database can open: the tests' way to
  * read a value the enclave sealed at rest (the server itself has no API that returns one).
  */
-import { createDecipheriv } from 'node:crypto';
+import { createDecipheriv, hkdfSync } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { hpkeOpen } from '@walletkit/crypto';
 import type { Sealed } from '../../src/enclave';
@@ -26,7 +26,15 @@ export async function openSealedBytes(server: { store: Store; config: { masterKe
   const [row] = await server.store.db.select().from(enclaveKeys).where(eq(enclaveKeys.name, 'at-rest'));
   if (!row || server.config.masterKey === undefined) throw new Error('no at-rest key or master key');
   const receiverPrivateKey = unsealEnclaveKey(server.config.masterKey, 'at-rest', row.sealed);
-  return hpkeOpen({ ...sealed, receiverPrivateKey });
+  if ('encappedPublic' in sealed) return hpkeOpen({ ...sealed, receiverPrivateKey });
+  // AES-256-GCM under HKDF-SHA256(at-rest private key, no salt, info), the info also the AAD (at-rest.ts).
+  const info = 'walletkit/at-rest/aes-256-gcm/v1';
+  const key = Buffer.from(hkdfSync('sha256', Buffer.from(receiverPrivateKey, 'hex'), Buffer.alloc(0), info, 32));
+  const ct = Buffer.from(sealed.ciphertext, 'hex');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.nonce, 'hex'));
+  decipher.setAAD(Buffer.from(info));
+  decipher.setAuthTag(ct.subarray(ct.length - 16));
+  return new Uint8Array(Buffer.concat([decipher.update(ct.subarray(0, ct.length - 16)), decipher.final()]));
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Curve } from '@walletkit/crypto';
+import { isAeadSealed } from '../../enclave/at-rest.js';
 import type { Enclave, RawSignature, SigningKey } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
 import type { Executor } from '../../store/db.js';
@@ -17,6 +18,8 @@ export interface Signer {
   publicKey: string;
   /** A wallet account stored before its private key was sealed on its own (migration 0007): its id, to store it at this signature. */
   unsealedAccountId?: string;
+  /** A key sealed with HPKE before AES-256-GCM (enclave/at-rest.ts): its row, to store it sealed again at this signature. */
+  hpkeSealed?: { table: 'walletAccounts' | 'privateKeys'; id: string };
 }
 
 /**
@@ -41,7 +44,11 @@ export async function resolveSigner(tx: Executor, organizationId: string, signWi
     .where(and(eq(walletAccounts.organizationId, organizationId), eq(walletAccounts.address, address)))
     .limit(1);
   if (account?.sealedPrivateKey) {
-    return { key: { kind: 'privateKey', sealedPrivateKey: account.sealedPrivateKey, curve: account.curve as Curve }, publicKey: account.publicKey };
+    return {
+      key: { kind: 'privateKey', sealedPrivateKey: account.sealedPrivateKey, curve: account.curve as Curve },
+      publicKey: account.publicKey,
+      ...(isAeadSealed(account.sealedPrivateKey) ? {} : { hpkeSealed: { table: 'walletAccounts', id: account.id } }),
+    };
   }
   if (account) {
     return {
@@ -51,7 +58,7 @@ export async function resolveSigner(tx: Executor, organizationId: string, signWi
     };
   }
   const [key] = await tx
-    .select({ curve: privateKeys.curve, publicKey: privateKeys.publicKey, sealedPrivateKey: privateKeys.privateKeyEncrypted })
+    .select({ id: privateKeys.id, curve: privateKeys.curve, publicKey: privateKeys.publicKey, sealedPrivateKey: privateKeys.privateKeyEncrypted })
     .from(privateKeys)
     .where(
       and(
@@ -60,7 +67,13 @@ export async function resolveSigner(tx: Executor, organizationId: string, signWi
       ),
     )
     .limit(1);
-  if (key) return { key: { kind: 'privateKey', sealedPrivateKey: key.sealedPrivateKey, curve: key.curve as Curve }, publicKey: key.publicKey };
+  if (key) {
+    return {
+      key: { kind: 'privateKey', sealedPrivateKey: key.sealedPrivateKey, curve: key.curve as Curve },
+      publicKey: key.publicKey,
+      ...(isAeadSealed(key.sealedPrivateKey) ? {} : { hpkeSealed: { table: 'privateKeys', id: key.id } }),
+    };
+  }
   throw new ApiError('ERR_WALLET_ACCOUNT_NOT_FOUND', `no wallet account or private key ${signWith} in this organization`, 'signWith');
 }
 
@@ -83,6 +96,18 @@ export async function signWithSigner(
       .update(walletAccounts)
       .set({ privateKeyEncrypted: sealed })
       .where(and(eq(walletAccounts.id, signer.unsealedAccountId), isNull(walletAccounts.privateKeyEncrypted)));
+  }
+  if (signer.hpkeSealed !== undefined && signer.key.kind === 'privateKey') {
+    // Sealed again with AES-256-GCM, so that its next signature opens it for a few microseconds;
+    // only over the value it was read with (a racing signature's copy is as good).
+    const old = signer.key.sealedPrivateKey;
+    const sealed = await ctx.enclave.sealAgain(old);
+    const { id, table } = signer.hpkeSealed;
+    const column = table === 'walletAccounts' ? walletAccounts : privateKeys;
+    await ctx.db
+      .update(column)
+      .set({ privateKeyEncrypted: sealed })
+      .where(and(eq(column.id, id), sql`${column.privateKeyEncrypted} = ${JSON.stringify(old)}::jsonb`));
   }
   return signatures;
 }
