@@ -1,7 +1,6 @@
 /**
  * The at-rest key: what seals seeds, private keys, proxy API keys and one-time codes' target keys
- * for the database, and opens them again for one request (decision 0022, "Sealed at rest with
- * AES-256-GCM"). Two forms open:
+ * for the database, and opens them again for one request (decision 0025). Two forms open:
  * - `{nonce, ciphertext}`: AES-256-GCM under a key derived (HKDF-SHA256) from the at-rest private
  *   key. Everything the enclave seals for itself now takes this form: opening it costs a few
  *   microseconds where an HPKE open costs a P-256 ECDH (about 90 µs here), once per signature.
@@ -10,15 +9,14 @@
  * Both keys come from the same at-rest private key, loaded under the master key (keystore.ts):
  * whoever can open one form can open the other, so the second form adds no exposure.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync } from 'node:crypto';
 import { hexToBytes, hpkeRecipient, type HpkeRecipient } from '@walletkit/crypto';
+import { openAesGcm, sealAesGcm } from './aes-gcm.js';
 import type { AeadSealed, HpkeSealed, Sealed } from './types.js';
 
-const CIPHER = 'aes-256-gcm';
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 /** HKDF's info for the AEAD key, and the AAD of every value sealed with it (versioned together). */
 export const AT_REST_AEAD_INFO = 'walletkit/at-rest/aes-256-gcm/v1';
+const AAD = Buffer.from(AT_REST_AEAD_INFO);
 
 /** Whether a stored value is the AES-256-GCM form (else HPKE). */
 export function isAeadSealed(sealed: Sealed): sealed is AeadSealed {
@@ -53,11 +51,7 @@ export class AtRestKey {
 
   /** Seal `plaintext` for the database (AES-256-GCM, a fresh random nonce). */
   seal(plaintext: Uint8Array): AeadSealed {
-    const nonce = randomBytes(NONCE_BYTES);
-    const cipher = createCipheriv(CIPHER, this.aeadKey, nonce, { authTagLength: TAG_BYTES });
-    cipher.setAAD(Buffer.from(AT_REST_AEAD_INFO));
-    const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
-    return { nonce: nonce.toString('hex'), ciphertext: ciphertext.toString('hex') };
+    return sealAesGcm(this.aeadKey, plaintext, AAD);
   }
 
   /**
@@ -66,13 +60,7 @@ export class AtRestKey {
    */
   async open(sealed: Sealed): Promise<Uint8Array<ArrayBuffer>> {
     if (!isAeadSealed(sealed)) return this.hpke.open(sealed as HpkeSealed);
-    const nonce = Buffer.from(sealed.nonce, 'hex');
-    const data = Buffer.from(typeof sealed.ciphertext === 'string' ? sealed.ciphertext : '', 'hex');
-    if (nonce.length !== NONCE_BYTES || data.length < TAG_BYTES) throw new Error('a sealed value is malformed');
-    const decipher = createDecipheriv(CIPHER, this.aeadKey, nonce, { authTagLength: TAG_BYTES });
-    decipher.setAAD(Buffer.from(AT_REST_AEAD_INFO));
-    decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-    const plaintext = Buffer.concat([decipher.update(data.subarray(0, data.length - TAG_BYTES)), decipher.final()]);
+    const plaintext = openAesGcm(this.aeadKey, sealed.nonce, sealed.ciphertext, AAD);
     const out = new Uint8Array(plaintext.length);
     out.set(plaintext);
     plaintext.fill(0);

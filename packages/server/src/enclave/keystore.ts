@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { generateP256KeyPair, p256PublicKey } from '@walletkit/crypto';
 import type { Store } from '../store/db.js';
 import { enclaveKeys } from '../store/schema.js';
+import { openAesGcm, sealAesGcm } from './aes-gcm.js';
 
 /** The enclave's long-lived keys, shared by every server instance on one database. */
 export interface EnclaveKeyPair {
@@ -11,21 +11,16 @@ export interface EnclaveKeyPair {
   publicKeyUncompressed: string;
 }
 
+const aadOf = (name: string) => Buffer.from(`walletkit-enclave-key:${name}`);
+
 function seal(masterKey: Buffer, plaintext: Buffer, name: string) {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
-  cipher.setAAD(Buffer.from(`walletkit-enclave-key:${name}`));
-  const ct = Buffer.concat([cipher.update(plaintext), cipher.final(), cipher.getAuthTag()]);
-  return { iv: iv.toString('hex'), ciphertext: ct.toString('hex') };
+  const { nonce, ciphertext } = sealAesGcm(masterKey, plaintext, aadOf(name));
+  return { iv: nonce, ciphertext };
 }
 
 function unseal(masterKey: Buffer, sealed: { iv: string; ciphertext: string }, name: string): Buffer {
-  const ct = Buffer.from(sealed.ciphertext, 'hex');
-  const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(sealed.iv, 'hex'));
-  decipher.setAAD(Buffer.from(`walletkit-enclave-key:${name}`));
-  decipher.setAuthTag(ct.subarray(ct.length - 16));
   try {
-    return Buffer.concat([decipher.update(ct.subarray(0, ct.length - 16)), decipher.final()]);
+    return openAesGcm(masterKey, sealed.iv, sealed.ciphertext, aadOf(name));
   } catch (cause) {
     throw new Error(`enclave key "${name}" cannot be unsealed: wrong WALLETKIT_MASTER_KEY for this database`, { cause });
   }
