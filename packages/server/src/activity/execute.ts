@@ -12,7 +12,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
 import { operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
-import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
+import { commitWithNext, isUniqueViolation, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { activities, activityVotes, users } from '../store/schema.js';
 import { type ActivityRow, insertActivities, StaleFacts } from './activity-insert.js';
@@ -310,11 +310,13 @@ export class ActivityRunner {
       return { reply: await replyOf(tx, row, input.caller) };
     }
     const outcome = await this.outcomeOf(tx, row, input.caller, afterCommit, prefetched);
-    await tx.update(activities).set(outcome).where(eq(activities.id, id));
     const done: ActivityRow = { ...row, ...outcome };
     const failure = failureOf(done);
     // Executed at once, the activity has no votes (only a consensus path records them).
     const reply = toReply(done, [], input.caller.userId);
+    // The transaction's last statement: its COMMIT goes in the same round trip (store/round-trips.ts).
+    commitWithNext(tx);
+    await tx.update(activities).set(outcome).where(eq(activities.id, id));
     return failure ? { reply, failure } : { reply };
   }
 

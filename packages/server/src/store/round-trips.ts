@@ -1,0 +1,209 @@
+/**
+ * A transaction's BEGIN sent with its first statement, and its COMMIT with its last (decision
+ * 0022, "BEGIN and COMMIT in their neighbours' round trips"). drizzle's transaction sends BEGIN,
+ * each statement and COMMIT as round trips of their own: for an activity (BEGIN, INSERT, its
+ * statements, UPDATE, COMMIT) two of five or more. Each costs the event loop a write and a read
+ * on PostgreSQL (about 100 µs of system calls each on the 2-core VM) and a trip into the
+ * WebAssembly on PGlite.
+ *
+ * {@link Batch} writes up to three statements with one Sync, the extended protocol's pipelining
+ * (PostgreSQL protocol, "Extended Query"): an optional BEGIN, one statement, an optional COMMIT.
+ * After an error the server skips everything up to the Sync, so a failed BEGIN never lets the
+ * statement run outside a transaction, and a failed statement never lets the COMMIT run (the
+ * transaction is then aborted, and its owner's ROLLBACK ends it as before). The statement's
+ * answer (rows, or the first error of the three) is the caller's, as for any query; the BEGIN's
+ * and COMMIT's answers are consumed here.
+ *
+ * The client (prepared.ts) decides when: a BEGIN is held back until the transaction's next
+ * statement (a transaction that runs none sends nothing at all), and a statement its owner marks
+ * as the transaction's last ({@link commitWithNext}) carries the COMMIT; drizzle's COMMIT after it
+ * is then answered without a round trip.
+ */
+import pg from 'pg';
+import type { Tx } from './db.js';
+
+/** node-postgres's value encoding (Date, arrays, JSON and Buffers as the server takes them). */
+const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
+
+/** The part of node-postgres's `Connection` a {@link Batch} writes to (also PgliteConnection's). */
+interface Wire {
+  parsedStatements: Record<string, string>;
+  submittedNamedStatements: Record<string, string>;
+  stream: { cork?: () => void; uncork?: () => void };
+  parse(msg: { text: string; name?: string; types?: unknown[] }): void;
+  bind(msg: { statement?: string; values?: unknown[]; binary?: boolean }): void;
+  describe(msg: { type: 'P'; name: string }): void;
+  execute(msg: Record<string, never>): void;
+  sync(): void;
+}
+
+/** node-postgres's `Query` as far as a {@link Batch} drives it (its answers' handlers). */
+export interface PgQuery {
+  text: string;
+  name?: string;
+  values?: unknown[];
+  types?: unknown;
+  binary?: boolean;
+  rows?: number;
+  callback?: (err: Error | null, result?: unknown) => void;
+  _result: { _types?: unknown };
+  handleRowDescription(msg: unknown): void;
+  handleDataRow(msg: unknown): void;
+  handleCommandComplete(msg: unknown, connection: unknown): void;
+  handleEmptyQuery(connection: unknown): void;
+  handleError(err: unknown, connection: unknown): void;
+  handleReadyForQuery(connection: unknown): void;
+  handlePortalSuspended(connection: unknown): void;
+  handleCopyInResponse(connection: unknown): void;
+  handleCopyData(msg: unknown, connection: unknown): void;
+}
+
+/** A BEGIN drizzle sends (`begin`, with an isolation level or not): it may wait for the next statement. */
+const BEGIN = /^begin(?: isolation level (?:read committed|repeatable read|serializable))?$/i;
+
+export function isBegin(text: string): boolean {
+  return BEGIN.test(text);
+}
+
+/** What the client answers for a BEGIN or COMMIT it did not (yet, or any more) send: what the server would. */
+export function answered(command: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): pg.QueryResult {
+  return { command, rowCount: null, oid: 0, rows: [], fields: [] } as unknown as pg.QueryResult;
+}
+
+/**
+ * One round trip of an optional BEGIN, `query` and an optional COMMIT, as node-postgres's client
+ * takes a custom query (`client.query(batch)`): it writes the messages and hands the statement's
+ * answers to `query`, a node-postgres `Query` built for it (its callback settles the caller's
+ * promise). `values` are already encoded (`encodeValues`), so nothing can fail between the first
+ * message and the Sync.
+ */
+export class Batch {
+  /** Which answers are arriving: the BEGIN's, the statement's, or the COMMIT's. */
+  private phase: 'begin' | 'statement' | 'commit';
+  /** Set when the COMMIT's own answer arrived: the transaction is committed. */
+  committed = false;
+
+  constructor(
+    private readonly query: PgQuery,
+    private readonly values: unknown[],
+    private readonly begin: string | undefined,
+    private readonly commit: boolean,
+  ) {
+    this.phase = begin ? 'begin' : 'statement';
+  }
+
+  /**
+   * The statement's name while its answers arrive (node-postgres records a named statement as
+   * parsed on its ParseComplete, and forgets it on an error); none during the BEGIN's or COMMIT's.
+   */
+  get name(): string | undefined {
+    return this.phase === 'statement' ? this.query.name : undefined;
+  }
+
+  get text(): string {
+    return this.query.text;
+  }
+
+  /** Writes the batch (corked into one write on a socket); an Error, with nothing written, when node-postgres's own checks refuse the statement. */
+  submit(connection: Wire): Error | null {
+    const q = this.query;
+    const parsed = q.name ? (connection.parsedStatements[q.name] ?? connection.submittedNamedStatements[q.name]) : undefined;
+    if (parsed !== undefined && parsed !== q.text) return new Error(`Prepared statements must be unique - '${q.name}' was used for a different statement`);
+    connection.stream.cork?.();
+    try {
+      if (this.begin) send(connection, this.begin);
+      if (parsed === undefined) {
+        connection.parse({ text: q.text, name: q.name, types: (q.types as unknown[] | undefined) ?? [] });
+        if (q.name) connection.submittedNamedStatements[q.name] = q.text;
+      }
+      connection.bind({ statement: q.name, values: this.values, binary: q.binary });
+      connection.describe({ type: 'P', name: '' });
+      connection.execute({});
+      if (this.commit) send(connection, 'COMMIT');
+      connection.sync();
+    } finally {
+      connection.stream.uncork?.();
+    }
+    return null;
+  }
+
+  handleCommandComplete(msg: unknown, connection: unknown): void {
+    if (this.phase === 'begin') {
+      this.phase = 'statement';
+    } else if (this.phase === 'statement') {
+      this.query.handleCommandComplete(msg, connection);
+      if (this.commit) this.phase = 'commit';
+    } else {
+      this.committed = true;
+    }
+  }
+
+  handleRowDescription(msg: unknown): void {
+    if (this.phase === 'statement') this.query.handleRowDescription(msg);
+  }
+
+  handleDataRow(msg: unknown): void {
+    if (this.phase === 'statement') this.query.handleDataRow(msg);
+  }
+
+  handleEmptyQuery(connection: unknown): void {
+    if (this.phase === 'statement') this.query.handleEmptyQuery(connection);
+  }
+
+  /** The first error of the three is the statement's (the server skipped the rest). */
+  handleError(err: unknown, connection: Wire): void {
+    // A BEGIN that failed: the statement's Parse was skipped, so its name is not on the connection.
+    const q = this.query;
+    if (this.phase === 'begin' && q.name && connection.parsedStatements?.[q.name] === undefined) delete connection.submittedNamedStatements[q.name];
+    this.query.handleError(err, connection);
+  }
+
+  handleReadyForQuery(connection: unknown): void {
+    this.query.handleReadyForQuery(connection);
+  }
+
+  handlePortalSuspended(connection: unknown): void {
+    this.query.handlePortalSuspended(connection);
+  }
+
+  handleCopyInResponse(connection: unknown): void {
+    this.query.handleCopyInResponse(connection);
+  }
+
+  handleCopyData(msg: unknown, connection: unknown): void {
+    this.query.handleCopyData(msg, connection);
+  }
+}
+
+/** A statement without parameters, in the extended protocol, without a Sync of its own. */
+function send(connection: Wire, text: string): void {
+  connection.parse({ text, types: [] });
+  connection.bind({ values: [] });
+  connection.execute({});
+}
+
+/** The values as node-postgres would write them; undefined when one cannot be (the statement then runs alone and fails as usual). */
+export function encodeValues(values: unknown[] | undefined): unknown[] | undefined {
+  try {
+    return (values ?? []).map((v) => prepareValue(v));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the client of a transaction offers for its last statement (prepared.ts). */
+export interface CommitsWithNext {
+  commitWithNext(): void;
+}
+
+/**
+ * Mark the next statement of `tx` as its last: the COMMIT goes with it in one round trip. Call
+ * it right before that statement and run nothing after it in the transaction (drizzle's COMMIT is
+ * then answered at once); when the statement fails, the transaction rolls back as usual. On a
+ * client that cannot (another driver), nothing changes.
+ * @example commitWithNext(tx); await tx.update(activities).set(outcome).where(eq(activities.id, id));
+ */
+export function commitWithNext(tx: Tx): void {
+  const client = (tx as unknown as { _?: { session?: { client?: Partial<CommitsWithNext> } } })._?.session?.client;
+  client?.commitWithNext?.();
+}

@@ -1,0 +1,278 @@
+/**
+ * A transaction's BEGIN sent with its first statement and its COMMIT with its last
+ * (store/round-trips.ts, through the store's node-postgres client, prepared.ts), on PostgreSQL and
+ * on PGlite: the round trips a transaction takes, that what it wrote commits or rolls back exactly
+ * as before when any of the three fails (the BEGIN, the statement, the COMMIT itself), that
+ * nothing runs outside the transaction, and that prepared statements stay consistent.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitWithNext, sqlState, type Tx } from '../src/store/db';
+import { PREPARE_AFTER } from '../src/store/prepared';
+import { Batch, encodeValues } from '../src/store/round-trips';
+import { openTestStore, storeKinds, type TestStore } from './support/stores';
+
+/** The node-postgres client under a drizzle transaction. */
+const clientOf = (tx: Tx) => (tx as unknown as { _: { session: { client: pg.Client & { connection: NodeJS.EventEmitter } } } })._.session.client;
+
+describe.each(storeKinds)('round trips of a transaction on %s', (kind) => {
+  let store: TestStore;
+  const table = `rt_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  beforeAll(async () => {
+    store = await openTestStore(kind, { poolSize: 1 });
+    await store.db.execute(sql.raw(`CREATE TABLE ${table} (id int PRIMARY KEY, v text, d int)`));
+    // A unique constraint checked at COMMIT, not at the statement: the COMMIT itself fails.
+    await store.db.execute(sql.raw(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_d UNIQUE (d) DEFERRABLE INITIALLY DEFERRED`));
+  });
+  afterAll(async () => {
+    await store?.dispose();
+  });
+
+  const insert = (tx: Tx, id: number, v: string, d = id) => tx.execute(sql`INSERT INTO ${sql.raw(table)} (id, v, d) VALUES (${id}, ${v}, ${d})`);
+  const ids = async () => (await store.query<{ id: number }>({ text: `SELECT id FROM ${table} ORDER BY id`, values: [] })).map((r) => r.id);
+  const clear = () => store.query({ text: `DELETE FROM ${table}`, values: [] });
+
+  /** Runs `fn` in a transaction and counts the round trips (ReadyForQuery answers) from its first statement on. */
+  async function counted<T>(fn: (tx: Tx) => Promise<T>): Promise<{ value?: T; error?: unknown; roundTrips: number }> {
+    let roundTrips = 0;
+    let connection: NodeJS.EventEmitter | undefined;
+    const count = () => roundTrips++;
+    try {
+      const value = await store.transaction(async (tx) => {
+        connection = clientOf(tx).connection;
+        connection.on('readyForQuery', count);
+        return fn(tx);
+      });
+      return { value, roundTrips };
+    } catch (error) {
+      return { error, roundTrips };
+    } finally {
+      connection?.off('readyForQuery', count);
+    }
+  }
+
+  it('given three statements, the last marked with commitWithNext, when the transaction runs, then it takes three round trips and all three rows are committed', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'a');
+      await insert(tx, 2, 'b');
+      commitWithNext(tx);
+      await insert(tx, 3, 'c');
+      return 'done';
+    });
+    expect(run).toEqual({ value: 'done', roundTrips: 3 });
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
+  it('given no statement marked, when the transaction runs, then the BEGIN still goes with the first statement and the COMMIT takes one more round trip', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'a');
+      await insert(tx, 2, 'b');
+    });
+    expect(run.roundTrips).toBe(3);
+    expect(await ids()).toEqual([1, 2]);
+  });
+
+  it('given a transaction that runs no statement, when it commits or rolls back, then nothing is sent and the connection serves the next one', async () => {
+    expect(await counted(async () => 'nothing')).toEqual({ value: 'nothing', roundTrips: 0 });
+    const failed = await counted(async () => {
+      throw new Error('before any statement');
+    });
+    expect(failed.roundTrips).toBe(0);
+    expect((failed.error as Error).message).toBe('before any statement');
+    await clear();
+    await store.transaction(async (tx) => {
+      await insert(tx, 7, 'after');
+    });
+    expect(await ids()).toEqual([7]);
+  });
+
+  it('given the first statement fails, when it carried the BEGIN, then its SQLSTATE reaches the caller, nothing stays and the next transaction runs', async () => {
+    await clear();
+    await store.transaction((tx) => insert(tx, 1, 'kept'));
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'duplicate');
+      await insert(tx, 2, 'never');
+    });
+    expect(sqlState(run.error)).toBe('23505');
+    expect(await ids()).toEqual([1]);
+    await store.transaction((tx) => insert(tx, 3, 'next'));
+    expect(await ids()).toEqual([1, 3]);
+  });
+
+  it('given the last statement fails, when it carried the COMMIT, then the COMMIT never runs and the earlier statements roll back too', async () => {
+    await clear();
+    await store.transaction((tx) => insert(tx, 1, 'kept'));
+    const run = await counted(async (tx) => {
+      await insert(tx, 2, 'rolled back');
+      commitWithNext(tx);
+      await insert(tx, 1, 'duplicate');
+    });
+    expect(sqlState(run.error)).toBe('23505');
+    expect(await ids()).toEqual([1]);
+    await store.transaction(async (tx) => {
+      commitWithNext(tx);
+      await insert(tx, 4, 'next');
+    });
+    expect(await ids()).toEqual([1, 4]);
+  });
+
+  it('given the COMMIT itself fails (a deferred unique constraint), when it went with the last statement, then the caller gets its error and nothing stays', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'one', 10);
+      commitWithNext(tx);
+      await insert(tx, 2, 'two', 10);
+    });
+    expect(sqlState(run.error)).toBe('23505');
+    expect(await ids()).toEqual([]);
+    await store.transaction((tx) => insert(tx, 5, 'next'));
+    expect(await ids()).toEqual([5]);
+  });
+
+  it('given a statement after the one that carried the COMMIT, then it is refused without running', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      commitWithNext(tx);
+      await insert(tx, 1, 'committed with the COMMIT');
+      await insert(tx, 2, 'after the commit');
+    });
+    expect(String((run.error as Error).cause)).toMatch(/committed with its last statement/);
+    // The row of the statement that carried the COMMIT is committed; the one after it never ran.
+    expect(await ids()).toEqual([1]);
+    await store.transaction((tx) => insert(tx, 3, 'next'));
+    expect(await ids()).toEqual([1, 3]);
+  });
+
+  it('given an isolation level, when the BEGIN goes with the first statement, then the statement runs at that level', async () => {
+    const levels = await store.transaction((tx) => tx.execute(sql`SELECT current_setting(${'transaction_isolation'}) AS level`), { isolation: 'serializable' });
+    expect((levels as unknown as { rows: Array<{ level: string }> }).rows[0]?.level).toBe('serializable');
+  });
+
+  it('given a first statement without parameters, when the transaction runs, then the BEGIN goes alone before it and it runs inside the transaction', async () => {
+    const run = await counted(async (tx) => {
+      await tx.execute(sql.raw(`SET LOCAL statement_timeout = 12345`));
+      return tx.execute(sql`SELECT current_setting(${'statement_timeout'}) AS t`);
+    });
+    expect((run.value as unknown as { rows: Array<{ t: string }> }).rows[0]?.t).toBe('12345ms');
+    expect(run.roundTrips).toBe(4);
+    const after = await store.query<{ t: string }>({ text: 'SELECT current_setting($1) AS t', values: ['statement_timeout'] });
+    expect(after[0]?.t).not.toBe('12345ms');
+  });
+
+  it('given a hot statement first in each transaction, when it becomes named, then it is parsed once on the connection and answers the same every time', async () => {
+    await clear();
+    await store.transaction((tx) => insert(tx, 1, 'hot'));
+    const text = `SELECT v FROM ${table} WHERE id = $1 AND v <> $2`;
+    for (let i = 0; i < PREPARE_AFTER + 3; i++) {
+      const rows = await store.transaction(async (tx) => {
+        commitWithNext(tx);
+        return (await clientOf(tx).query({ text, values: [1, 'x'] })).rows;
+      });
+      expect(rows).toEqual([{ v: 'hot' }]);
+    }
+    const prepared = await store.query<{ statement: string }>({ text: 'SELECT statement FROM pg_prepared_statements', values: [] });
+    expect(prepared.filter((p) => p.statement === text)).toHaveLength(1);
+  });
+});
+
+describe('Batch', () => {
+  /** A connection that records what is written. */
+  function wire() {
+    const written: string[] = [];
+    return {
+      written,
+      parsedStatements: {} as Record<string, string>,
+      submittedNamedStatements: {} as Record<string, string>,
+      stream: { cork: () => written.push('cork'), uncork: () => written.push('uncork') },
+      parse: (m: { text: string; name?: string }) => written.push(`parse ${m.name ?? ''}:${m.text}`),
+      bind: (m: { statement?: string; values?: unknown[] }) => written.push(`bind ${m.statement ?? ''}(${(m.values ?? []).join(',')})`),
+      describe: () => written.push('describe'),
+      execute: () => written.push('execute'),
+      sync: () => written.push('sync'),
+    };
+  }
+  function statement(name?: string) {
+    const seen: Array<[string, unknown]> = [];
+    const q = {
+      text: 'UPDATE t SET v = $1',
+      name,
+      _result: {},
+      handleRowDescription: (m: unknown) => seen.push(['rows', m]),
+      handleDataRow: (m: unknown) => seen.push(['row', m]),
+      handleCommandComplete: (m: unknown) => seen.push(['complete', m]),
+      handleEmptyQuery: () => seen.push(['empty', null]),
+      handleError: (e: unknown) => seen.push(['error', e]),
+      handleReadyForQuery: () => seen.push(['ready', null]),
+      handlePortalSuspended: () => {},
+      handleCopyInResponse: () => {},
+      handleCopyData: () => {},
+    };
+    return { q, seen };
+  }
+
+  it('given a BEGIN, a statement and a COMMIT, when submitted, then it writes them in order with one Sync, corked into one write', () => {
+    const w = wire();
+    const { q } = statement('wk_x');
+    expect(new Batch(q, encodeValues([new Date(0)]) ?? [], 'begin', true).submit(w)).toBeNull();
+    expect(w.written).toEqual([
+      'cork',
+      'parse :begin',
+      'bind ()',
+      'execute',
+      'parse wk_x:UPDATE t SET v = $1',
+      `bind wk_x(${encodeValues([new Date(0)])?.[0]})`,
+      'describe',
+      'execute',
+      'parse :COMMIT',
+      'bind ()',
+      'execute',
+      'sync',
+      'uncork',
+    ]);
+    expect(w.submittedNamedStatements).toEqual({ wk_x: 'UPDATE t SET v = $1' });
+  });
+
+  it("given the answers, when they arrive, then the statement sees only its own, its name only while they arrive, and the COMMIT's answer marks it committed", () => {
+    const { q, seen } = statement('wk_x');
+    const batch = new Batch(q, [], 'begin', true);
+    expect(batch.name).toBeUndefined();
+    batch.handleCommandComplete({ text: 'BEGIN' }, null);
+    expect(batch.name).toBe('wk_x');
+    batch.handleRowDescription('fields');
+    batch.handleCommandComplete({ text: 'UPDATE 1' }, null);
+    expect(batch.name).toBeUndefined();
+    expect(batch.committed).toBe(false);
+    batch.handleCommandComplete({ text: 'COMMIT' }, null);
+    expect(batch.committed).toBe(true);
+    batch.handleReadyForQuery(null);
+    expect(seen).toEqual([
+      ['rows', 'fields'],
+      ['complete', { text: 'UPDATE 1' }],
+      ['ready', null],
+    ]);
+  });
+
+  it('given the BEGIN fails, when its error arrives, then the statement gets it and its never-parsed name is forgotten', () => {
+    const w = wire();
+    const { q, seen } = statement('wk_y');
+    const batch = new Batch(q, [], 'begin', false);
+    batch.submit(w);
+    expect(w.submittedNamedStatements.wk_y).toBeDefined();
+    const failure = new Error('begin failed');
+    batch.handleError(failure, w);
+    expect(w.submittedNamedStatements.wk_y).toBeUndefined();
+    expect(seen).toEqual([['error', failure]]);
+  });
+
+  it('given a name already used for another text on the connection, when submitted, then it refuses without writing anything', () => {
+    const w = wire();
+    w.parsedStatements.wk_z = 'SELECT 1';
+    const { q } = statement('wk_z');
+    expect(new Batch(q, [], 'begin', true).submit(w)).toBeInstanceOf(Error);
+    expect(w.written).toEqual([]);
+  });
+});
