@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitWithNext, sqlState, type Tx } from '../src/store/db';
+import { commitWithNext, sendWithNext, sqlState, type Tx } from '../src/store/db';
 import { PREPARE_AFTER } from '../src/store/prepared';
 import { Batch, encodeValues } from '../src/store/round-trips';
 import { openTestStore, storeKinds, type TestStore } from './support/stores';
@@ -147,6 +147,91 @@ describe.each(storeKinds)('round trips of a transaction on %s', (kind) => {
     expect(await ids()).toEqual([1, 3]);
   });
 
+  it('given statements held with sendWithNext, when the next statement runs, then they run first in its round trip and commit with it', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'first');
+      await sendWithNext(tx, sql`INSERT INTO ${sql.raw(table)} (id, v, d) VALUES (${2}, ${'held'}, ${2})`);
+      await sendWithNext(tx, sql`UPDATE ${sql.raw(table)} SET v = ${'held too'} WHERE id = ${1}`);
+      const seen = await tx.execute(sql`SELECT id, v FROM ${sql.raw(table)} WHERE id <= ${2} ORDER BY id`);
+      commitWithNext(tx);
+      await insert(tx, 3, 'last');
+      return (seen as unknown as { rows: unknown[] }).rows;
+    });
+    expect(run.value).toEqual([
+      { id: 1, v: 'held too' },
+      { id: 2, v: 'held' },
+    ]);
+    expect(run.roundTrips).toBe(3);
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
+  it('given a held statement that fails, when the next statement carries it, then that statement fails with its SQLSTATE, never runs, and nothing stays', async () => {
+    await clear();
+    await store.transaction((tx) => insert(tx, 1, 'kept'));
+    const run = await counted(async (tx) => {
+      await insert(tx, 2, 'rolled back');
+      await sendWithNext(tx, sql`INSERT INTO ${sql.raw(table)} (id, v, d) VALUES (${1}, ${'duplicate'}, ${9})`);
+      commitWithNext(tx);
+      await insert(tx, 3, 'never');
+    });
+    expect(sqlState(run.error)).toBe('23505');
+    // The first statement with the BEGIN, the failed batch, the owner's ROLLBACK.
+    expect(run.roundTrips).toBe(3);
+    expect(await ids()).toEqual([1]);
+    await store.transaction((tx) => insert(tx, 4, 'next'));
+    expect(await ids()).toEqual([1, 4]);
+  });
+
+  it('given a held statement, when the transaction rolls back before any other statement, then it never runs', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'rolled back');
+      await sendWithNext(tx, sql`INSERT INTO ${sql.raw(table)} (id, v, d) VALUES (${2}, ${'never'}, ${2})`);
+      throw new Error('refused');
+    });
+    expect((run.error as Error).message).toBe('refused');
+    expect(await ids()).toEqual([]);
+    const alone = await counted(async (tx) => {
+      await sendWithNext(tx, sql`INSERT INTO ${sql.raw(table)} (id, v, d) VALUES (${5}, ${'never either'}, ${5})`);
+      throw new Error('refused');
+    });
+    expect(alone.roundTrips).toBe(0);
+    expect(await ids()).toEqual([]);
+  });
+
+  it("given a held statement and nothing after it, when the transaction commits, then it runs in the COMMIT's round trip", async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await sendWithNext(tx, sql`INSERT INTO ${sql.raw(table)} (id, v, d) VALUES (${6}, ${'with the commit'}, ${6})`);
+    });
+    expect(run.roundTrips).toBe(1);
+    expect(await ids()).toEqual([6]);
+  });
+
+  it('given a held advisory lock, when the next statement runs, then the lock is held by the transaction until it ends', async () => {
+    const locks = sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objid = ${4242}`;
+    const held = await store.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 1 WHERE ${1} = 1`);
+      await sendWithNext(tx, sql`SELECT pg_advisory_xact_lock(${4242})`);
+      return (await tx.execute(locks)) as unknown as { rows: Array<{ n: number }> };
+    });
+    expect(held.rows[0]?.n).toBe(1);
+    const after = (await store.db.execute(locks)) as unknown as { rows: Array<{ n: number }> };
+    expect(after.rows[0]?.n).toBe(0);
+  });
+
+  it('given a held statement, when the next one has no parameters, then the held one runs first on its own and the next sees its effect', async () => {
+    await clear();
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'first');
+      await sendWithNext(tx, sql`UPDATE ${sql.raw(table)} SET v = ${'updated'} WHERE id = ${1}`);
+      return tx.execute(sql.raw(`SELECT v FROM ${table} WHERE id = 1`));
+    });
+    expect((run.value as unknown as { rows: unknown[] }).rows).toEqual([{ v: 'updated' }]);
+    expect(run.roundTrips).toBe(4);
+  });
+
   it('given an isolation level, when the BEGIN goes with the first statement, then the statement runs at that level', async () => {
     const levels = await store.transaction((tx) => tx.execute(sql`SELECT current_setting(${'transaction_isolation'}) AS level`), { isolation: 'serializable' });
     expect((levels as unknown as { rows: Array<{ level: string }> }).rows[0]?.level).toBe('serializable');
@@ -217,7 +302,7 @@ describe('Batch', () => {
   it('given a BEGIN, a statement and a COMMIT, when submitted, then it writes them in order with one Sync, corked into one write', () => {
     const w = wire();
     const { q } = statement('wk_x');
-    expect(new Batch(q, encodeValues([new Date(0)]) ?? [], 'begin', true).submit(w)).toBeNull();
+    expect(new Batch(q, encodeValues([new Date(0)]) ?? [], [{ text: 'begin', values: [] }], true).submit(w)).toBeNull();
     expect(w.written).toEqual([
       'cork',
       'parse :begin',
@@ -238,7 +323,7 @@ describe('Batch', () => {
 
   it("given the answers, when they arrive, then the statement sees only its own, its name only while they arrive, and the COMMIT's answer marks it committed", () => {
     const { q, seen } = statement('wk_x');
-    const batch = new Batch(q, [], 'begin', true);
+    const batch = new Batch(q, [], [{ text: 'begin', values: [] }], true);
     expect(batch.name).toBeUndefined();
     batch.handleCommandComplete({ text: 'BEGIN' }, null);
     expect(batch.name).toBe('wk_x');
@@ -259,7 +344,7 @@ describe('Batch', () => {
   it('given the BEGIN fails, when its error arrives, then the statement gets it and its never-parsed name is forgotten', () => {
     const w = wire();
     const { q, seen } = statement('wk_y');
-    const batch = new Batch(q, [], 'begin', false);
+    const batch = new Batch(q, [], [{ text: 'begin', values: [] }], false);
     batch.submit(w);
     expect(w.submittedNamedStatements.wk_y).toBeDefined();
     const failure = new Error('begin failed');
@@ -272,7 +357,7 @@ describe('Batch', () => {
     const w = wire();
     w.parsedStatements.wk_z = 'SELECT 1';
     const { q } = statement('wk_z');
-    expect(new Batch(q, [], 'begin', true).submit(w)).toBeInstanceOf(Error);
+    expect(new Batch(q, [], [{ text: 'begin', values: [] }], true).submit(w)).toBeInstanceOf(Error);
     expect(w.written).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { answered, Batch, encodeValues, isBegin, type PgQuery } from './round-trips.js';
+import { type Ahead, answered, Batch, encodeValues, isBegin, type PgQuery } from './round-trips.js';
 
 /** A text is named from its this-many-th execution on (a one-off statement is never prepared). */
 export const PREPARE_AFTER = 3;
@@ -88,8 +88,10 @@ type Callback = (err: Error | null, result?: unknown) => void;
 export function preparingClient(names: StatementNames, lost: (err: unknown) => boolean): typeof pg.Client {
   const query = pg.Client.prototype.query as (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) => unknown;
   return class PreparingClient extends pg.Client {
-    /** A BEGIN not sent yet: it goes with the transaction's next statement. */
-    private heldBegin: string | undefined;
+    /** Statements not sent yet (round-trips.ts): they go with the transaction's next statement. */
+    private ahead: Ahead[] = [];
+    /** The first of them is the transaction's BEGIN: nothing of the transaction reached the server. */
+    private beginHeld = false;
     /** The next statement carries the transaction's COMMIT. */
     private commitNext = false;
     /** The COMMIT went with the last statement: the one asked for next is answered at once. */
@@ -100,6 +102,15 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       this.commitNext = true;
     }
 
+    /** round-trips.ts `sendWithNext`: hold a statement whose answer nobody reads for the next round trip. */
+    holdForNext(statement: { text: string; values: unknown[] }): boolean {
+      const inTransaction = this.beginHeld || this.getTransactionStatus() === 'T';
+      const values = inTransaction && !this.committedEarly ? encodeValues(statement.values) : undefined;
+      if (!values) return false;
+      this.ahead.push({ text: statement.text, values });
+      return true;
+    }
+
     // biome-ignore lint/suspicious/noExplicitAny: node-postgres's overloads of query, passed through
     override query(config: any, values?: any, callback?: any): any {
       const c = config as QueryConfigLike | string | null | undefined;
@@ -107,7 +118,7 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       const custom = c === null || c === undefined || (typeof c === 'object' && (typeof c.submit === 'function' || typeof c.text !== 'string'));
       const text = custom ? undefined : typeof c === 'string' ? c : (c as { text: string }).text;
       const params = Array.isArray(values) ? values : typeof c === 'object' && c !== null ? c.values : undefined;
-      // A statement the batch cannot carry: no parameters (maybe several statements), or custom.
+      // A statement a batch cannot carry: no parameters (maybe several statements), or custom.
       const plain =
         text === undefined || (!(Array.isArray(params) && params.length > 0) && !(typeof c === 'object' && c !== null && typeof c.name === 'string'));
       const command = plain && text !== undefined ? text.trim() : undefined;
@@ -118,25 +129,34 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
         // Anything else would run after the commit, outside the transaction its owner believes open.
         return fail(new Error('the transaction was committed with its last statement; nothing may run after it'), done);
       }
-      if (this.heldBegin !== undefined) {
-        const begin = this.heldBegin;
-        if (command !== undefined && /^(commit|rollback)$/i.test(command)) {
-          // Nothing of the transaction was sent: nothing to end.
-          this.heldBegin = undefined;
+      if (this.ahead.length > 0) {
+        const end = command !== undefined && /^(commit|rollback)$/i.test(command) ? (/^commit$/i.test(command) ? 'COMMIT' : 'ROLLBACK') : undefined;
+        if (end === 'ROLLBACK' || (end === 'COMMIT' && this.beginHeld && this.ahead.length === 1)) {
+          // Nothing held needs to run: with the BEGIN held, nothing of the transaction reached the server.
+          const unsent = this.beginHeld;
+          this.ahead = [];
+          this.beginHeld = false;
           this.commitNext = false;
-          return answer(answered(/^commit$/i.test(command) ? 'COMMIT' : 'ROLLBACK'), done);
+          if (unsent) return answer(answered(end), done);
+          return query.call(this, config, values, callback);
+        }
+        // The statements held run with the COMMIT, as the batch's statement.
+        if (end === 'COMMIT') {
+          this.commitNext = false;
+          return this.send({ text: command, queryMode: 'extended' }, undefined, done);
         }
         if (plain) {
-          // Not batchable: the BEGIN alone first, then this statement (never without the BEGIN).
-          this.heldBegin = undefined;
+          // Not batchable: what is held goes alone first, then this statement (never without it).
+          const flushed = this.flush();
           if (done) {
-            query.call(this, begin, (err: Error | null) => (err ? done(err) : this.query(config, values, callback)));
+            flushed.then(() => this.query(config, values, callback), done);
             return undefined;
           }
-          return (query.call(this, begin) as Promise<unknown>).then(() => this.query(config, values));
+          return flushed.then(() => this.query(config, values));
         }
       } else if (command !== undefined && !done && isBegin(command) && this.getTransactionStatus() === 'I') {
-        this.heldBegin = command;
+        this.ahead = [{ text: command, values: [] }];
+        this.beginHeld = true;
         return Promise.resolve(answered('BEGIN'));
       }
       if (plain) {
@@ -157,7 +177,7 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       const named = cfg.name === name ? cfg : { ...cfg, name };
       // The statement again, unnamed, when it was refused outside any transaction (nothing ran).
       // Decided now: a held BEGIN goes with it, and its error arrives before the status changes.
-      const outside = this.heldBegin === undefined && this.getTransactionStatus() === 'I';
+      const outside = !this.beginHeld && this.getTransactionStatus() === 'I';
       const again = (err: unknown): boolean => {
         if (!lost(err)) return false;
         names.disable();
@@ -176,12 +196,23 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       });
     }
 
-    /** A statement with parameters: alone, or in one round trip with the held BEGIN and/or the COMMIT. */
+    /** What is held, alone: its last statement as the batch's. */
+    private flush(): Promise<unknown> {
+      // The COMMIT is for the statement that follows, which cannot carry it (drizzle's goes alone).
+      this.commitNext = false;
+      const last = this.ahead.pop() as Ahead;
+      // Sent now, with the rest held (if any) written ahead of it.
+      if (this.ahead.length === 0) this.beginHeld = false;
+      return this.send({ text: last.text, queryMode: 'extended' }, last.values) as Promise<unknown>;
+    }
+
+    /** A statement with parameters: alone, or in one round trip with what is held and/or the COMMIT. */
     private send(config: unknown, values?: unknown, callback?: unknown): unknown {
-      const begin = this.heldBegin;
+      const before = this.ahead;
       const commit = this.commitNext;
-      if (begin === undefined && !commit) return query.call(this, config, values, callback);
-      this.heldBegin = undefined;
+      if (before.length === 0 && !commit) return query.call(this, config, values, callback);
+      this.ahead = [];
+      this.beginHeld = false;
       this.commitNext = false;
       const done: Callback | undefined =
         typeof values === 'function' ? (values as Callback) : typeof callback === 'function' ? (callback as Callback) : undefined;
@@ -195,12 +226,15 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       const statement = new pg.Query(config as pg.QueryConfig, typeof values === 'function' ? undefined : (values as unknown[]), settled) as unknown as PgQuery;
       const encoded = statement.rows ? undefined : encodeValues(statement.values);
       if (!encoded) {
-        // Not batchable (a value node-postgres refuses, or rows in pages): the BEGIN alone, then the statement as usual.
-        if (begin === undefined) query.call(this, statement);
-        else query.call(this, begin, (err: Error | null) => (err ? (done ?? settle)(err) : query.call(this, statement)));
+        // Not batchable (a value node-postgres refuses, or rows in pages): what is held alone first, then the statement as usual.
+        if (before.length === 0) query.call(this, statement);
+        else {
+          this.ahead = before;
+          this.flush().then(() => query.call(this, statement), settled);
+        }
         return result;
       }
-      batch = new Batch(statement, encoded, begin, commit);
+      batch = new Batch(statement, encoded, before, commit);
       statement._result._types ??= (this as unknown as { _types: unknown })._types;
       query.call(this, batch);
       return result;

@@ -19,6 +19,8 @@
  * as the transaction's last ({@link commitWithNext}) carries the COMMIT; drizzle's COMMIT after it
  * is then answered without a round trip.
  */
+import { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Tx } from './db.js';
 
@@ -70,34 +72,42 @@ export function answered(command: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): pg.QueryResu
   return { command, rowCount: null, oid: 0, rows: [], fields: [] } as unknown as pg.QueryResult;
 }
 
+/** A statement written ahead of another in its round trip: a held BEGIN, or one held by {@link sendWithNext}. Its values are encoded already. */
+export interface Ahead {
+  text: string;
+  values: unknown[];
+}
+
 /**
- * One round trip of an optional BEGIN, `query` and an optional COMMIT, as node-postgres's client
- * takes a custom query (`client.query(batch)`): it writes the messages and hands the statement's
- * answers to `query`, a node-postgres `Query` built for it (its callback settles the caller's
- * promise). `values` are already encoded (`encodeValues`), so nothing can fail between the first
- * message and the Sync.
+ * One round trip of the statements held `ahead` (a BEGIN, statements whose answer nobody reads),
+ * `query`, and an optional COMMIT, as node-postgres's client takes a custom query
+ * (`client.query(batch)`): it writes the messages and hands the statement's answers to `query`, a
+ * node-postgres `Query` built for it (its callback settles the caller's promise). `values` are
+ * already encoded (`encodeValues`), so nothing can fail between the first message and the Sync.
  */
 export class Batch {
-  /** Which answers are arriving: the BEGIN's, the statement's, or the COMMIT's. */
-  private phase: 'begin' | 'statement' | 'commit';
+  /** Answers still to come for the statements ahead (each ends with its CommandComplete). */
+  private ahead: number;
+  /** Set once the statement's own CommandComplete arrived (what follows is the COMMIT's). */
+  private done = false;
   /** Set when the COMMIT's own answer arrived: the transaction is committed. */
   committed = false;
 
   constructor(
     private readonly query: PgQuery,
     private readonly values: unknown[],
-    private readonly begin: string | undefined,
+    private readonly before: readonly Ahead[],
     private readonly commit: boolean,
   ) {
-    this.phase = begin ? 'begin' : 'statement';
+    this.ahead = before.length;
   }
 
   /**
    * The statement's name while its answers arrive (node-postgres records a named statement as
-   * parsed on its ParseComplete, and forgets it on an error); none during the BEGIN's or COMMIT's.
+   * parsed on its ParseComplete, and forgets it on an error); none during the others'.
    */
   get name(): string | undefined {
-    return this.phase === 'statement' ? this.query.name : undefined;
+    return this.ahead === 0 && !this.done ? this.query.name : undefined;
   }
 
   get text(): string {
@@ -111,7 +121,7 @@ export class Batch {
     if (parsed !== undefined && parsed !== q.text) return new Error(`Prepared statements must be unique - '${q.name}' was used for a different statement`);
     connection.stream.cork?.();
     try {
-      if (this.begin) send(connection, this.begin);
+      for (const statement of this.before) send(connection, statement.text, statement.values);
       if (parsed === undefined) {
         connection.parse({ text: q.text, name: q.name, types: (q.types as unknown[] | undefined) ?? [] });
         if (q.name) connection.submittedNamedStatements[q.name] = q.text;
@@ -119,7 +129,7 @@ export class Batch {
       connection.bind({ statement: q.name, values: this.values, binary: q.binary });
       connection.describe({ type: 'P', name: '' });
       connection.execute({});
-      if (this.commit) send(connection, 'COMMIT');
+      if (this.commit) send(connection, 'COMMIT', []);
       connection.sync();
     } finally {
       connection.stream.uncork?.();
@@ -128,36 +138,40 @@ export class Batch {
   }
 
   handleCommandComplete(msg: unknown, connection: unknown): void {
-    if (this.phase === 'begin') {
-      this.phase = 'statement';
-    } else if (this.phase === 'statement') {
+    if (this.ahead > 0) {
+      this.ahead--;
+    } else if (!this.done) {
+      this.done = true;
       this.query.handleCommandComplete(msg, connection);
-      if (this.commit) this.phase = 'commit';
     } else {
       this.committed = true;
     }
   }
 
-  handleRowDescription(msg: unknown): void {
-    if (this.phase === 'statement') this.query.handleRowDescription(msg);
+  private get answering(): boolean {
+    return this.ahead === 0 && !this.done;
   }
 
+  handleRowDescription(msg: unknown): void {
+    if (this.answering) this.query.handleRowDescription(msg);
+  }
+
+  /** Rows of a statement ahead (an advisory lock's) are nobody's. */
   handleDataRow(msg: unknown): void {
-    if (this.phase === 'statement') this.query.handleDataRow(msg);
+    if (this.answering) this.query.handleDataRow(msg);
   }
 
   handleEmptyQuery(connection: unknown): void {
-    if (this.phase === 'statement') this.query.handleEmptyQuery(connection);
+    if (this.answering) this.query.handleEmptyQuery(connection);
   }
 
-  /** The first error of the three is the statement's (the server skipped the rest). */
+  /** The first error of the batch is the statement's (the server skipped the rest). */
   handleError(err: unknown, connection: Wire): void {
-    // A BEGIN that failed: the statement's Parse was skipped, so its name is not on the connection.
+    // A statement ahead failed: the statement's Parse was skipped, so its name is not on the connection.
     const q = this.query;
-    if (this.phase === 'begin' && q.name && connection.parsedStatements?.[q.name] === undefined) delete connection.submittedNamedStatements[q.name];
+    if (this.ahead > 0 && q.name && connection.parsedStatements?.[q.name] === undefined) delete connection.submittedNamedStatements[q.name];
     this.query.handleError(err, connection);
   }
-
   handleReadyForQuery(connection: unknown): void {
     this.query.handleReadyForQuery(connection);
   }
@@ -175,10 +189,10 @@ export class Batch {
   }
 }
 
-/** A statement without parameters, in the extended protocol, without a Sync of its own. */
-function send(connection: Wire, text: string): void {
+/** A statement whose answer nobody reads, in the extended protocol, without a Sync of its own. */
+function send(connection: Wire, text: string, values: unknown[]): void {
   connection.parse({ text, types: [] });
-  connection.bind({ values: [] });
+  connection.bind({ values });
   connection.execute({});
 }
 
@@ -191,9 +205,15 @@ export function encodeValues(values: unknown[] | undefined): unknown[] | undefin
   }
 }
 
-/** What the client of a transaction offers for its last statement (prepared.ts). */
-export interface CommitsWithNext {
+/** What the store's client offers a transaction (prepared.ts). */
+export interface TransactionClient {
   commitWithNext(): void;
+  /** Hold `statement` for the next one's round trip; false when it cannot be (then it was not held). */
+  holdForNext(statement: { text: string; values: unknown[] }): boolean;
+}
+
+function clientOf(tx: Tx): Partial<TransactionClient> | undefined {
+  return (tx as unknown as { _?: { session?: { client?: Partial<TransactionClient> } } })._?.session?.client;
 }
 
 /**
@@ -204,6 +224,27 @@ export interface CommitsWithNext {
  * @example commitWithNext(tx); await tx.update(activities).set(outcome).where(eq(activities.id, id));
  */
 export function commitWithNext(tx: Tx): void {
-  const client = (tx as unknown as { _?: { session?: { client?: Partial<CommitsWithNext> } } })._?.session?.client;
-  client?.commitWithNext?.();
+  clientOf(tx)?.commitWithNext?.();
+}
+
+/** A drizzle statement: a query builder (its `toSQL`) or an `sql` template. */
+type Statement = { toSQL(): { sql: string; params: unknown[] } } | SQL;
+
+const dialect = new PgDialect();
+
+/**
+ * Run `statement` in `tx` in the round trip of the transaction's next statement (or its COMMIT),
+ * for a statement whose answer nobody reads: an advisory lock, an UPDATE or INSERT whose only
+ * outcome is success. The server runs it first, in order; when it fails, the next statement
+ * fails with its error and the transaction rolls back, as if it had failed here. On a client that
+ * cannot hold it, it runs now.
+ * @example await sendWithNext(ctx.tx, ctx.tx.update(otps).set({ usedAt: now }).where(eq(otps.id, id)));
+ */
+export async function sendWithNext(tx: Tx, statement: Statement): Promise<void> {
+  const client = clientOf(tx);
+  if (client?.holdForNext) {
+    const { sql: text, params } = statement instanceof SQL ? dialect.sqlToQuery(statement) : statement.toSQL();
+    if (client.holdForNext({ text, values: params })) return;
+  }
+  await (statement instanceof SQL ? tx.execute(statement) : (statement as unknown as PromiseLike<unknown>));
 }

@@ -18,6 +18,7 @@ import type { OtpType } from '@walletkit/protocol';
 import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery/index.js';
 import { parseEncryptedOtpBundle } from '../../enclave/otp.js';
 import { ApiError } from '../../errors.js';
+import { sendWithNext } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import { otps, users } from '../../store/schema.js';
 import type { HandlerTable, OperationContext } from '../context.js';
@@ -65,7 +66,9 @@ function ttlOf(ctx: OperationContext, expirationSeconds: string | undefined): nu
 async function throttleAndRetire(ctx: OperationContext, contact: string): Promise<void> {
   const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay } = ctx.config.otp;
   // On the embedded database transactions run one at a time already.
-  if (!ctx.serialized) await ctx.tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
+  // The lock goes with the count in one round trip (store/round-trips.ts); the count still reads
+  // after it is granted (each statement its own snapshot).
+  if (!ctx.serialized) await sendWithNext(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
   const now = ctx.now();
   const since = (seconds: number) => sql`${new Date(now.getTime() - seconds * 1000).toISOString()}::timestamptz`;
   // One statement counts the contact's codes and retires every unused one by setting expires_at =
@@ -146,18 +149,22 @@ export const otpHandlers = {
       alphanumeric: params.alphanumeric ?? false,
     });
     const now = ctx.now();
-    await ctx.tx.insert(otps).values({
-      id: otpId,
-      organizationId: ctx.organizationId,
-      otpType: params.otpType,
-      contact,
-      codeMac: issued.codeMac,
-      targetPublicKey: issued.targetPublicKey,
-      targetPrivateKeyEncrypted: issued.sealedTargetKey,
-      maxAttempts: ctx.config.otp.maxAttempts,
-      expiresAt: new Date(now.getTime() + ttl * 1000),
-      createdAt: now,
-    });
+    // Written with the activity's UPDATE and COMMIT (store/round-trips.ts): nothing reads its answer.
+    await sendWithNext(
+      ctx.tx,
+      ctx.tx.insert(otps).values({
+        id: otpId,
+        organizationId: ctx.organizationId,
+        otpType: params.otpType,
+        contact,
+        codeMac: issued.codeMac,
+        targetPublicKey: issued.targetPublicKey,
+        targetPrivateKeyEncrypted: issued.sealedTargetKey,
+        maxAttempts: ctx.config.otp.maxAttempts,
+        expiresAt: new Date(now.getTime() + ttl * 1000),
+        createdAt: now,
+      }),
+    );
     const { code } = issued;
     const orgId = ctx.organizationId;
     if (params.otpType === 'OTP_TYPE_EMAIL') {
@@ -196,7 +203,7 @@ export const otpHandlers = {
       ? await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
       : undefined;
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
-    await ctx.tx.update(otps).set({ usedAt: now }).where(eq(otps.id, otp.id));
+    await sendWithNext(ctx.tx, ctx.tx.update(otps).set({ usedAt: now }).where(eq(otps.id, otp.id)));
     const verificationToken = ctx.enclave.signJwt({
       id: newId(),
       verification_type: otp.otpType,

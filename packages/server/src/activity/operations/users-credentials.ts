@@ -10,7 +10,7 @@ import type { ApiKeyCurve, ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { OidcIdentity } from '@walletkit/protocol';
 import { verifyOidcToken } from '../../oauth/oidc.js';
-import type { Tx } from '../../store/db.js';
+import { sendWithNext, type Tx } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
@@ -144,7 +144,9 @@ export async function insertApiKeys(
     const i = publicKeys.indexOf(taken[0]!);
     throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
   }
-  await ctx.tx.insert(apiKeys).values(rows);
+  // With the transaction's next statement (store/round-trips.ts): nothing reads its answer, and a
+  // key taken meanwhile fails that statement and the transaction as it would fail here.
+  await sendWithNext(ctx.tx, ctx.tx.insert(apiKeys).values(rows));
   for (const pk of publicKeys) opts.newOrganization?.apiKeys.add(pk);
   if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
