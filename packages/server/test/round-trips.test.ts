@@ -9,9 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commitWithNext, sendWithNext, sqlState, type Tx } from '../src/store/db';
+import { sqlState, type Tx } from '../src/store/db';
 import { PREPARE_AFTER } from '../src/store/prepared';
-import { Batch, encodeValues } from '../src/store/round-trips';
+import { Batch, commitWithNext, encodeValues, sendWithNext } from '../src/store/round-trips';
 import { openTestStore, storeKinds, type TestStore } from './support/stores';
 
 /** The node-postgres client under a drizzle transaction. */

@@ -28,7 +28,6 @@ import * as schema from './schema.js';
 export { StoreLockedError } from './lock.js';
 export { ChangeFeed } from './change-feed.js';
 export { MigrationError } from './migrate.js';
-export { commitWithNext, sendWithNext } from './round-trips.js';
 export { isPreparedStatementLost, isSerializationFailure, isUniqueViolation, sqlState, violatedConstraint } from './db-errors.js';
 
 /** @internal */
