@@ -6,17 +6,18 @@
  * another server process changed after they were cached. Rows are written in one statement,
  * several at once for the group commit (completed-writer.ts).
  *
- * The INSERT's texts: in a transaction, drizzle's (`activitiesInsert`, a row per VALUES tuple);
- * for the group commit, straight on the driver (`groupCommitInsert`), written out by hand so no
- * drizzle template is rendered per batch, and named, so that each is parsed and planned once per
- * connection (a prepared statement). Up to {@link VALUES_ROWS} rows it is the same VALUES form, a
- * text (and a prepared statement) per row count: the database executes it about twice as fast as
- * the alternative for the one to a few rows a batch holds (PGlite runs it on the event loop).
- * Larger batches send one array per column, unnested by the database, under one text whatever
- * their size (A/B figures in decision 0022).
+ * The INSERT's texts are written out by hand and run straight on the driver, so no drizzle
+ * template is rendered per statement: a row per VALUES tuple, in a transaction
+ * (`insertActivities`, which raises on a stored fingerprint) and for the group commit
+ * (`groupCommitInsert`, which skips it; named, so that each text is parsed and planned once per
+ * connection, a prepared statement). Up to {@link VALUES_ROWS} rows the group commit uses that
+ * VALUES form, a text (and a prepared statement) per row count: the database executes it about
+ * twice as fast as the alternative for the one to a few rows a batch holds (PGlite runs it on the
+ * event loop). Larger batches send one array per column, unnested by the database, under one text
+ * whatever their size (A/B figures in decision 0022).
  */
-import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, RawStatement } from '../store/db.js';
+import { runRaw } from '../store/statements.js';
 import type { activities } from '../store/schema.js';
 import type { OrgVersion } from './facts.js';
 
@@ -78,27 +79,6 @@ function rowValues({ row, guard }: GuardedRow): unknown[] {
   ];
 }
 
-function valuesOf(one: GuardedRow): SQL {
-  const v = rowValues(one);
-  return sql`(${v[0]}, ${v[1]}, ${v[2]}, ${v[3]}, ${v[4]}, ${v[5]}, ${v[6]},
-    ${v[7]}::jsonb, ${v[8]}::jsonb, ${v[9]}::jsonb, ${v[10]}::boolean, ${v[11]}::jsonb,
-    ${v[12]}::timestamptz, ${v[13]}::timestamptz,
-    ${v[14]}::text, ${v[15]}::bigint, ${v[16]}::text, ${v[17]}::bigint)`;
-}
-
-/**
- * The INSERT of `rows` where their guards hold, returning the ids written. With `skipConflicts` a
- * row whose fingerprint is already stored is skipped (the group commit); without, it raises the
- * unique violation (a transaction that must roll back).
- */
-export function activitiesInsert(rows: readonly GuardedRow[], opts: { skipConflicts: boolean }): SQL {
-  return sql`${sql.raw(INTO)}
-    FROM (VALUES ${sql.join(rows.map(valuesOf), sql`, `)})
-      ${sql.raw(AS_GUARDED)}
-    ${opts.skipConflicts ? sql`ON CONFLICT DO NOTHING` : sql``}
-    RETURNING id`;
-}
-
 /** The group commit's INSERT of more than {@link VALUES_ROWS} rows (the unnest text) is this prepared statement. */
 export const GROUP_COMMIT_INSERT = 'walletkit_activities_insert';
 
@@ -130,20 +110,26 @@ const CASTS = [
   '::bigint',
 ];
 
-/** The VALUES text of the group commit for each row count, made at its first use. */
+/** The VALUES texts for each row count up to {@link VALUES_ROWS}, skipping conflicts or not, made at their first use. */
 const valuesTexts: string[] = [];
 
-function valuesText(rows: number): string {
-  let text = valuesTexts[rows];
+/**
+ * The INSERT of `rows` rows where their guards hold, returning the ids written. With
+ * `skipConflicts` a row whose fingerprint is already stored is skipped (the group commit); without,
+ * it raises the unique violation (a transaction that must roll back).
+ */
+function valuesText(rows: number, skipConflicts: boolean): string {
+  const key = 2 * rows + (skipConflicts ? 1 : 0);
+  let text = valuesTexts[key];
   if (text === undefined) {
     const tuples: string[] = [];
     for (let r = 0; r < rows; r++) tuples.push(`(${CASTS.map((cast, c) => `$${r * CASTS.length + c + 1}${cast}`).join(', ')})`);
     text = `${INTO}
     FROM (VALUES ${tuples.join(', ')})
       ${AS_GUARDED}
-    ON CONFLICT DO NOTHING
+    ${skipConflicts ? 'ON CONFLICT DO NOTHING' : ''}
     RETURNING id`;
-    valuesTexts[rows] = text;
+    if (rows <= VALUES_ROWS) valuesTexts[key] = text;
   }
   return text;
 }
@@ -158,13 +144,13 @@ const GROUP_COMMIT_TEXT = `${INTO}
     RETURNING id`;
 
 /**
- * `activitiesInsert(rows, { skipConflicts: true })` for the driver: the same rows, guards and
+ * The group commit's INSERT, for the driver (`Store.query`): the same rows, guards and
  * conflict handling, as a VALUES text for their count or, beyond {@link VALUES_ROWS} rows, as
  * eighteen arrays under one fixed text.
  */
 export function groupCommitInsert(rows: readonly GuardedRow[]): RawStatement {
   if (rows.length >= 1 && rows.length <= VALUES_ROWS)
-    return { text: valuesText(rows.length), values: rows.flatMap(rowValues), name: groupCommitName(rows.length) };
+    return { text: valuesText(rows.length, true), values: rows.flatMap(rowValues), name: groupCommitName(rows.length) };
   const columns: unknown[][] = Array.from({ length: 18 }, () => new Array(rows.length));
   rows.forEach((one, i) => {
     const values = rowValues(one);
@@ -173,9 +159,9 @@ export function groupCommitInsert(rows: readonly GuardedRow[]): RawStatement {
   return { text: GROUP_COMMIT_TEXT, values: columns, name: GROUP_COMMIT_INSERT };
 }
 
-/** `activitiesInsert` in a transaction (or on any drizzle executor); the ids written. */
+/** The INSERT of `rows` in a transaction (or on any executor), a VALUES text (see `valuesText`); the ids written. */
 export async function insertActivities(db: Executor, rows: readonly GuardedRow[], opts: { skipConflicts: boolean }): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
-  const result = (await db.execute(activitiesInsert(rows, opts))) as unknown as { rows: Array<{ id: string }> };
-  return new Set(result.rows.map((r) => r.id));
+  const written = await runRaw<{ id: string }>(db, { text: valuesText(rows.length, opts.skipConflicts), values: rows.flatMap(rowValues) });
+  return new Set(written.map((r) => r.id));
 }

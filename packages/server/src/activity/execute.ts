@@ -15,12 +15,23 @@ import { ApiError } from '../errors.js';
 import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { commitWithNext } from '../store/round-trips.js';
+import { type Placeholders, statement } from '../store/statements.js';
 import { activities, activityVotes, users } from '../store/schema.js';
 import { type ActivityRow, insertActivities, StaleFacts } from './activity-insert.js';
 import { authorize } from './authorize.js';
 import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
+
+type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>;
+
+/** An activity's outcome, stored by the activity's last statement (built once: store/statements.ts). */
+const storeOutcome = statement('activity_outcome', (db, p: Placeholders<Outcome & { id: string }>) =>
+  db
+    .update(activities)
+    .set({ status: p('status'), result: p('result'), appProofs: p('appProofs'), failure: p('failure'), updatedAt: p('updatedAt') } as unknown as Outcome)
+    .where(eq(activities.id, p('id'))),
+);
 
 /**
  * Thrown by a handler whose failure must still commit what it wrote (e.g. a wrong OTP
@@ -317,7 +328,7 @@ export class ActivityRunner {
     const reply = toReply(done, [], input.caller.userId);
     // The transaction's last statement: its COMMIT goes in the same round trip (store/round-trips.ts).
     commitWithNext(tx);
-    await tx.update(activities).set(outcome).where(eq(activities.id, id));
+    await storeOutcome.run(tx, { id, ...outcome });
     return failure ? { reply, failure } : { reply };
   }
 
@@ -342,7 +353,7 @@ export class ActivityRunner {
     caller: Caller,
     afterCommit: Array<() => Promise<void>>,
     prefetched?: unknown,
-  ): Promise<Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>> {
+  ): Promise<Outcome> {
     const descriptor = operationByType(row.type);
     if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
     const handler = this.handlers[descriptor.name] as (params: unknown, ctx: OperationContext) => Promise<Record<string, unknown>>;
@@ -370,7 +381,7 @@ export class ActivityRunner {
           },
           afterCommit,
         );
-        await tx.update(activities).set(outcome).where(eq(activities.id, stored.id));
+        await storeOutcome.run(tx, { id: stored.id, ...outcome });
       },
     };
     const params = row.intent[descriptor.intentKey];

@@ -23,6 +23,7 @@ import { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Tx } from './db.js';
+import { BoundStatement, clientOf as executorClient } from './statements.js';
 
 /** node-postgres's value encoding (Date, arrays, JSON and Buffers as the server takes them). */
 const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
@@ -213,7 +214,7 @@ export interface TransactionClient {
 }
 
 function clientOf(tx: Tx): Partial<TransactionClient> | undefined {
-  return (tx as unknown as { _?: { session?: { client?: Partial<TransactionClient> } } })._?.session?.client;
+  return executorClient(tx) as Partial<TransactionClient> | undefined;
 }
 
 /**
@@ -227,8 +228,8 @@ export function commitWithNext(tx: Tx): void {
   clientOf(tx)?.commitWithNext?.();
 }
 
-/** A drizzle statement: a query builder (its `toSQL`) or an `sql` template. */
-type Statement = { toSQL(): { sql: string; params: unknown[] } } | SQL;
+/** A drizzle statement: a query builder (its `toSQL`), an `sql` template, or a statement built once (statements.ts). */
+type Statement = { toSQL(): { sql: string; params: unknown[] } } | SQL | BoundStatement;
 
 const dialect = new PgDialect();
 
@@ -246,5 +247,7 @@ export async function sendWithNext(tx: Tx, statement: Statement): Promise<void> 
     const { sql: text, params } = statement instanceof SQL ? dialect.sqlToQuery(statement) : statement.toSQL();
     if (client.holdForNext({ text, values: params })) return;
   }
-  await (statement instanceof SQL ? tx.execute(statement) : (statement as unknown as PromiseLike<unknown>));
+  if (statement instanceof SQL) await tx.execute(statement);
+  else if (statement instanceof BoundStatement) await statement.run(tx);
+  else await (statement as unknown as PromiseLike<unknown>);
 }

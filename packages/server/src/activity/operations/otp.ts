@@ -20,6 +20,7 @@ import { parseEncryptedOtpBundle } from '../../enclave/otp.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
+import { type Placeholders, statement } from '../../store/statements.js';
 import { otps, users } from '../../store/schema.js';
 import type { HandlerTable, OperationContext } from '../context.js';
 import { CommittedFailure } from '../execute.js';
@@ -120,17 +121,78 @@ const otpInvalid = () => new ApiError('ERR_OTP_INVALID');
  * logging in by code must not land in an account somebody else created with your address.
  */
 async function userWithContact(ctx: OperationContext, claims: VerificationClaims): Promise<{ id: string }> {
-  const match =
+  const values = { organizationId: ctx.organizationId, contact: claims.contact };
+  const [user] =
     claims.verification_type === 'OTP_TYPE_EMAIL'
-      ? and(sql`lower(${users.userEmail}) = ${claims.contact.toLowerCase()}`, eq(users.emailVerified, true))
-      : and(eq(users.userPhoneNumber, claims.contact), eq(users.phoneVerified, true));
-  const [user] = await ctx.tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.organizationId, ctx.organizationId), match));
+      ? await userWithEmail.run(ctx.tx, { ...values, contact: claims.contact.toLowerCase() })
+      : await userWithPhone.run(ctx.tx, values);
   if (!user) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
   return user;
 }
+
+// The statements of a login and of a code's check, built once (store/statements.ts).
+const userWithEmail = statement('otp_user_by_email', (db, p: Placeholders<{ organizationId: string; contact: string }>) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, p('organizationId')), sql`lower(${users.userEmail}) = ${p('contact')}`, eq(users.emailVerified, true))),
+);
+const userWithPhone = statement('otp_user_by_phone', (db, p: Placeholders<{ organizationId: string; contact: string }>) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, p('organizationId')), eq(users.userPhoneNumber, p('contact')), eq(users.phoneVerified, true))),
+);
+/** Count an attempt at a code, atomically: the row lock serializes concurrent attempts and the condition is re-checked after the wait. */
+const countAttempt = statement('otp_count_attempt', (db, p: Placeholders<{ id: string; organizationId: string }>) =>
+  db
+    .update(otps)
+    .set({ attempts: sql`${otps.attempts} + 1` })
+    .where(and(eq(otps.id, p('id')), eq(otps.organizationId, p('organizationId')), lt(otps.attempts, otps.maxAttempts)))
+    .returning(),
+);
+const markUsed = statement('otp_mark_used', (db, p: Placeholders<{ id: string; usedAt: Date }>) =>
+  db
+    .update(otps)
+    .set({ usedAt: p('usedAt') } as unknown as { usedAt: Date })
+    .where(eq(otps.id, p('id'))),
+);
+type NewOtp = typeof otps.$inferInsert;
+const insertOtp = statement(
+  'otp_insert',
+  (
+    db,
+    p: Placeholders<
+      Required<
+        Pick<
+          NewOtp,
+          | 'id'
+          | 'organizationId'
+          | 'otpType'
+          | 'contact'
+          | 'codeMac'
+          | 'targetPublicKey'
+          | 'targetPrivateKeyEncrypted'
+          | 'maxAttempts'
+          | 'expiresAt'
+          | 'createdAt'
+        >
+      >
+    >,
+  ) =>
+    db.insert(otps).values({
+      id: p('id'),
+      organizationId: p('organizationId'),
+      otpType: p('otpType'),
+      contact: p('contact'),
+      codeMac: p('codeMac'),
+      targetPublicKey: p('targetPublicKey'),
+      targetPrivateKeyEncrypted: p('targetPrivateKeyEncrypted'),
+      maxAttempts: p('maxAttempts'),
+      expiresAt: p('expiresAt'),
+      createdAt: p('createdAt'),
+    }),
+);
 
 export const otpHandlers = {
   /** Send a code to an email or phone; returns its id and the signed encryption target. */
@@ -152,7 +214,7 @@ export const otpHandlers = {
     // Written with the activity's UPDATE and COMMIT (store/round-trips.ts): nothing reads its answer.
     await sendWithNext(
       ctx.tx,
-      ctx.tx.insert(otps).values({
+      insertOtp.bind({
         id: otpId,
         organizationId: ctx.organizationId,
         otpType: params.otpType,
@@ -185,11 +247,7 @@ export const otpHandlers = {
     if (tokenSeconds < 1) throw new ApiError('ERR_INVALID_PARAMETER', 'expirationSeconds must be at least 1', 'expirationSeconds');
     // Count first, atomically: the row lock serializes concurrent attempts and the condition
     // is re-checked after the wait, so no more than maxAttempts ever pass this line.
-    const [otp] = await ctx.tx
-      .update(otps)
-      .set({ attempts: sql`${otps.attempts} + 1` })
-      .where(and(eq(otps.id, params.otpId), eq(otps.organizationId, ctx.organizationId), lt(otps.attempts, otps.maxAttempts)))
-      .returning();
+    const [otp] = await countAttempt.run(ctx.tx, { id: params.otpId, organizationId: ctx.organizationId });
     if (!otp) {
       const [exists] = await ctx.tx
         .select({ id: otps.id })
@@ -203,7 +261,7 @@ export const otpHandlers = {
       ? await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
       : undefined;
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
-    await sendWithNext(ctx.tx, ctx.tx.update(otps).set({ usedAt: now }).where(eq(otps.id, otp.id)));
+    await sendWithNext(ctx.tx, markUsed.bind({ id: otp.id, usedAt: now }));
     const verificationToken = ctx.enclave.signJwt({
       id: newId(),
       verification_type: otp.otpType,

@@ -13,6 +13,7 @@ import { verifyOidcToken } from '../../oauth/oidc.js';
 import type { Tx } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
+import { type Placeholders, statement } from '../../store/statements.js';
 import { apiKeys, authenticators, oauthProviders, users } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
 import { type CreatedSubOrganization, syncSubOrganizationIdentities } from './identities.js';
@@ -147,11 +148,33 @@ export async function insertApiKeys(
   }
   // With the transaction's next statement (store/round-trips.ts): nothing reads its answer, and a
   // key taken meanwhile fails that statement and the transaction as it would fail here.
-  await sendWithNext(ctx.tx, ctx.tx.insert(apiKeys).values(rows));
+  await sendWithNext(ctx.tx, rows.length === 1 ? insertApiKey.bind(rows[0]!) : ctx.tx.insert(apiKeys).values(rows));
   for (const pk of publicKeys) opts.newOrganization?.apiKeys.add(pk);
   if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
+
+/** One API key's INSERT (a session's, most often), built once (store/statements.ts). */
+const insertApiKey = statement(
+  'api_key_insert',
+  (
+    db,
+    p: Placeholders<
+      Required<Pick<typeof apiKeys.$inferInsert, 'id' | 'organizationId' | 'userId' | 'name' | 'publicKey' | 'curve' | 'expiresAt' | 'isSession' | 'createdAt'>>
+    >,
+  ) =>
+    db.insert(apiKeys).values({
+      id: p('id'),
+      organizationId: p('organizationId'),
+      userId: p('userId'),
+      name: p('name'),
+      publicKey: p('publicKey'),
+      curve: p('curve'),
+      expiresAt: p('expiresAt'),
+      isSession: p('isSession'),
+      createdAt: p('createdAt'),
+    }),
+);
 
 /**
  * Verify the attestations and insert the passkeys of a user; returns their ids in order.

@@ -12,6 +12,7 @@ import { verificationClaimsFrom, type OtpType, type ParamsOf, type VerificationT
 import { ApiError } from '../../errors.js';
 import type { Tx } from '../../store/db.js';
 import { organizations, usedVerificationTokens, users } from '../../store/schema.js';
+import { type Placeholders, statement } from '../../store/statements.js';
 import type { Caller, OperationContext } from '../context.js';
 import type { Enclave } from '../../enclave/index.js';
 
@@ -83,6 +84,15 @@ export type TokenUse =
   | { purpose: 'signup'; subOrganizationId: string }
   | { purpose: 'login'; subOrganizationId: string; afterSignup: boolean };
 
+/** A token's first use, built once (store/statements.ts): a row, or none when it was used before. */
+const spendToken = statement('verification_token_spend', (db, p: Placeholders<Required<typeof usedVerificationTokens.$inferInsert>>) =>
+  db
+    .insert(usedVerificationTokens)
+    .values({ tokenId: p('tokenId'), usedAt: p('usedAt'), purpose: p('purpose'), subOrganizationId: p('subOrganizationId') })
+    .onConflictDoNothing()
+    .returning({ tokenId: usedVerificationTokens.tokenId }),
+);
+
 /**
  * Record that the token `tokenId` (already verified) is spent, in the activity's transaction.
  * A first use always passes; a second passes only as the one login (`afterSignup`) that may
@@ -93,11 +103,7 @@ export type TokenUse =
  */
 export async function spendVerificationToken(ctx: OperationContext, tokenId: string, use: TokenUse, field = 'verificationToken'): Promise<void> {
   const subOrganizationId = use.purpose === 'use' ? null : use.subOrganizationId;
-  const inserted = await ctx.tx
-    .insert(usedVerificationTokens)
-    .values({ tokenId, usedAt: ctx.now(), purpose: use.purpose, subOrganizationId })
-    .onConflictDoNothing()
-    .returning({ tokenId: usedVerificationTokens.tokenId });
+  const inserted = await spendToken.run(ctx.tx, { tokenId, usedAt: ctx.now(), purpose: use.purpose, subOrganizationId });
   if (inserted.length > 0) return;
   if (use.purpose === 'login' && use.afterSignup) {
     const advanced = await ctx.tx

@@ -11,6 +11,7 @@ import { ApiError } from '../../errors.js';
 import { verifyOidcToken } from '../../oauth/oidc.js';
 import { proxyConfigOfOrganization } from '../../store/proxy-configs.js';
 import { apiKeys, organizations, subOrganizationIdentities, usedVerificationTokens, users, walletAccounts } from '../../store/schema.js';
+import { type Placeholders, statement } from '../../store/statements.js';
 import { normalizeEmail, normalizeLookupPublicKey, oidcIdentityValue, type IdentityKind } from '../operations/identities.js';
 import { verificationClaimsOf } from '../operations/users-verification.js';
 import type { QueryContext, QueryTable } from './context.js';
@@ -73,6 +74,14 @@ async function filterCondition(request: Request, ctx: QueryContext): Promise<SQL
   }
 }
 
+/** Whether a verification token was used, built once (store/statements.ts). */
+const usedToken = statement('verification_token_used', (db, p: Placeholders<{ tokenId: string }>) =>
+  db
+    .select({ id: usedVerificationTokens.tokenId })
+    .from(usedVerificationTokens)
+    .where(eq(usedVerificationTokens.tokenId, p('tokenId'))),
+);
+
 /**
  * Check the proofs of a lookup: each given one verifies, is of the target organization (or of a
  * sub-organization found), is not used yet (a verification token), and for an EMAIL or
@@ -87,10 +96,7 @@ async function checkProofs(request: Request, ctx: QueryContext, found: string[])
     if (claims.organization_id !== ctx.organizationId && !found.includes(claims.organization_id)) {
       throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another organization', field);
     }
-    const [used] = await ctx.db
-      .select({ id: usedVerificationTokens.tokenId })
-      .from(usedVerificationTokens)
-      .where(eq(usedVerificationTokens.tokenId, claims.id));
+    const [used] = await usedToken.run(ctx.db, { tokenId: claims.id });
     // A used token proves nothing any more (single use): it must not keep answering lookups.
     if (used) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
     if (contact !== undefined) {
