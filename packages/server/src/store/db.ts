@@ -23,19 +23,20 @@ import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
 import { PgliteConnection } from './pglite-connection.js';
 import { preparingClient, StatementNames } from './prepared.js';
-import * as schema from './schema.js';
 
 export { StoreLockedError } from './lock.js';
 export { ChangeFeed } from './change-feed.js';
 export { MigrationError } from './migrate.js';
 export { isPreparedStatementLost, isSerializationFailure, isUniqueViolation, sqlState, violatedConstraint } from './db-errors.js';
 
-/** @internal */
-export type Schema = typeof schema;
-/** The drizzle database over schema.ts, whichever driver is underneath. @internal */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-/** A drizzle transaction over schema.ts (also usable wherever a Db is expected). @internal */
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * The drizzle database over schema.ts's tables, whichever driver is underneath. Without drizzle's
+ * relational query API (`db.query.<table>`, unused): each transaction would build a query builder
+ * per table at its start. @internal
+ */
+export type Db = PgDatabase<PgQueryResultHKT>;
+/** A drizzle transaction (also usable wherever a Db is expected). @internal */
+export type Tx = PgTransaction<PgQueryResultHKT, Record<string, never>, ExtractTablesWithRelations<Record<string, never>>>;
 /** What repository functions should accept: the database or a transaction in progress. @internal */
 export type Executor = Db | Tx;
 
@@ -206,7 +207,7 @@ function newPool(options: pg.PoolConfig, what: string): pg.Pool {
 
 /** The Store over a node-postgres pool (either database), closed by `close`. */
 function poolStore(kind: StoreKind, pool: pg.Pool, changes: ChangeFeed, close: () => Promise<void>, dataDir?: string): Store {
-  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  const db = drizzleNodePg({ client: pool }) as unknown as Db;
   let closing: Promise<void> | undefined;
   return {
     kind,
