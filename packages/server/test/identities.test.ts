@@ -7,7 +7,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair } from '@walletkit/crypto';
 import { issueOidcToken, issuerOf } from '../src/oauth/issued-token';
-import { organizations } from '../src/store/schema';
+import { currentIdentities } from '../src/activity/operations/identities';
+import { organizations, subOrganizationIdentities } from '../src/store/schema';
 import { SoftwareAuthenticator } from './support/authenticator';
 import { startTestServer, type TestServer } from './support/harness';
 import { expectError } from './support/members';
@@ -109,6 +110,37 @@ describe.each(storeKinds)('sub-organization identities on %s', (kind) => {
       const reply = await server.client.submit('create_sub_organization', { subOrganizationName: unique('dup'), rootUsers: [user], rootQuorumThreshold: 1 });
       expectError(reply, 409, 'ERR_ALREADY_EXISTS');
     }
+  });
+
+  it('given a new sub-organization with two root users and every kind of identity, when created, then its identity rows are exactly those its tables give (what the signup kept in memory equals what they hold)', async () => {
+    const keys = [generateP256KeyPair(), generateP256KeyPair(), generateP256KeyPair()];
+    const passkey = new SoftwareAuthenticator();
+    const iss = issuerOf(server.config);
+    const created = await server.client.run('create_sub_organization', {
+      subOrganizationName: unique('mem'),
+      rootUsers: [
+        bare(unique('first'), {
+          userEmail: `${unique('First')}@Example.COM`,
+          userPhoneNumber: `+1444${String(Date.now()).slice(-7)}`,
+          apiKeys: [{ apiKeyName: 'k', publicKey: keys[0]!.publicKeyUncompressed, curveType: 'API_KEY_CURVE_P256' }],
+          authenticators: [passkey.authenticatorParams('laptop')],
+          oauthProviders: [{ providerName: 'google', oidcClaims: { iss, sub: unique('sub'), aud: unique('aud') } }],
+        }),
+        bare(unique('second'), {
+          userEmail: `${unique('second')}@example.com`,
+          apiKeys: keys.slice(1).map((k, i) => ({ apiKeyName: `k${i}`, publicKey: k.publicKey, curveType: 'API_KEY_CURVE_P256' })),
+        }),
+      ],
+      rootQuorumThreshold: 1,
+    });
+    const id = created.subOrganizationId;
+    const sorted = (rows: Array<{ kind: string; value: string }>) => rows.map((r) => `${r.kind} ${r.value}`).sort();
+    const stored = await server.store.db
+      .select({ kind: subOrganizationIdentities.kind, value: subOrganizationIdentities.value })
+      .from(subOrganizationIdentities)
+      .where(eq(subOrganizationIdentities.subOrganizationId, id));
+    expect(stored).toHaveLength(8);
+    expect(sorted(stored)).toEqual(sorted(await currentIdentities(server.store.db, id)));
   });
 
   it('given credentials added to and deleted from a sub-organization, then lookups follow and a freed identity can be reused', async () => {

@@ -51,22 +51,18 @@ export function normalizeLookupPublicKey(publicKey: string): string {
 
 const keyOf = (kind: string, value: string) => `${kind}\u0000${value}`;
 
-/** Every identity the sub-organization's tables hold now. */
-async function currentIdentities(tx: Executor, organizationId: string): Promise<Array<{ kind: IdentityKind; value: string }>> {
-  // One after another: a transaction is one connection, so parallel queries would only queue.
-  const people = await tx
-    .select({ email: users.userEmail, phone: users.userPhoneNumber, emailVerified: users.emailVerified, phoneVerified: users.phoneVerified })
-    .from(users)
-    .where(and(eq(users.organizationId, organizationId), eq(users.isProxy, false)));
-  const keys = await tx
-    .select({ publicKey: apiKeys.publicKey })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.isSession, false)));
-  const passkeys = await tx.select({ credentialId: authenticators.credentialId }).from(authenticators).where(eq(authenticators.organizationId, organizationId));
-  const providers = await tx
-    .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
-    .from(oauthProviders)
-    .where(eq(oauthProviders.organizationId, organizationId));
+/** The rows identities come from, in the shapes the sub-organization's tables are read in. */
+export interface IdentitySources {
+  /** Its users but proxies. */
+  people: Array<{ email: string | null; phone: string | null; emailVerified: boolean; phoneVerified: boolean }>;
+  /** Its API keys but session keys. */
+  keys: Array<{ publicKey: string }>;
+  passkeys: Array<{ credentialId: string }>;
+  providers: Array<{ iss: string; sub: string; aud: string }>;
+}
+
+/** The identities of `sources`. */
+function identitiesOf({ people, keys, passkeys, providers }: IdentitySources): Array<{ kind: IdentityKind; value: string }> {
   const out: Array<{ kind: IdentityKind; value: string }> = [];
   // A contact is an identity only once proven (or vouched for by the integrator): unverified
   // ones are profile data and route nobody's login here (SECURITY.md, "Identities").
@@ -81,12 +77,33 @@ async function currentIdentities(tx: Executor, organizationId: string): Promise<
   return out;
 }
 
+/** Every identity the sub-organization's tables hold now. @internal exported for tests */
+export async function currentIdentities(tx: Executor, organizationId: string): Promise<Array<{ kind: IdentityKind; value: string }>> {
+  // One after another: a transaction is one connection, so parallel queries would only queue.
+  const people = await tx
+    .select({ email: users.userEmail, phone: users.userPhoneNumber, emailVerified: users.emailVerified, phoneVerified: users.phoneVerified })
+    .from(users)
+    .where(and(eq(users.organizationId, organizationId), eq(users.isProxy, false)));
+  const keys = await tx
+    .select({ publicKey: apiKeys.publicKey })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.isSession, false)));
+  const passkeys = await tx.select({ credentialId: authenticators.credentialId }).from(authenticators).where(eq(authenticators.organizationId, organizationId));
+  const providers = await tx
+    .select({ iss: oauthProviders.issuer, sub: oauthProviders.subject, aud: oauthProviders.audience })
+    .from(oauthProviders)
+    .where(eq(oauthProviders.organizationId, organizationId));
+  return identitiesOf({ people, keys, passkeys, providers });
+}
+
 /**
- * A sub-organization inserted by the calling transaction, synced once after all its users:
- * its parent is known and it has no identity rows, so neither is read.
+ * A sub-organization inserted by the calling transaction, synced once after all its users: its
+ * parent is known, it has no identity rows, and everything it holds is what the transaction wrote
+ * (`sources`, added to by each insert), so none of it is read back.
  */
 export interface CreatedSubOrganization {
   parent: string;
+  sources: IdentitySources;
 }
 
 /**
@@ -105,7 +122,8 @@ export async function syncSubOrganizationIdentities(tx: Tx, organizationId: stri
     if (!org?.parent) return;
     parent = org.parent;
   }
-  const wanted = new Map((await currentIdentities(tx, organizationId)).map((i) => [keyOf(i.kind, i.value), i]));
+  const current = created ? identitiesOf(created.sources) : await currentIdentities(tx, organizationId);
+  const wanted = new Map(current.map((i) => [keyOf(i.kind, i.value), i]));
   // A sub-organization made in this transaction has no identity rows yet.
   const stored = created
     ? []

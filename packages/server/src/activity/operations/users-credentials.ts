@@ -98,7 +98,13 @@ export interface NewOrganization extends CreatedSubOrganization {
   oidcIdentities: Set<string>;
 }
 
-export const newOrganization = (parent: string): NewOrganization => ({ parent, apiKeys: new Set(), credentialIds: new Set(), oidcIdentities: new Set() });
+export const newOrganization = (parent: string): NewOrganization => ({
+  parent,
+  sources: { people: [], keys: [], passkeys: [], providers: [] },
+  apiKeys: new Set(),
+  credentialIds: new Set(),
+  oidcIdentities: new Set(),
+});
 
 /**
  * Insert API keys of a user; returns their ids in order.
@@ -150,6 +156,7 @@ export async function insertApiKeys(
   // key taken meanwhile fails that statement and the transaction as it would fail here.
   await sendWithNext(ctx.tx, rows.length === 1 ? insertApiKey.bind(rows[0]!) : ctx.tx.insert(apiKeys).values(rows));
   for (const pk of publicKeys) opts.newOrganization?.apiKeys.add(pk);
+  if (opts.isSession !== true) opts.newOrganization?.sources.keys.push(...rows.map((r) => ({ publicKey: r.publicKey })));
   if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
@@ -210,6 +217,7 @@ export async function insertAuthenticators(
   const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
   await ctx.tx.insert(authenticators).values(rows);
   for (const id of credentialIds) opts.newOrganization?.credentialIds.add(id);
+  opts.newOrganization?.sources.passkeys.push(...credentialIds.map((credentialId) => ({ credentialId })));
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
@@ -251,6 +259,7 @@ export async function insertOauthProviders(
   }));
   await ctx.tx.insert(oauthProviders).values(rows);
   for (const k of keys) opts.newOrganization?.oidcIdentities.add(k);
+  opts.newOrganization?.sources.providers.push(...rows.map((r) => ({ iss: r.issuer, sub: r.subject, aud: r.audience })));
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }

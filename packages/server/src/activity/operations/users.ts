@@ -64,17 +64,19 @@ async function insertUser(
   if (!opts.newOrganization) await assertContactsFree(ctx, organizationId, { email: input.userEmail, phone: input.userPhoneNumber }, field);
   const userId = newId();
   const now = ctx.now();
+  const contacts = { email: input.userEmail ?? null, phone: input.userPhoneNumber ?? null, emailVerified: verified.email, phoneVerified: verified.phone };
   await ctx.tx.insert(users).values({
     id: userId,
     organizationId,
     userName: input.userName,
-    userEmail: input.userEmail ?? null,
-    userPhoneNumber: input.userPhoneNumber ?? null,
-    emailVerified: verified.email,
-    phoneVerified: verified.phone,
+    userEmail: contacts.email,
+    userPhoneNumber: contacts.phone,
+    emailVerified: contacts.emailVerified,
+    phoneVerified: contacts.phoneVerified,
     createdAt: now,
     updatedAt: now,
   });
+  opts.newOrganization?.sources.people.push(contacts);
   const target = { organizationId, userId };
   // The identities (credentials and contacts) are synced once, after all of them are stored.
   const inserts = { syncIdentities: false, ...(opts.newOrganization ? { newOrganization: opts.newOrganization } : {}) };
