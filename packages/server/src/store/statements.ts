@@ -71,8 +71,9 @@ export class BoundStatement {
 
 /**
  * A statement built once by `build` (a drizzle query builder on `db`, its variable parts as
- * placeholders `p(name)`; the type of `p` names the values and their types), named `wk_<name>` on the connection (prepared once per connection,
- * store/prepared.ts). Define it at module level; `name` must be unique in the process.
+ * placeholders `p(name)`; the type of `p` names the values and their types), named `wk_<name>` on
+ * the connection (prepared once per connection, store/prepared.ts). Define it at module level;
+ * `name` must be unique in the process.
  * @example
  * const userById = statement('user_by_id', (db, p: Placeholders<{ id: string }>) => db.select({ id: users.id }).from(users).where(eq(users.id, p('id'))));
  * const [user] = await userById.run(ctx.tx, { id });
@@ -89,20 +90,16 @@ export function statement<V extends Record<string, unknown>, B extends Preparabl
     }
     return built;
   };
-  return {
-    run(ex, values) {
-      const query = prepared();
-      const client = clientOf(ex);
-      if (!client) throw new Error(`statement ${name}: the executor has no node-postgres client`);
-      // The built query, on this executor's client: only `client` differs from one run to the next.
-      const bound = Object.create(query) as PreparedQuery;
-      bound.client = client;
-      return bound.execute(values) as Promise<ResultOf<B>>;
-    },
-    bind(values) {
-      return new BoundStatement(prepared, values, (ex) => this.run(ex, values));
-    },
+  const run = async (ex: Executor, values: V): Promise<ResultOf<B>> => {
+    const query = prepared();
+    const client = clientOf(ex);
+    if (!client) throw new Error(`statement ${name}: the executor has no node-postgres client`);
+    // The built query, on this executor's client: only `client` differs from one run to the next.
+    const bound = Object.create(query) as PreparedQuery;
+    bound.client = client;
+    return (await bound.execute(values)) as ResultOf<B>;
   };
+  return { run, bind: (values) => new BoundStatement(prepared, values, (ex) => run(ex, values)) };
 }
 
 /** `statement` written out by hand: its rows as node-postgres gives them (column names as keys). */
