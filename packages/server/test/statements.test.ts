@@ -8,11 +8,10 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { boolean, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sqlState, type Tx } from '../src/store/db';
 import { commitWithNext, sendWithNext } from '../src/store/round-trips';
-import { type Placeholders, runRaw, statement } from '../src/store/statements';
+import { clientOf, type Placeholders, runRaw, statement } from '../src/store/statements';
 import { ts } from '../src/store/schema-columns';
 import { openTestStore, storeKinds, type TestStore } from './support/stores';
 
@@ -44,8 +43,8 @@ const thingsOf = statement('test_things_of', (db, p: Placeholders<{ owner: strin
     .orderBy(things.id);
 });
 
-/** The node-postgres client under a drizzle transaction. */
-const clientOf = (tx: Tx) => (tx as unknown as { _: { session: { client: pg.Client & { connection: NodeJS.EventEmitter } } } })._.session.client;
+/** The connection of a transaction's node-postgres client. */
+const connectionOf = (tx: Tx) => (clientOf(tx) as unknown as { connection: NodeJS.EventEmitter }).connection;
 
 describe.each(storeKinds)('statements built once on %s', (kind) => {
   let store: TestStore;
@@ -121,7 +120,7 @@ describe.each(storeKinds)('statements built once on %s', (kind) => {
     let connection: NodeJS.EventEmitter | undefined;
     try {
       await store.transaction(async (tx) => {
-        connection = clientOf(tx).connection;
+        connection = connectionOf(tx);
         connection.on('readyForQuery', count);
         await sendWithNext(tx, insertThing.bind(sample('held', 1)));
         commitWithNext(tx);

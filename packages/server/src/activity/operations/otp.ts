@@ -121,11 +121,10 @@ const otpInvalid = () => new ApiError('ERR_OTP_INVALID');
  * logging in by code must not land in an account somebody else created with your address.
  */
 async function userWithContact(ctx: OperationContext, claims: VerificationClaims): Promise<{ id: string }> {
-  const values = { organizationId: ctx.organizationId, contact: claims.contact };
   const [user] =
     claims.verification_type === 'OTP_TYPE_EMAIL'
-      ? await userWithEmail.run(ctx.tx, { ...values, contact: claims.contact.toLowerCase() })
-      : await userWithPhone.run(ctx.tx, values);
+      ? await userWithEmail.run(ctx.tx, { organizationId: ctx.organizationId, contact: claims.contact.toLowerCase() })
+      : await userWithPhone.run(ctx.tx, { organizationId: ctx.organizationId, contact: claims.contact });
   if (!user) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
   return user;
 }

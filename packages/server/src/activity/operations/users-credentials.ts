@@ -88,23 +88,15 @@ export function expiryOf(expirationSeconds: string | undefined, now: Date, field
 /**
  * What an organization made by this transaction (create_sub_organization) holds so far, and its
  * parent (for the identity sync): it has nothing but what the request writes, so the inserts
- * below check clashes against these sets instead of reading back their own rows, and add what
+ * below check clashes against its `sources` instead of reading back their own rows, and add what
  * they insert.
  */
-export interface NewOrganization extends CreatedSubOrganization {
-  apiKeys: Set<string>;
-  credentialIds: Set<string>;
-  /** `JSON.stringify([iss, sub, aud])` */
-  oidcIdentities: Set<string>;
-}
+export type NewOrganization = CreatedSubOrganization;
 
-export const newOrganization = (parent: string): NewOrganization => ({
-  parent,
-  sources: { people: [], keys: [], passkeys: [], providers: [] },
-  apiKeys: new Set(),
-  credentialIds: new Set(),
-  oidcIdentities: new Set(),
-});
+export const newOrganization = (parent: string): NewOrganization => ({ parent, sources: { people: [], keys: [], passkeys: [], providers: [] } });
+
+/** The (iss, sub, aud) key of an OIDC identity, as the clash checks compare them. */
+const oidcKey = (id: { iss: string; sub: string; aud: string }): string => JSON.stringify([id.iss, id.sub, id.aud]);
 
 /**
  * Insert API keys of a user; returns their ids in order.
@@ -141,7 +133,7 @@ export async function insertApiKeys(
   // `opts.taken`: the caller already read which of these keys the organization holds (openSession).
   const taken =
     opts.taken ??
-    (opts.newOrganization ? publicKeys.filter((pk) => opts.newOrganization!.apiKeys.has(pk)) : undefined) ??
+    (opts.newOrganization ? publicKeys.filter((pk) => opts.newOrganization!.sources.keys.some((k) => k.publicKey === pk)) : undefined) ??
     (
       await ctx.tx
         .select({ publicKey: apiKeys.publicKey })
@@ -155,7 +147,7 @@ export async function insertApiKeys(
   // With the transaction's next statement (store/round-trips.ts): nothing reads its answer, and a
   // key taken meanwhile fails that statement and the transaction as it would fail here.
   await sendWithNext(ctx.tx, rows.length === 1 ? insertApiKey.bind(rows[0]!) : ctx.tx.insert(apiKeys).values(rows));
-  for (const pk of publicKeys) opts.newOrganization?.apiKeys.add(pk);
+  // A new organization's keys are its users' (never session keys): its identities, and what a later key is checked against.
   if (opts.isSession !== true) opts.newOrganization?.sources.keys.push(...rows.map((r) => ({ publicKey: r.publicKey })));
   if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
@@ -202,7 +194,7 @@ export async function insertAuthenticators(
   const repeated = credentialIds.findIndex((id, i) => credentialIds.indexOf(id) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same passkey is given twice', itemField(field, repeated, 'attestation.credentialId'));
   const taken = opts.newOrganization
-    ? credentialIds.filter((id) => opts.newOrganization!.credentialIds.has(id))
+    ? credentialIds.filter((id) => opts.newOrganization!.sources.passkeys.some((p) => p.credentialId === id))
     : (
         await ctx.tx
           .select({ credentialId: authenticators.credentialId })
@@ -216,7 +208,6 @@ export async function insertAuthenticators(
   const now = ctx.now();
   const rows = passkeys.map((p) => ({ id: newId(), organizationId: owner.organizationId, userId: owner.userId, ...p, createdAt: now }));
   await ctx.tx.insert(authenticators).values(rows);
-  for (const id of credentialIds) opts.newOrganization?.credentialIds.add(id);
   opts.newOrganization?.sources.passkeys.push(...credentialIds.map((credentialId) => ({ credentialId })));
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
@@ -240,10 +231,12 @@ export async function insertOauthProviders(
     // Only the identity is kept: a linked provider is matched on (iss, sub, aud) at login.
     identities.push('oidcToken' in p ? await verifyOidcToken(p.oidcToken, { ...ctx, field: itemField(field, i, 'oidcToken') }) : { ...p.oidcClaims });
   }
-  const keys = identities.map((id) => JSON.stringify([id.iss, id.sub, id.aud]));
+  const keys = identities.map(oidcKey);
   const repeated = keys.findIndex((k, i) => keys.indexOf(k) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same OIDC identity is given twice', itemField(field, repeated));
-  const linked = opts.newOrganization?.oidcIdentities ?? (await linkedIdentities(ctx, owner.organizationId, identities));
+  const linked = opts.newOrganization
+    ? new Set(opts.newOrganization.sources.providers.map(oidcKey))
+    : await linkedIdentities(ctx, owner.organizationId, identities);
   const clash = keys.findIndex((k) => linked.has(k));
   if (clash >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'this OIDC identity is already linked to a user of the organization', itemField(field, clash));
   const now = ctx.now();
@@ -258,7 +251,6 @@ export async function insertOauthProviders(
     createdAt: now,
   }));
   await ctx.tx.insert(oauthProviders).values(rows);
-  for (const k of keys) opts.newOrganization?.oidcIdentities.add(k);
   opts.newOrganization?.sources.providers.push(...rows.map((r) => ({ iss: r.issuer, sub: r.subject, aud: r.audience })));
   if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
@@ -278,5 +270,5 @@ async function linkedIdentities(ctx: OperationContext, organizationId: string, i
         ),
       ),
     );
-  return new Set(existing.map((e) => JSON.stringify([e.iss, e.sub, e.aud])));
+  return new Set(existing.map(oidcKey));
 }
