@@ -7,10 +7,11 @@
  * and, for an activity, the request runs again; afterwards nothing is named.
  */
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { isPreparedStatementLost, type Store } from '../src/store/db';
 import { MAX_NAMED, PREPARE_AFTER, StatementNames } from '../src/store/prepared';
+import { commitWithNext, sendWithNext } from '../src/store/round-trips';
 import { activities, organizations } from '../src/store/schema';
 import { startTestServer } from './support/harness';
 import { openTestStore, storeKinds } from './support/stores';
@@ -113,6 +114,31 @@ describe.each(storeKinds)('statements prepared on %s', (kind) => {
       expect(await nameOf(store, org)).toEqual([{ name: `prepared ${org}` }]);
       expect(await rename('second')).toEqual([{ name: 'second' }]);
       expect(await nameOf(store, org)).toEqual([{ name: 'second' }]);
+      expect(await preparedOn(store)).toEqual([]);
+    });
+  });
+
+  it('given the connection lost a statement held for the next round trip (sendWithNext), when the transaction runs, then it fails as lost with nothing stored, and the next one runs unnamed and commits', async () => {
+    await withOneConnection(async (store, org) => {
+      const rename = (name: string) =>
+        store.transaction(async (tx) => {
+          await sendWithNext(tx, tx.update(organizations).set({ name }).where(eq(organizations.id, org)));
+          commitWithNext(tx);
+          // A text of its own each time (never named): only the held statement is prepared.
+          const rows = await tx.execute(sql`SELECT id FROM organizations WHERE id = ${org} AND ${sql.raw(`'${randomUUID()}'`)} <> ''`);
+          return (rows as unknown as { rows: unknown[] }).rows;
+        });
+      for (let i = 0; i < PREPARE_AFTER; i++) await rename(`run ${i}`);
+      expect((await preparedOn(store)).filter((text) => text.startsWith('update "organizations"'))).toHaveLength(1);
+      await store.query({ text: 'DEALLOCATE ALL', values: [] });
+      const failed = await rename('lost').then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(isPreparedStatementLost(failed)).toBe(true);
+      // The very next transaction, the same statements: nothing is named any more, so it commits.
+      expect(await rename('after')).toEqual([{ id: org }]);
+      expect(await nameOf(store, org)).toEqual([{ name: 'after' }]);
       expect(await preparedOn(store)).toEqual([]);
     });
   });

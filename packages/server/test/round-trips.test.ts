@@ -262,6 +262,69 @@ describe.each(storeKinds)('round trips of a transaction on %s', (kind) => {
     const prepared = await store.query<{ statement: string }>({ text: 'SELECT statement FROM pg_prepared_statements', values: [] });
     expect(prepared.filter((p) => p.statement === text)).toHaveLength(1);
   });
+  const preparedCount = async (text: string) =>
+    (await store.query<{ statement: string }>({ text: 'SELECT statement FROM pg_prepared_statements', values: [] })).filter((p) => p.statement === text).length;
+
+  it('given a held statement run in many transactions, when it becomes named, then it is parsed once on the connection and every run wrote its row', async () => {
+    await clear();
+    const held = (id: number) => sql`INSERT INTO ${sql.raw(table)} (d, v, id) VALUES (${id}, ${'held named'}, ${id})`;
+    for (let id = 1; id <= PREPARE_AFTER + 3; id++) {
+      const run = await counted(async (tx) => {
+        await sendWithNext(tx, held(id));
+        commitWithNext(tx);
+        await insert(tx, 100 + id, 'carrier');
+      });
+      expect(run.roundTrips).toBe(1);
+    }
+    const runs = Array.from({ length: PREPARE_AFTER + 3 }, (_, i) => i + 1);
+    expect(await ids()).toEqual([...runs, ...runs.map((id) => 100 + id)]);
+    expect(await preparedCount(`INSERT INTO ${table} (d, v, id) VALUES ($1, $2, $3)`)).toBe(1);
+  });
+
+  it('given a named held statement that fails, when the next statement carries it, then that one fails with its SQLSTATE, nothing stays, and the held statement runs again prepared', async () => {
+    await clear();
+    const text = `UPDATE ${table} SET d = $1 WHERE id = $2`;
+    const held = (d: number, id: number) => sql`UPDATE ${sql.raw(table)} SET d = ${d} WHERE id = ${id}`;
+    await store.transaction(async (tx) => {
+      await insert(tx, 1, 'one');
+      await insert(tx, 2, 'two');
+    });
+    for (let i = 0; i < PREPARE_AFTER; i++) await store.transaction(async (tx) => sendWithNext(tx, held(1, 1)));
+    expect(await preparedCount(text)).toBe(1);
+    // d of row 2 set to row 1's: the deferred unique constraint fails at COMMIT; an immediate one: a duplicate id.
+    const run = await counted(async (tx) => {
+      await sendWithNext(tx, sql`UPDATE ${sql.raw(table)} SET id = ${1} WHERE id = ${2}`);
+      await sendWithNext(tx, held(7, 1));
+      commitWithNext(tx);
+      await insert(tx, 3, 'never');
+    });
+    expect(sqlState(run.error)).toBe('23505');
+    expect(await ids()).toEqual([1, 2]);
+    await store.transaction(async (tx) => {
+      await sendWithNext(tx, held(8, 2));
+      commitWithNext(tx);
+      await insert(tx, 3, 'three');
+    });
+    expect(await store.query<{ id: number; d: number }>({ text: `SELECT id, d FROM ${table} ORDER BY id`, values: [] })).toEqual([
+      { id: 1, d: 1 },
+      { id: 2, d: 8 },
+      { id: 3, d: 3 },
+    ]);
+    expect(await preparedCount(text)).toBe(1);
+  });
+
+  it('given a held statement whose text does not parse, when it runs past PREPARE_AFTER times, then every transaction fails with the syntax error and the connection serves the next one', async () => {
+    await clear();
+    for (let i = 0; i < PREPARE_AFTER + 2; i++) {
+      const run = await counted(async (tx) => {
+        await sendWithNext(tx, sql`UPDATE ${sql.raw(table)} SET v = ${'x'} WHERE WHERE id = ${i}`);
+        await insert(tx, 1, 'never');
+      });
+      expect(sqlState(run.error)).toBe('42601');
+    }
+    await store.transaction((tx) => insert(tx, 2, 'next'));
+    expect(await ids()).toEqual([2]);
+  });
 });
 
 describe('Batch', () => {
@@ -350,6 +413,62 @@ describe('Batch', () => {
     const failure = new Error('begin failed');
     batch.handleError(failure, w);
     expect(w.submittedNamedStatements.wk_y).toBeUndefined();
+    expect(seen).toEqual([['error', failure]]);
+  });
+
+  it('given named statements ahead, when submitted, then each is parsed once on the connection (then only bound), and its name is the batch`s while its answers arrive', () => {
+    const w = wire();
+    w.parsedStatements.wk_a = 'UPDATE a SET v = $1';
+    const { q } = statement();
+    const ahead = [
+      { text: 'begin', values: [] },
+      { text: 'UPDATE a SET v = $1', values: ['1'], name: 'wk_a' },
+      { text: 'UPDATE b SET v = $1', values: ['2'], name: 'wk_b' },
+    ];
+    const batch = new Batch(q, ['3'], ahead, false);
+    expect(batch.submit(w)).toBeNull();
+    expect(w.written).toEqual([
+      'cork',
+      'parse :begin',
+      'bind ()',
+      'execute',
+      'bind wk_a(1)',
+      'execute',
+      'parse wk_b:UPDATE b SET v = $1',
+      'bind wk_b(2)',
+      'execute',
+      'parse :UPDATE t SET v = $1',
+      'bind (3)',
+      'describe',
+      'execute',
+      'sync',
+      'uncork',
+    ]);
+    expect(w.submittedNamedStatements).toEqual({ wk_b: 'UPDATE b SET v = $1' });
+    expect(batch.name).toBeUndefined();
+    batch.handleCommandComplete({ text: 'BEGIN' }, null);
+    expect([batch.name, batch.text]).toEqual(['wk_a', 'UPDATE a SET v = $1']);
+    batch.handleCommandComplete({ text: 'UPDATE 1' }, null);
+    expect([batch.name, batch.text]).toEqual(['wk_b', 'UPDATE b SET v = $1']);
+    batch.handleCommandComplete({ text: 'UPDATE 1' }, null);
+    expect([batch.name, batch.text]).toEqual([undefined, 'UPDATE t SET v = $1']);
+  });
+
+  it('given a statement ahead fails, when its error arrives, then the names whose Parse the server skipped after it are forgotten', () => {
+    const w = wire();
+    const { q, seen } = statement('wk_main');
+    const ahead = [
+      { text: 'UPDATE a SET v = $1', values: ['1'], name: 'wk_a' },
+      { text: 'UPDATE b SET v = $1', values: ['2'], name: 'wk_b' },
+    ];
+    const batch = new Batch(q, [], ahead, false);
+    batch.submit(w);
+    expect(Object.keys(w.submittedNamedStatements).sort()).toEqual(['wk_a', 'wk_b', 'wk_main']);
+    // wk_a parsed, then failed when it ran (node-postgres records the parse and forgets the failing one's submission).
+    w.parsedStatements.wk_a = 'UPDATE a SET v = $1';
+    const failure = new Error('a failed');
+    batch.handleError(failure, w);
+    expect(Object.keys(w.submittedNamedStatements).sort()).toEqual(['wk_a']);
     expect(seen).toEqual([['error', failure]]);
   });
 

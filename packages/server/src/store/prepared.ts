@@ -107,7 +107,9 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       const inTransaction = this.beginHeld || this.getTransactionStatus() === 'T';
       const values = inTransaction && !this.committedEarly ? encodeValues(statement.values) : undefined;
       if (!values) return false;
-      this.ahead.push({ text: statement.text, values });
+      // Named as it would be if it ran alone: prepared once per connection, then only bound.
+      const name = values.length > 0 ? names.nameOf(statement.text) : undefined;
+      this.ahead.push({ text: statement.text, values, name });
       return true;
     }
 
@@ -221,6 +223,8 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       let batch: Batch | undefined;
       const settled = (err: Error | null | undefined, res?: unknown) => {
         if (!err && batch?.committed) this.committedEarly = true;
+        // A statement held ahead (named) the connection no longer holds: name nothing from now on.
+        if (err && lost(err)) names.disable();
         (done ?? settle)(err ?? null, res);
       };
       const statement = new pg.Query(config as pg.QueryConfig, typeof values === 'function' ? undefined : (values as unknown[]), settled) as unknown as PgQuery;

@@ -73,10 +73,15 @@ export function answered(command: 'BEGIN' | 'COMMIT' | 'ROLLBACK'): pg.QueryResu
   return { command, rowCount: null, oid: 0, rows: [], fields: [] } as unknown as pg.QueryResult;
 }
 
-/** A statement written ahead of another in its round trip: a held BEGIN, or one held by {@link sendWithNext}. Its values are encoded already. */
+/**
+ * A statement written ahead of another in its round trip: a held BEGIN, or one held by
+ * {@link sendWithNext}. Its values are encoded already; with a `name` it is prepared on the
+ * connection once and then only bound, as a statement run alone would be (prepared.ts).
+ */
 export interface Ahead {
   text: string;
   values: unknown[];
+  name?: string | undefined;
 }
 
 /**
@@ -103,16 +108,22 @@ export class Batch {
     this.ahead = before.length;
   }
 
+  /** The statement whose answers arrive now: one ahead, the batch's own, or none (the COMMIT's). */
+  private get answeringNow(): { name?: string | undefined; text: string } | undefined {
+    if (this.ahead > 0) return this.before[this.before.length - this.ahead];
+    return this.done ? undefined : this.query;
+  }
+
   /**
-   * The statement's name while its answers arrive (node-postgres records a named statement as
-   * parsed on its ParseComplete, and forgets it on an error); none during the others'.
+   * The name of the statement whose answers arrive now (node-postgres records a named statement
+   * as parsed on its ParseComplete, and forgets it on an error).
    */
   get name(): string | undefined {
-    return this.ahead === 0 && !this.done ? this.query.name : undefined;
+    return this.answeringNow?.name;
   }
 
   get text(): string {
-    return this.query.text;
+    return this.answeringNow?.text ?? this.query.text;
   }
 
   /** Writes the batch (corked into one write on a socket); an Error, with nothing written, when node-postgres's own checks refuse the statement. */
@@ -122,7 +133,7 @@ export class Batch {
     if (parsed !== undefined && parsed !== q.text) return new Error(`Prepared statements must be unique - '${q.name}' was used for a different statement`);
     connection.stream.cork?.();
     try {
-      for (const statement of this.before) send(connection, statement.text, statement.values);
+      for (const statement of this.before) send(connection, statement);
       if (parsed === undefined) {
         connection.parse({ text: q.text, name: q.name, types: (q.types as unknown[] | undefined) ?? [] });
         if (q.name) connection.submittedNamedStatements[q.name] = q.text;
@@ -130,7 +141,7 @@ export class Batch {
       connection.bind({ statement: q.name, values: this.values, binary: q.binary });
       connection.describe({ type: 'P', name: '' });
       connection.execute({});
-      if (this.commit) send(connection, 'COMMIT', []);
+      if (this.commit) send(connection, { text: 'COMMIT', values: [] });
       connection.sync();
     } finally {
       connection.stream.uncork?.();
@@ -168,9 +179,11 @@ export class Batch {
 
   /** The first error of the batch is the statement's (the server skipped the rest). */
   handleError(err: unknown, connection: Wire): void {
-    // A statement ahead failed: the statement's Parse was skipped, so its name is not on the connection.
-    const q = this.query;
-    if (this.ahead > 0 && q.name && connection.parsedStatements?.[q.name] === undefined) delete connection.submittedNamedStatements[q.name];
+    // The Parses after the failed statement were skipped: their names are not on the connection.
+    const skipped = [...this.before.slice(this.before.length - this.ahead + 1), ...(this.ahead > 0 ? [this.query] : [])];
+    for (const { name } of skipped) {
+      if (name && connection.parsedStatements?.[name] === undefined) delete connection.submittedNamedStatements[name];
+    }
     this.query.handleError(err, connection);
   }
   handleReadyForQuery(connection: unknown): void {
@@ -190,10 +203,14 @@ export class Batch {
   }
 }
 
-/** A statement whose answer nobody reads, in the extended protocol, without a Sync of its own. */
-function send(connection: Wire, text: string, values: unknown[]): void {
-  connection.parse({ text, types: [] });
-  connection.bind({ values });
+/** A statement whose answer nobody reads, in the extended protocol, without a Sync of its own (a COMMIT's, or one ahead). */
+function send(connection: Wire, { text, values, name }: Ahead): void {
+  if (name === undefined) connection.parse({ text, types: [] });
+  else if ((connection.parsedStatements[name] ?? connection.submittedNamedStatements[name]) === undefined) {
+    connection.parse({ text, name, types: [] });
+    connection.submittedNamedStatements[name] = text;
+  }
+  connection.bind({ statement: name, values });
   connection.execute({});
 }
 
