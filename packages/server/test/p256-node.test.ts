@@ -48,6 +48,28 @@ describe('nodeP256', () => {
     }
   });
 
+  it('given 100 private keys, when each signs natively, then noble verifies each with its public key; a key of the wrong length or outside [1, n - 1] is refused', () => {
+    for (let i = 0; i < 100; i += 1) {
+      const { privateKey, publicKey } = generateP256KeyPair();
+      const message = randomBytes(40);
+      const signature = nodeP256.sign(Buffer.from(privateKey, 'hex'), message);
+      expect(p256.verify(signature, message, Buffer.from(publicKey, 'hex'), { prehash: true, lowS: true })).toBe(true);
+    }
+    const n = Buffer.from('ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551', 'hex');
+    for (const bad of [Buffer.alloc(32), n, Buffer.alloc(32, 0xff), Buffer.alloc(31, 1), Buffer.alloc(33, 1)]) {
+      expect(() => nodeP256.sign(bad, Buffer.from('message'))).toThrow();
+    }
+    // 1 and n - 1 are keys.
+    const one = Buffer.alloc(32);
+    one[31] = 1;
+    const last = Buffer.from(n);
+    last[31] = last[31]! - 1;
+    for (const edge of [one, last]) {
+      const signature = nodeP256.sign(edge, Buffer.from('message'));
+      expect(p256.verify(signature, Buffer.from('message'), p256.getPublicKey(edge), { prehash: true, lowS: true })).toBe(true);
+    }
+  });
+
   it('given JWTs, bundles and stamps, when made with one implementation, then the other verifies them', () => {
     const { privateKey, publicKey } = generateP256KeyPair();
     const made: Array<{ jwt: string; bundle: ReturnType<typeof signBundle>; stamp: string; body: string }> = [];

@@ -41,9 +41,6 @@ export function verifyP256Node(publicKeyHex: string, message: Uint8Array, derSig
   }
 }
 
-// SEC1 DER of a P-256 private key around its 32 raw bytes (RFC 5915, no public key: node derives it).
-const SEC1_HEAD = Buffer.from('30310201010420', 'hex');
-const SEC1_TAIL = Buffer.from('a00a06082a8648ce3d030107', 'hex');
 const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
 /**
@@ -53,7 +50,7 @@ const N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
  */
 /**
  * Private keys of the server's own identity (the enclave signing key), kept as key objects for the
- * life of the process: they live in memory that long anyway, and a key object costs about 30 µs to
+ * life of the process: they live in memory that long anyway, and a key object costs about 200 µs to
  * build. No other key is kept: a user's or the proxy's key is built, used once and dropped.
  */
 const ownKeys = new Map<string, KeyObject>();
@@ -61,7 +58,25 @@ const ownKeys = new Map<string, KeyObject>();
 /** Keep `privateKey` (32 bytes) ready to sign (the enclave's own signing key only). */
 export function keepOwnSigningKey(privateKey: Uint8Array): void {
   const hex = Buffer.from(privateKey).toString('hex');
-  ownKeys.set(hex, createPrivateKey({ key: Buffer.concat([SEC1_HEAD, privateKey, SEC1_TAIL]), format: 'der', type: 'sec1' }));
+  ownKeys.set(hex, keyObjectOf(privateKey));
+}
+
+/**
+ * A signing key object for a P-256 private key used once (a proxy's or user's API key). Built from
+ * its coordinates as a JWK, with the public point from `ECDH`: about 195 µs on the Xeon VM against
+ * about 260 µs from SEC1 DER (OpenSSL 3's decoders), and it refuses a scalar that is not in
+ * [1, n - 1], which the DER path accepted (a zero key would have signed).
+ */
+function keyObjectOf(privateKey: Uint8Array): KeyObject {
+  if (privateKey.length !== 32) throw new Error('a P-256 private key is 32 bytes');
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(privateKey);
+  const point = ecdh.getPublicKey();
+  const d = Buffer.from(privateKey.buffer, privateKey.byteOffset, privateKey.byteLength).toString('base64url');
+  return createPrivateKey({
+    key: { kty: 'EC', crv: 'P-256', d, x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    format: 'jwk',
+  });
 }
 
 function signingKeyOf(privateKey: Uint8Array): KeyObject {
@@ -69,7 +84,7 @@ function signingKeyOf(privateKey: Uint8Array): KeyObject {
     const own = ownKeys.get(Buffer.from(privateKey.buffer, privateKey.byteOffset, privateKey.byteLength).toString('hex'));
     if (own) return own;
   }
-  return createPrivateKey({ key: Buffer.concat([SEC1_HEAD, privateKey, SEC1_TAIL]), format: 'der', type: 'sec1' });
+  return keyObjectOf(privateKey);
 }
 
 export const nodeP256: NativeP256 = {
