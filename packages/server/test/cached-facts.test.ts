@@ -163,6 +163,37 @@ describe('cached facts on postgres, two servers on one database', () => {
     expect(rows.rows[0].n).toBe(1);
   });
 
+  const tagsNamed = async (name: string) => (await admin.query('SELECT count(*)::int AS n FROM user_tags WHERE name = $1', [name])).rows[0].n as number;
+
+  it('given facts cached by B, when the version moves behind B`s back, then B`s next activity run in a transaction (create_user_tag) completes once: its effect and its row exist once', async () => {
+    await b.run('create_user_tag', { userTagName: `warm-${randomBytes(3).toString('hex')}`, userIds: [] });
+    await admin.query('UPDATE organizations SET auth_version = auth_version + 1 WHERE id = $1', [a.org.organizationId]);
+    const name = `moved-${randomBytes(3).toString('hex')}`;
+    const reply = await b.submit('create_user_tag', { userTagName: name, userIds: [] });
+    expect(reply.status).toBe(200);
+    expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+    expect(await tagsNamed(name)).toBe(1);
+    const rows = await admin.query('SELECT status FROM activities WHERE fingerprint = $1', [reply.body.activity.fingerprint]);
+    expect(rows.rows).toEqual([{ status: 'ACTIVITY_STATUS_COMPLETED' }]);
+  });
+
+  it('given a key cached by B, when it is deleted behind B`s back (no notification), then B refuses its next activity run in a transaction: 401, no effect and no row', async () => {
+    const second = await secondKey(a, b);
+    const viaB = b.with({ key: second.key });
+    await viaB.run('create_user_tag', { userTagName: `warm-${randomBytes(3).toString('hex')}`, userIds: [] });
+    await admin.query('BEGIN');
+    await admin.query('SET LOCAL session_replication_role = replica');
+    await admin.query('DELETE FROM api_keys WHERE id = $1', [second.id]);
+    await admin.query('UPDATE organizations SET auth_version = auth_version + 1 WHERE id = $1', [a.org.organizationId]);
+    await admin.query('COMMIT');
+    const name = `refused-${randomBytes(3).toString('hex')}`;
+    const reply = await viaB.submit('create_user_tag', { userTagName: name, userIds: [] });
+    expectError(reply, 401, 'ERR_STAMP_KEY_UNKNOWN');
+    expect(await tagsNamed(name)).toBe(0);
+    const rows = await admin.query("SELECT count(*)::int AS n FROM activities WHERE intent::text LIKE '%' || $1 || '%'", [name]);
+    expect(rows.rows[0].n).toBe(0);
+  });
+
   it('given a key deleted on server A, when B uses it, then B refuses it (the notification or the INSERT`s check, whichever comes first)', async () => {
     const second = await secondKey(a, a.client);
     const viaB = b.with({ key: second.key });

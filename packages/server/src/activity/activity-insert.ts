@@ -4,7 +4,9 @@
  * migration 0009). A row the guard holds back is `stale`: its request is authenticated and
  * authorized again on fresh facts (`StaleFacts`, plugin.ts), so no activity commits on facts that
  * another server process changed after they were cached. Rows are written in one statement,
- * several at once for the group commit (completed-writer.ts).
+ * several at once for the group commit (completed-writer.ts). An activity run in a transaction is
+ * checked by {@link factsCurrent} before its handler's statements instead, and written once at its
+ * end without a guard (execute.ts).
  *
  * The INSERT's texts are written out by hand and run straight on the driver, so no drizzle
  * template is rendered per statement: a row per VALUES tuple, in a transaction
@@ -16,6 +18,7 @@
  * event loop). Larger batches send one array per column, unnested by the database, under one text
  * whatever their size (A/B figures in decision 0022).
  */
+import { type SQL, sql } from 'drizzle-orm';
 import type { Executor, RawStatement } from '../store/db.js';
 import { runRaw } from '../store/statements.js';
 import type { activities } from '../store/schema.js';
@@ -35,10 +38,28 @@ export interface GuardedRow {
  * nothing of the request was stored; it runs again from authentication.
  */
 export class StaleFacts extends Error {
-  constructor(readonly organizations: readonly string[]) {
-    super('the facts of this request changed while it ran');
+  constructor(
+    readonly organizations: readonly string[],
+    options?: ErrorOptions,
+  ) {
+    super('the facts of this request changed while it ran', options);
     this.name = 'StaleFacts';
   }
+}
+
+/** The SQLSTATE with which `walletkit_facts_current` (migration 0010) says the facts moved. */
+export const STALE_FACTS_SQLSTATE = 'WK001';
+
+/**
+ * The guard of an activity run in a transaction as a statement of its own (migration 0010): it
+ * answers nothing and raises {@link STALE_FACTS_SQLSTATE} when an organization of `guard` no
+ * longer has its version. Held for the transaction's next statement (`sendWithNext`), so it costs
+ * no round trip.
+ */
+export function factsCurrent(guard: readonly OrgVersion[]): SQL {
+  if (guard.length > 2) throw new Error('an activity depends on at most two organizations');
+  const [g1, g2] = guard;
+  return sql`SELECT walletkit_facts_current(${g1?.[0] ?? null}, ${g1 ? String(g1[1]) : null}::bigint, ${g2?.[0] ?? null}, ${g2 ? String(g2[1]) : null}::bigint)`;
 }
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));

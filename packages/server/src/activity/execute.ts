@@ -4,20 +4,24 @@
  * that only read and compute (signing: `computeHandlers`) run with no transaction open: they
  * are authorized, computed, and stored completed in one statement, so their crypto never
  * holds a transaction (the embedded database runs one at a time). Either way the activity row is
- * created by a guarded INSERT (activity-insert.ts): the unique fingerprint index settles racing
- * copies (the loser answers the winner's record), and the guard refuses a row whose caller's
- * facts changed since they were read (`StaleFacts`: the request runs again).
+ * written by one INSERT (activity-insert.ts), and the unique fingerprint index settles racing
+ * copies (the loser answers the winner's record). The caller's facts are checked against the
+ * versions they were read at (`StaleFacts` when one moved: nothing is stored, the request runs
+ * again): by the group commit's guarded INSERT without a transaction; in a transaction by
+ * `factsCurrent` before the handler's first statement (in its round trip), after which the row
+ * is written once, completed, by the statement that carries the COMMIT. An activity that waits
+ * for consensus is written first, guarded, and completed by an UPDATE when it is approved.
  */
 import { and, asc, eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
 import { operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
-import { isUniqueViolation, type Store, type Tx } from '../store/db.js';
+import { isUniqueViolation, sqlState, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
-import { commitWithNext } from '../store/round-trips.js';
+import { commitWithNext, sendWithNext } from '../store/round-trips.js';
 import { type Placeholders, statement } from '../store/statements.js';
 import { activities, activityVotes, users } from '../store/schema.js';
-import { type ActivityRow, insertActivities, StaleFacts } from './activity-insert.js';
+import { type ActivityRow, factsCurrent, type GuardedRow, insertActivities, STALE_FACTS_SQLSTATE, StaleFacts } from './activity-insert.js';
 import { authorize } from './authorize.js';
 import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
@@ -219,6 +223,11 @@ export class ActivityRunner {
     try {
       reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit, prefetched));
     } catch (err) {
+      if (sqlState(err) === STALE_FACTS_SQLSTATE)
+        throw new StaleFacts(
+          (input.caller.versions ?? []).map(([o]) => o),
+          { cause: err },
+        );
       if (isUniqueViolation(err, 'activities_fingerprint_uq')) {
         const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
         if (winner) {
@@ -314,33 +323,38 @@ export class ActivityRunner {
       createdAt: now,
       updatedAt: now,
     };
-    await this.store1(tx, row, input.caller);
+    const guard = input.caller.versions ?? [];
     if (decision.kind === 'consensus') {
+      // The row first: the votes refer to it.
+      await this.store1(tx, { row, guard });
       await tx
         .insert(activityVotes)
         .values({ id: newSortableId(), activityId: id, userId: input.caller.userId, selection: 'VOTE_SELECTION_APPROVED', createdAt: now });
       return { reply: await replyOf(tx, row, input.caller) };
     }
+    // The caller's facts are checked before any statement of the handler, in that statement's
+    // round trip: a moved version fails it with STALE_FACTS_SQLSTATE (the request runs again).
+    if (guard.length > 0) await sendWithNext(tx, factsCurrent(guard));
     const outcome = await this.outcomeOf(tx, row, input.caller, afterCommit, prefetched);
     const done: ActivityRow = { ...row, ...outcome };
     const failure = failureOf(done);
     // Executed at once, the activity has no votes (only a consensus path records them).
     const reply = toReply(done, [], input.caller.userId);
-    // The transaction's last statement: its COMMIT goes in the same round trip (store/round-trips.ts).
+    // The row, written once and completed, is the transaction's last statement: its COMMIT goes
+    // in the same round trip (store/round-trips.ts). Checked already, it needs no guard.
     commitWithNext(tx);
-    await storeOutcome.run(tx, { id, ...outcome });
+    await this.store1(tx, { row: done, guard: [] });
     return failure ? { reply, failure } : { reply };
   }
 
   /**
-   * The activity's INSERT in its transaction, guarded by the caller's fact versions: a copy with
-   * its fingerprint stored first raises the unique violation (the transaction rolls back); changed
-   * facts raise StaleFacts (rolls back too; the request runs again).
+   * The activity's INSERT in its transaction: a copy with its fingerprint stored first raises the
+   * unique violation (the transaction rolls back); with a guard, changed facts raise StaleFacts
+   * (rolls back too; the request runs again).
    */
-  private async store1(tx: Tx, row: ActivityRow, caller: Caller): Promise<void> {
-    const guard = caller.versions ?? [];
-    const written = await insertActivities(tx, [{ row, guard }], { skipConflicts: false });
-    if (!written.has(row.id)) throw new StaleFacts(guard.map(([o]) => o));
+  private async store1(tx: Tx, guarded: GuardedRow): Promise<void> {
+    const written = await insertActivities(tx, [guarded], { skipConflicts: false });
+    if (!written.has(guarded.row.id)) throw new StaleFacts(guarded.guard.map(([o]) => o));
   }
 
   /**
