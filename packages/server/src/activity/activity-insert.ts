@@ -57,9 +57,15 @@ export const STALE_FACTS_SQLSTATE = 'WK001';
  * no round trip.
  */
 export function factsCurrent(guard: readonly OrgVersion[]): SQL {
+  const [g1Org, g1Version, g2Org, g2Version] = guardValues(guard);
+  return sql`SELECT walletkit_facts_current(${g1Org}, ${g1Version}::bigint, ${g2Org}, ${g2Version}::bigint)`;
+}
+
+/** A guard's up to two organizations and versions as the statements take them (absent ones NULL). */
+function guardValues(guard: readonly OrgVersion[]): [string | null, string | null, string | null, string | null] {
   if (guard.length > 2) throw new Error('an activity depends on at most two organizations');
   const [g1, g2] = guard;
-  return sql`SELECT walletkit_facts_current(${g1?.[0] ?? null}, ${g1 ? String(g1[1]) : null}::bigint, ${g2?.[0] ?? null}, ${g2 ? String(g2[1]) : null}::bigint)`;
+  return [g1?.[0] ?? null, g1 ? String(g1[1]) : null, g2?.[0] ?? null, g2 ? String(g2[1]) : null];
 }
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
@@ -76,8 +82,6 @@ const AS_GUARDED = `AS v(id, organization_id, type, status, fingerprint, timesta
 
 /** A row's values in the INSERT's column order, then its guard's (up to two organizations and versions). */
 function rowValues({ row, guard }: GuardedRow): unknown[] {
-  if (guard.length > 2) throw new Error('an activity depends on at most two organizations');
-  const [g1, g2] = guard;
   return [
     row.id,
     row.organizationId,
@@ -93,10 +97,7 @@ function rowValues({ row, guard }: GuardedRow): unknown[] {
     json(row.failure),
     row.createdAt.toISOString(),
     row.updatedAt.toISOString(),
-    g1?.[0] ?? null,
-    g1 ? String(g1[1]) : null,
-    g2?.[0] ?? null,
-    g2 ? String(g2[1]) : null,
+    ...guardValues(guard),
   ];
 }
 

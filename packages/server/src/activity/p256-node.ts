@@ -62,7 +62,7 @@ export function keepOwnSigningKey(privateKey: Uint8Array): void {
 }
 
 /**
- * A signing key object for a P-256 private key used once (a proxy's or user's API key). Built from
+ * A signing key object for a P-256 private key (the enclave's own, kept; any other, used once). Built from
  * its coordinates as a JWK, with the public point from `ECDH`: about 195 µs on the Xeon VM against
  * about 260 µs from SEC1 DER (OpenSSL 3's decoders), and it refuses a scalar that is not in
  * [1, n - 1], which the DER path accepted (a zero key would have signed).
