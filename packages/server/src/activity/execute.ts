@@ -12,7 +12,7 @@
  * is written once, completed, by the statement that carries the COMMIT. An activity that waits
  * for consensus is written first, guarded, and completed by an UPDATE when it is approved.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
 import { operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
@@ -26,6 +26,7 @@ import { authorize } from './authorize.js';
 import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
+import { failureOf, failureRecord, findByFingerprint, replyOf } from './stored.js';
 
 type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>;
 
@@ -53,16 +54,6 @@ export class CommittedFailure extends Error {
   }
 }
 
-function failureOf(row: ActivityRow): ApiError | undefined {
-  if (row.status !== 'ACTIVITY_STATUS_FAILED' || !row.failure) return undefined;
-  return new ApiError(row.failure.code as ApiError['code'], row.failure.message, row.failure.field);
-}
-
-/** The stored form of a failure: a replay answers exactly the same body. */
-function failureRecord(error: ApiError): NonNullable<ActivityRow['failure']> {
-  return { code: error.code, message: error.message, ...(error.field !== undefined ? { field: error.field } : {}) };
-}
-
 export interface SubmitInput {
   descriptor: OperationDescriptor;
   organizationId: string;
@@ -71,20 +62,6 @@ export interface SubmitInput {
   generateAppProofs: boolean;
   fingerprint: string;
   caller: Caller;
-}
-
-/** The reply to `caller` (an identical body replayed by another key gets no secret fields: record.ts). */
-async function replyOf(db: Store['db'] | Tx, row: ActivityRow, caller: Caller): Promise<ActivityReply> {
-  const votes = await db.select().from(activityVotes).where(eq(activityVotes.activityId, row.id)).orderBy(asc(activityVotes.createdAt));
-  return toReply(row, votes, caller.userId);
-}
-
-async function findByFingerprint(db: Store['db'] | Tx, organizationId: string, fingerprint: string) {
-  const [row] = await db
-    .select()
-    .from(activities)
-    .where(and(eq(activities.organizationId, organizationId), eq(activities.fingerprint, fingerprint)));
-  return row;
 }
 
 export class ActivityRunner {
