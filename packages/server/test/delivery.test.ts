@@ -5,6 +5,7 @@ import { SMTPServer } from 'smtp-server';
 import { generateP256KeyPair } from '@walletkit/crypto';
 import { createDelivery, otpEmail, otpSms } from '../src/delivery';
 import { listOutbox } from '../src/delivery/outbox';
+import { emailWebhookSender } from '../src/delivery/transports';
 import { loadConfig, startupWarnings } from '../src/config';
 import { otps } from '../src/store/schema';
 import { startTestServer, type Reply, type TestServer } from './support/harness';
@@ -346,5 +347,56 @@ describe('OTP messages', () => {
     expect(mail.html).not.toContain('javascript:');
     expect(mail.text).toContain('It expires in 90 seconds.');
     expect(mail.subject).not.toContain('123456');
+  });
+});
+
+describe('webhook transport (node:http, kept alive)', () => {
+  const message = (to: string) => otpEmail({ to, code: '123456', expiresInSeconds: 300 });
+
+  it('given a webhook, when three codes are sent one after another, then all three arrive over one kept-alive connection', async () => {
+    let connections = 0;
+    const received: string[] = [];
+    const counting = Fastify();
+    counting.server.on('connection', () => {
+      connections += 1;
+    });
+    counting.post('/email', async (req) => {
+      received.push((req.body as { to: string }).to);
+      return { ok: true };
+    });
+    const url = `${await counting.listen({ port: 0, host: '127.0.0.1' })}/email`;
+    try {
+      const send = emailWebhookSender(url);
+      for (const to of ['a@example.com', 'b@example.com', 'c@example.com']) await send(message(to));
+      expect(received).toEqual(['a@example.com', 'b@example.com', 'c@example.com']);
+      expect(connections).toBe(1);
+    } finally {
+      await counting.close();
+    }
+  });
+
+  it('given a webhook that redirects, when a code is sent, then the delivery fails with the 3xx and the redirect target receives nothing', async () => {
+    const elsewhere = await startWebhook<{ to: string }>('/elsewhere');
+    const redirecting = Fastify();
+    redirecting.post('/email', async (_req, reply) => reply.redirect(elsewhere.url, 307));
+    const url = `${await redirecting.listen({ port: 0, host: '127.0.0.1' })}/email`;
+    try {
+      await expect(emailWebhookSender(url)(message('a@example.com'))).rejects.toThrow(/^email webhook answered 307$/);
+      expect(elsewhere.received).toEqual([]);
+    } finally {
+      await redirecting.close();
+      await elsewhere.close();
+    }
+  });
+
+  it('given an https:// webhook URL on a plain-HTTP port, when a code is sent, then it is unreachable (TLS is spoken, nothing arrives in clear)', async () => {
+    const hook = await startWebhook<{ to: string }>('/email');
+    try {
+      const url = hook.url.replace(/^http:/, 'https:');
+      await expect(emailWebhookSender(url)(message('a@example.com'))).rejects.toThrow(/^email webhook unreachable \(\w+\)$/);
+      expect(hook.received).toEqual([]);
+    } finally {
+      await hook.close();
+    }
   });
 });

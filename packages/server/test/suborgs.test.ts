@@ -112,6 +112,13 @@ describe.each(storeKinds)('list_suborgs on %s', (kind) => {
       expectError(await lookup(token), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
     // Nobody's email with a bad token: the same 401, so the reply tells nothing about existence.
     expectError(await lookup(forged, freshEmail('nobody')), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
+    // Nobody's email with a good token: no account; once that token is used, the same 401 as above
+    // (whether it was used is read with the lookup's row when there is one, and alone when not).
+    const nobody = freshEmail('nobody');
+    const nobodys = verificationTokenFor(s, nobody);
+    expect((await lookup(nobodys, nobody)).body.organizationIds).toEqual([]);
+    await s.store.db.insert(usedVerificationTokens).values({ tokenId: decodeJwt<{ id: string }>(nobodys).id });
+    expectError(await lookup(nobodys, nobody), 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
   });
 
   it('given an id token as proof, when its verified email is the filter value, then the lookup answers; an unverified email or a phone filter is a 401', async () => {

@@ -30,12 +30,11 @@ export const deliveryNotConfigured = (channel: 'email' | 'sms') =>
  * SMS_WEBHOOK_URL; a channel without one: the dev outbox when it is on, else none).
  * @example const delivery = createDelivery(config, store); await delivery.sendSms(orgId, otpSms({ to, code, expiresInSeconds: 300 }));
  */
-export function createDelivery(config: ServerConfig, store: Store, opts: { fetch?: typeof fetch } = {}): Delivery {
-  const fetchFn = opts.fetch ?? globalThis.fetch;
+export function createDelivery(config: ServerConfig, store: Store): Delivery {
   const smtp = config.delivery.smtpUrl ? smtpSender(config.delivery.smtpUrl, config.delivery.emailFrom) : undefined;
   // SMTP wins when both are set (startupWarnings says so).
-  const emailWebhook = !smtp && config.delivery.emailWebhookUrl ? emailWebhookSender(config.delivery.emailWebhookUrl, fetchFn) : undefined;
-  const sms = config.delivery.smsWebhookUrl ? smsWebhookSender(config.delivery.smsWebhookUrl, fetchFn) : undefined;
+  const emailWebhook = !smtp && config.delivery.emailWebhookUrl ? emailWebhookSender(config.delivery.emailWebhookUrl) : undefined;
+  const sms = config.delivery.smsWebhookUrl ? smsWebhookSender(config.delivery.smsWebhookUrl) : undefined;
   const fallback = config.devOutbox ? 'outbox' : 'none';
   return {
     kinds: { email: smtp ? 'smtp' : emailWebhook ? 'webhook' : fallback, sms: sms ? 'webhook' : fallback },

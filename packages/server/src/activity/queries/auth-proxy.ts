@@ -13,7 +13,7 @@ import { proxyConfigOfOrganization } from '../../store/proxy-configs.js';
 import { apiKeys, organizations, subOrganizationIdentities, usedVerificationTokens, users, walletAccounts } from '../../store/schema.js';
 import { type Placeholders, statement } from '../../store/statements.js';
 import { normalizeEmail, normalizeLookupPublicKey, oidcIdentityValue, type IdentityKind } from '../operations/identities.js';
-import { verificationClaimsOf } from '../operations/users-verification.js';
+import { type VerificationClaims, verificationClaimsOf } from '../operations/users-verification.js';
 import type { QueryContext, QueryTable } from './context.js';
 
 type Request = QueryRequestOf<'list_suborgs'>;
@@ -83,22 +83,39 @@ const usedToken = statement('verification_token_used', (db, p: Placeholders<{ to
 );
 
 /**
+ * The verification token of a lookup, verified (signature, expiry, shape) before anything is
+ * read, so a forged one costs no database work; undefined without one.
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
+ */
+function tokenClaimsOf(request: Request, ctx: QueryContext): VerificationClaims | undefined {
+  if (request.verificationToken === undefined) return undefined;
+  return verificationClaimsOf(ctx.enclave, request.verificationToken, () => ctx.now().getTime(), 'verificationToken');
+}
+
+/**
  * Check the proofs of a lookup: each given one verifies, is of the target organization (or of a
- * sub-organization found), is not used yet (a verification token), and for an EMAIL or
- * PHONE_NUMBER filter proves that very contact.
+ * sub-organization found), is not used yet (a verification token: `used`, read with the lookup
+ * when it found a row, else here), and for an EMAIL or PHONE_NUMBER filter proves that very
+ * contact.
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID | ERR_OIDC_TOKEN_INVALID
  */
-async function checkProofs(request: Request, ctx: QueryContext, found: string[]): Promise<void> {
+async function checkProofs(
+  request: Request,
+  ctx: QueryContext,
+  found: string[],
+  claims: VerificationClaims | undefined,
+  used: boolean | undefined,
+): Promise<void> {
   const contact = request.filterType === 'EMAIL' || request.filterType === 'PHONE_NUMBER' ? request.filterValue : undefined;
-  if (request.verificationToken !== undefined) {
+  if (claims !== undefined) {
     const field = 'verificationToken';
-    const claims = verificationClaimsOf(ctx.enclave, request.verificationToken, () => ctx.now().getTime(), field);
     if (claims.organization_id !== ctx.organizationId && !found.includes(claims.organization_id)) {
       throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token was issued for another organization', field);
     }
-    const [used] = await usedToken.run(ctx.db, { tokenId: claims.id });
     // A used token proves nothing any more (single use): it must not keep answering lookups.
-    if (used) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
+    if (used ?? (await usedToken.run(ctx.db, { tokenId: claims.id })).length > 0) {
+      throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'the verification token has already been used', field);
+    }
     if (contact !== undefined) {
       const kind = request.filterType === 'EMAIL' ? 'EMAIL' : 'PHONE_NUMBER';
       const wanted = kind === 'EMAIL' ? 'OTP_TYPE_EMAIL' : 'OTP_TYPE_SMS';
@@ -162,14 +179,19 @@ export const authProxyQueries = {
     if (page?.before !== undefined) conditions.push(sql`${position} < ${await cursorOf(ctx, page.before, 'paginationOptions.before')}`);
     const backwards = page?.before !== undefined && page.after === undefined;
     const order = backwards ? [desc(organizations.createdAt), desc(organizations.id)] : [asc(organizations.createdAt), asc(organizations.id)];
+    const claims = tokenClaimsOf(request, ctx);
+    // Whether the token was used rides on every row found: a login's lookup is one round trip.
+    const used = claims
+      ? sql<boolean>`exists (select 1 from ${usedVerificationTokens} where ${usedVerificationTokens.tokenId} = ${claims.id})`
+      : sql<boolean>`false`;
     const rows = await ctx.db
-      .select({ id: organizations.id })
+      .select({ id: organizations.id, used })
       .from(organizations)
       .where(and(...conditions))
       .orderBy(...order)
       .limit(Number(page?.limit ?? '10'));
     const organizationIds = (backwards ? rows.reverse() : rows).map((r) => r.id);
-    await checkProofs(request, ctx, organizationIds);
+    await checkProofs(request, ctx, organizationIds, claims, rows[0]?.used);
     return { organizationIds };
   },
 } satisfies QueryTable;
