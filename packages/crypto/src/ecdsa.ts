@@ -12,12 +12,21 @@ export { useNativeP256 } from './native-p256.js';
 /**
  * @internal Signs with RFC 6979 deterministic nonces and low-S normalization (a native P-256,
  * when installed, signs with random nonces, also low-S). With `prehash` (default) the message is
- * hashed with SHA-256 first; without it `message` must be the 32-byte digest.
+ * hashed with SHA-256 first; without it `message` must be the 32-byte digest. `publicKey`, the
+ * uncompressed public key of `privateKey` when the caller derived it already, spares a native
+ * P-256 deriving it again (noble does not need it).
  */
-export function ecdsaSign(curve: EcdsaCurve, privateKey: Uint8Array, message: Uint8Array, format: EcdsaFormat, prehash = true): Uint8Array {
+export function ecdsaSign(
+  curve: EcdsaCurve,
+  privateKey: Uint8Array,
+  message: Uint8Array,
+  format: EcdsaFormat,
+  prehash = true,
+  publicKey?: Uint8Array,
+): Uint8Array {
   const native = nativeP256();
   if (native && prehash && curve === (p256 as unknown as EcdsaCurve)) {
-    const compact = native.sign(privateKey, message);
+    const compact = native.sign(privateKey, message, publicKey);
     return format === 'compact' ? compact : p256.Signature.fromBytes(compact, 'compact').toBytes('der');
   }
   return curve.sign(message, privateKey, { prehash, format, lowS: true });

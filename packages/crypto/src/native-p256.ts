@@ -15,7 +15,8 @@ export type EcdsaFormat = 'der' | 'compact';
  * the curve (not the identity).
  */
 export interface NativeP256 {
-  sign(privateKey: Uint8Array, message: Uint8Array): Uint8Array;
+  /** `publicKey`, when the caller has it, is the uncompressed (65-byte) public key of `privateKey`: it spares deriving it. */
+  sign(privateKey: Uint8Array, message: Uint8Array, publicKey?: Uint8Array): Uint8Array;
   verify(publicKeyHex: string, message: Uint8Array, signature: Uint8Array, format: EcdsaFormat): boolean;
   publicKey?(privateKey: Uint8Array, compressed: boolean): Uint8Array;
   convertPublicKey?(publicKey: Uint8Array, compressed: boolean): Uint8Array;

@@ -83,19 +83,31 @@ function bodyBytes(body: string | Uint8Array): Uint8Array {
 
 /** Private key -> (public key as carried in the stamp, signature over the body). */
 interface StampSigner {
-  publicKey(privateKey: Uint8Array): Uint8Array;
+  /** The public key as the stamp carries it, and the key as the signature may use it (ECDSA: the uncompressed point). */
+  publicKey(privateKey: Uint8Array): { stamped: Uint8Array; point?: Uint8Array };
   sameKey(given: string, derived: Uint8Array): boolean;
-  sign(privateKey: Uint8Array, body: Uint8Array): Uint8Array;
+  sign(privateKey: Uint8Array, body: Uint8Array, point?: Uint8Array): Uint8Array;
   privateKey(hex: string): Uint8Array;
+}
+
+/** The compressed SEC1 form of an uncompressed point (x with the parity of y). */
+function compressedOf(point: Uint8Array): Uint8Array {
+  const compressed = point.slice(0, 33);
+  compressed[0] = 2 + (point[64]! & 1);
+  return compressed;
 }
 
 function ecdsaSigner(name: WeierstrassCurve, curve: typeof p256, digest: (body: Uint8Array) => Uint8Array, prehash: boolean): StampSigner {
   return {
     privateKey: (hex) => decodePrivateKey(hex, curve),
-    publicKey: (privateKey) => publicKeyOf(curve, privateKey, true),
+    // The point is derived once (natively for P-256 when installed) for the stamp and the signature.
+    publicKey: (privateKey) => {
+      const point = publicKeyOf(curve, privateKey, false);
+      return { stamped: compressedOf(point), point };
+    },
     // One spelling per point: the compressed form (a native one for P-256 when installed).
     sameKey: (given, derived) => compressPublicKey(name, given) === bytesToHex(derived),
-    sign: (privateKey, body) => ecdsaSign(curve, privateKey, digest(body), 'der', prehash),
+    sign: (privateKey, body, point) => ecdsaSign(curve, privateKey, digest(body), 'der', prehash, point),
   };
 }
 
@@ -108,7 +120,7 @@ function signerOf(scheme: StampScheme): StampSigner {
     case 'SIGNATURE_SCHEME_TK_API_ED25519':
       return {
         privateKey: (hex) => decodePrivateKey(hex),
-        publicKey: (privateKey) => ed25519.getPublicKey(privateKey),
+        publicKey: (privateKey) => ({ stamped: ed25519.getPublicKey(privateKey) }),
         sameKey: (given, derived) => given.toLowerCase() === bytesToHex(derived),
         sign: (privateKey, body) => ed25519.sign(body, privateKey),
       };
@@ -134,7 +146,7 @@ export function stampApiKey(body: string | Uint8Array, key: StampKey): string {
   const scheme = assertOneOf(key.scheme ?? 'SIGNATURE_SCHEME_TK_API_P256', SCHEMES, 'key.scheme');
   const signer = signerOf(scheme);
   const privateKey = signer.privateKey(key.privateKey);
-  const publicKey = signer.publicKey(privateKey);
+  const { stamped: publicKey, point } = signer.publicKey(privateKey);
   if (key.publicKey !== undefined) {
     assertString(key.publicKey, 'key.publicKey');
     let matches = false;
@@ -148,7 +160,7 @@ export function stampApiKey(body: string | Uint8Array, key: StampKey): string {
   const stamp: ParsedStamp = {
     publicKey: bytesToHex(publicKey),
     scheme,
-    signature: bytesToHex(signer.sign(privateKey, bytes)),
+    signature: bytesToHex(signer.sign(privateKey, bytes, point)),
   };
   return base64urlEncode(utf8ToBytes(JSON.stringify(stamp)));
 }

@@ -70,6 +70,35 @@ describe('nodeP256', () => {
     }
   });
 
+  it('given the public point with the private key (as a stamp derives it once), when signed natively, then noble verifies the signature; a point that is compressed, short or off the curve is refused', () => {
+    for (let i = 0; i < 50; i += 1) {
+      const { privateKey, publicKey, publicKeyUncompressed } = generateP256KeyPair();
+      const message = randomBytes(40);
+      const signature = nodeP256.sign(Buffer.from(privateKey, 'hex'), message, Buffer.from(publicKeyUncompressed, 'hex'));
+      expect(p256.verify(signature, message, Buffer.from(publicKey, 'hex'), { prehash: true, lowS: true })).toBe(true);
+    }
+    const { privateKey, publicKey, publicKeyUncompressed } = generateP256KeyPair();
+    const point = Buffer.from(publicKeyUncompressed, 'hex');
+    const offCurve = Buffer.from(point);
+    offCurve[64] = offCurve[64]! ^ 1;
+    for (const bad of [Buffer.from(publicKey, 'hex'), point.subarray(0, 64), offCurve, Buffer.concat([Buffer.from([5]), point.subarray(1)])]) {
+      expect(() => nodeP256.sign(Buffer.from(privateKey, 'hex'), Buffer.from('message'), bad)).toThrow();
+    }
+  });
+
+  it('given a stamp made with the native P-256 installed, then it carries the compressed public key and noble verifies it', () => {
+    useNativeP256(nodeP256);
+    for (let i = 0; i < 20; i += 1) {
+      const { privateKey, publicKey } = generateP256KeyPair();
+      const body = JSON.stringify({ i });
+      const stamp = stampApiKey(body, { privateKey, publicKey });
+      expect(parseApiKeyStamp(stamp).publicKey).toBe(publicKey);
+      useNativeP256(undefined);
+      expect(verifyApiKeyStamp(new TextEncoder().encode(body), parseApiKeyStamp(stamp))).toBe(true);
+      useNativeP256(nodeP256);
+    }
+  });
+
   it('given JWTs, bundles and stamps, when made with one implementation, then the other verifies them', () => {
     const { privateKey, publicKey } = generateP256KeyPair();
     const made: Array<{ jwt: string; bundle: ReturnType<typeof signBundle>; stamp: string; body: string }> = [];
