@@ -7,6 +7,22 @@ import { CryptoError } from './errors.js';
 const HEX_ALPHABET = '0123456789abcdef';
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
+/** What this module uses of Node's `Buffer` (no dependency on Node's types: browsers have none). */
+interface NodeBufferClass {
+  from(data: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'hex' | 'base64url'): string };
+  from(data: string, encoding: 'hex' | 'base64url'): Uint8Array & { toString(encoding: 'base64url'): string };
+}
+
+/**
+ * Node's `Buffer` where there is one (a server): its hex and base64url codecs are native, about 6x
+ * faster than the loops and @scure/base's decoder below, which browsers keep. Every stamp, JWT
+ * and key a server reads goes through them. Inputs are validated the same way on both paths.
+ */
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Encodes bytes as lowercase hex, no `0x` prefix.
  *
@@ -17,6 +33,7 @@ const HEX_RE = /^[0-9a-fA-F]*$/;
  */
 export function bytesToHex(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
   let out = '';
   for (const b of bytes) out += HEX_ALPHABET[b >> 4]! + HEX_ALPHABET[b & 15]!;
   return out;
@@ -37,6 +54,8 @@ export function hexToBytes(hex: string): Uint8Array<ArrayBuffer> {
   if (body.length % 2 !== 0 || !HEX_RE.test(body)) {
     throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid hex string');
   }
+  // A copy: Node's small buffers share one pooled ArrayBuffer.
+  if (NodeBuffer) return new Uint8Array(NodeBuffer.from(body, 'hex'));
   const out = new Uint8Array(body.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(body.slice(i * 2, i * 2 + 2), 16);
   return out;
@@ -58,7 +77,7 @@ export function isHex(value: unknown, bytes?: number): value is string {
  */
 export function utf8ToBytes(text: string): Uint8Array<ArrayBuffer> {
   assertString(text, 'text');
-  return new TextEncoder().encode(text);
+  return utf8Encoder.encode(text);
 }
 
 /**
@@ -73,7 +92,7 @@ export function utf8ToBytes(text: string): Uint8Array<ArrayBuffer> {
 export function bytesToUtf8(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return utf8Decoder.decode(bytes);
   } catch (cause) {
     throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid UTF-8', { cause });
   }
@@ -89,6 +108,7 @@ export function bytesToUtf8(bytes: Uint8Array): string {
  */
 export function base64urlEncode(bytes: Uint8Array): string {
   assertBytes(bytes, 'bytes');
+  if (NodeBuffer) return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64url');
   return base64urlnopad.encode(bytes);
 }
 
@@ -107,6 +127,14 @@ export function base64urlDecode(text: string): Uint8Array<ArrayBuffer> {
   if (body.endsWith('=')) {
     if (body.length % 4 !== 0) throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid base64url padding');
     body = body.replace(/={1,2}$/, '');
+  }
+  if (NodeBuffer) {
+    // Node's decoder skips what is not of the alphabet and ignores trailing bits; the text it
+    // re-encodes to is the input only when the input was canonical base64url (what @scure/base
+    // accepts: the alphabet, no length of 4k + 1, zero trailing bits).
+    const decoded = NodeBuffer.from(body, 'base64url');
+    if (decoded.toString('base64url') !== body) throw new CryptoError('ERR_INVALID_PARAMETER', 'invalid base64url');
+    return new Uint8Array(decoded);
   }
   try {
     return plainBytes(base64urlnopad.decode(body));

@@ -73,6 +73,59 @@ describe('base64url', () => {
   });
 });
 
+describe('the codecs on Node Buffer (servers) and without it (browsers)', () => {
+  /** The outcome of a codec call: its value as hex/text, or the error code it throws. */
+  function outcome(fn: () => Uint8Array | string): string {
+    try {
+      const value = fn();
+      return typeof value === 'string' ? `text ${value}` : `bytes ${Array.from(value).join(',')}`;
+    } catch (err) {
+      return `error ${codeOf(() => {
+        throw err;
+      })}`;
+    }
+  }
+
+  it('given any text over the base64url and base64 alphabets, padding and junk, and any bytes, when coded with and without Buffer, then both give the same bytes, text or refusal (property)', async () => {
+    const saved = globalThis.Buffer;
+    let browser: typeof import('../src/encoding');
+    try {
+      (globalThis as { Buffer?: unknown }).Buffer = undefined;
+      browser = await import('../src/encoding?without-buffer');
+    } finally {
+      globalThis.Buffer = saved;
+    }
+    const node = await import('../src/encoding');
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/= .!\n'.split('');
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 40 }), (text) => {
+        expect(outcome(() => node.base64urlDecode(text)), text).toBe(outcome(() => browser.base64urlDecode(text)));
+      }),
+      { numRuns: 3000 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFxXg '.split('')), maxLength: 20 }), (text) => {
+        expect(outcome(() => node.hexToBytes(text)), text).toBe(outcome(() => browser.hexToBytes(text)));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 70 }), fc.nat(8), (bytes, offset) => {
+        // A view into a larger buffer, as a subarray is: only its own bytes are coded.
+        const view = new Uint8Array(bytes.length + offset + 3).subarray(offset, offset + bytes.length);
+        view.set(bytes);
+        expect(node.bytesToHex(view)).toBe(browser.bytesToHex(view));
+        expect(node.base64urlEncode(view)).toBe(browser.base64urlEncode(view));
+      }),
+    );
+    // Canonical only: trailing bits that are not zero, or a length of 4k + 1, are refused on both.
+    for (const bad of ['Zh', 'Zm9', 'Zm9vY', 'Zm8=x']) expect(outcome(() => node.base64urlDecode(bad)), bad).toBe('error ERR_INVALID_PARAMETER');
+    // Decoded bytes own their memory (Node pools small buffers).
+    expect(node.hexToBytes('00ff').buffer.byteLength).toBe(2);
+    expect(node.base64urlDecode('AP8').buffer.byteLength).toBe(2);
+  });
+});
+
 describe('utf8, concat, equality', () => {
   it('given invalid UTF-8, when decoded, then ERR_INVALID_PARAMETER rather than replacement characters', () => {
     expect(codeOf(() => bytesToUtf8(new Uint8Array([0xc3, 0x28])))).toBe('ERR_INVALID_PARAMETER');
