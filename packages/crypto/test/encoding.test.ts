@@ -99,13 +99,19 @@ describe('the codecs on Node Buffer (servers) and without it (browsers)', () => 
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/= .!\n'.split('');
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...alphabet), maxLength: 40 }), (text) => {
-        expect(outcome(() => node.base64urlDecode(text)), text).toBe(outcome(() => browser.base64urlDecode(text)));
+        expect(
+          outcome(() => node.base64urlDecode(text)),
+          text,
+        ).toBe(outcome(() => browser.base64urlDecode(text)));
       }),
       { numRuns: 3000 },
     );
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFxXg '.split('')), maxLength: 20 }), (text) => {
-        expect(outcome(() => node.hexToBytes(text)), text).toBe(outcome(() => browser.hexToBytes(text)));
+        expect(
+          outcome(() => node.hexToBytes(text)),
+          text,
+        ).toBe(outcome(() => browser.hexToBytes(text)));
       }),
       { numRuns: 2000 },
     );
@@ -119,7 +125,11 @@ describe('the codecs on Node Buffer (servers) and without it (browsers)', () => 
       }),
     );
     // Canonical only: trailing bits that are not zero, or a length of 4k + 1, are refused on both.
-    for (const bad of ['Zh', 'Zm9', 'Zm9vY', 'Zm8=x']) expect(outcome(() => node.base64urlDecode(bad)), bad).toBe('error ERR_INVALID_PARAMETER');
+    for (const bad of ['Zh', 'Zm9', 'Zm9vY', 'Zm8=x'])
+      expect(
+        outcome(() => node.base64urlDecode(bad)),
+        bad,
+      ).toBe('error ERR_INVALID_PARAMETER');
     // Decoded bytes own their memory (Node pools small buffers).
     expect(node.hexToBytes('00ff').buffer.byteLength).toBe(2);
     expect(node.base64urlDecode('AP8').buffer.byteLength).toBe(2);
