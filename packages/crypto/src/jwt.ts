@@ -48,6 +48,17 @@ function split(token: string): [string, string, string] {
 }
 
 /**
+ * The last pinned key decoded, as uncompressed bytes: a verifier checks every token against the
+ * same key, and decoding (a point check) costs more here than the rest of a JWT but the signature.
+ */
+let lastPinned: { hex: string; bytes: Uint8Array } | undefined;
+
+function pinnedKey(publicKeyHex: string): Uint8Array {
+  if (lastPinned?.hex !== publicKeyHex) lastPinned = { hex: publicKeyHex, bytes: decodePublicKey(p256, publicKeyHex).toBytes(false) };
+  return lastPinned.bytes;
+}
+
+/**
  * Signs claims as an ES256 JWT with a P-256 private key (hex). The header is
  * `{alg: 'ES256', typ: 'JWT'}` plus `kid` when given.
  *
@@ -101,7 +112,7 @@ export function decodeJwt<T = Record<string, unknown>>(token: string): T {
  */
 export function verifyJwt<T = Record<string, unknown>>(token: string, publicKeyHex: string, opts?: VerifyJwtOptions): T {
   assertString(publicKeyHex, 'publicKeyHex', 'ERR_INVALID_PUBLIC_KEY');
-  const publicKey = decodePublicKey(p256, publicKeyHex).toBytes(false);
+  const publicKey = pinnedKey(publicKeyHex);
   const [head, payload, sig] = split(token);
   const header: JwtObject<'alg'> = decodeSegment(head, 'header');
   if (header.alg !== 'ES256') throw invalid('JWT alg must be ES256');

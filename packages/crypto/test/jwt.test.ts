@@ -76,4 +76,18 @@ describe('ES256 JWT', () => {
     expect(codeOf(() => decodeJwt('a.b'))).toBe('ERR_JWT_INVALID');
     expect(codeOf(() => verifyJwt(token, 'nope'))).toBe('ERR_INVALID_PUBLIC_KEY');
   });
+
+  it('given tokens of two keys checked in turn, then each verifies with its own key only, and an invalid pinned key is refused whatever was pinned before', () => {
+    const other = generateP256KeyPair();
+    const ours = signJwt(CLAIMS, enclave.privateKey);
+    const theirs = signJwt(CLAIMS, other.privateKey);
+    for (let i = 0; i < 3; i += 1) {
+      expect(verifyJwt(ours, enclave.publicKey, { now })).toEqual(CLAIMS);
+      expect(codeOf(() => verifyJwt(ours, other.publicKey, { now }))).toBe('ERR_JWT_INVALID');
+      expect(verifyJwt(theirs, other.publicKeyUncompressed, { now })).toEqual(CLAIMS);
+      expect(codeOf(() => verifyJwt(theirs, enclave.publicKeyUncompressed, { now }))).toBe('ERR_JWT_INVALID');
+      expect(codeOf(() => verifyJwt(ours, `04${'00'.repeat(64)}`, { now }))).toBe('ERR_INVALID_PUBLIC_KEY');
+      expect(codeOf(() => verifyJwt(ours, 'zz', { now }))).toBe('ERR_INVALID_PUBLIC_KEY');
+    }
+  });
 });

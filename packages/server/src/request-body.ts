@@ -78,22 +78,28 @@ export function assertStorableString(value: string, field?: string): void {
   }
 }
 
+/** Check every string and key of `value`; `path` is the way to it, extended in place (read only for an error's field). */
 function checkValue(value: unknown, path: Array<string | number>, depth: number): void {
   if (typeof value === 'string') {
-    assertStorableString(value, fieldOf(path));
+    if (UNSTORABLE.test(value)) assertStorableString(value, fieldOf(path));
     return;
   }
   if (typeof value !== 'object' || value === null) return;
   if (depth >= MAX_DEPTH) throw new ApiError('ERR_MALFORMED_JSON', `the request body nests deeper than ${MAX_DEPTH} levels`);
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i += 1) checkValue(value[i], [...path, i], depth + 1);
+    for (let i = 0; i < value.length; i += 1) {
+      path.push(i);
+      checkValue(value[i], path, depth + 1);
+      path.pop();
+    }
     return;
   }
   for (const key of Object.keys(value)) {
-    const at = [...path, key];
-    assertStorableString(key, fieldOf(at));
-    if (FORBIDDEN_KEYS.has(key)) throw new ApiError('ERR_INVALID_REQUEST', `the key ${key} is not allowed`, fieldOf(at));
-    checkValue((value as Record<string, unknown>)[key], at, depth + 1);
+    path.push(key);
+    if (UNSTORABLE.test(key)) assertStorableString(key, fieldOf(path));
+    if (FORBIDDEN_KEYS.has(key)) throw new ApiError('ERR_INVALID_REQUEST', `the key ${key} is not allowed`, fieldOf(path));
+    checkValue((value as Record<string, unknown>)[key], path, depth + 1);
+    path.pop();
   }
 }
 

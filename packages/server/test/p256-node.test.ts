@@ -201,4 +201,52 @@ describe('nodeP256', () => {
       expect(p256.verify(signature, message, Buffer.from(k.publicKey, 'hex'), { prehash: true, lowS: true })).toBe(true);
     }
   });
+
+  it('given the enclave signing key kept, when its public key is asked for, then it is what noble derives, in both encodings, a fresh copy each time, and other keys still derive theirs', () => {
+    const own = generateP256KeyPair();
+    const other = generateP256KeyPair();
+    keepOwnSigningKey(Buffer.from(own.privateKey, 'hex'));
+    for (const k of [own, other]) {
+      const priv = Buffer.from(k.privateKey, 'hex');
+      for (const compressed of [true, false]) {
+        const got = nodeP256.publicKey?.(priv, compressed);
+        expect(Buffer.from(got!).toString('hex')).toBe(Buffer.from(p256.getPublicKey(priv, compressed)).toString('hex'));
+        got!.fill(0);
+        expect(Buffer.from(nodeP256.publicKey!(priv, compressed)).toString('hex')).toBe(Buffer.from(p256.getPublicKey(priv, compressed)).toString('hex'));
+      }
+    }
+    useNativeP256(nodeP256);
+    const bundle = signBundle({ otpId: 'o' }, own.privateKey);
+    expect(bundle.enclaveQuorumPublic).toBe(uncompressPublicKey('p256', own.publicKey));
+    expect(verifyBundle(bundle, own.publicKey)).toEqual({ otpId: 'o' });
+  });
+
+  it('given the enclave key kept, when one of its signatures is checked again, then it still verifies, while a changed message or signature, the same bytes under another key or encoding, and anything after 1,100 other checks are each judged afresh', () => {
+    const own = generateP256KeyPair();
+    const other = generateP256KeyPair();
+    keepOwnSigningKey(Buffer.from(own.privateKey, 'hex'));
+    const ownHex = uncompressPublicKey('p256', own.publicKey);
+    const message = new TextEncoder().encode('header.payload');
+    const signature = nodeP256.sign(Buffer.from(own.privateKey, 'hex'), message);
+    for (let i = 0; i < 3; i += 1) expect(nodeP256.verify(ownHex, message, signature, 'compact')).toBe(true);
+    const changed = Uint8Array.from(message);
+    changed[0] ^= 1;
+    expect(nodeP256.verify(ownHex, changed, signature, 'compact')).toBe(false);
+    const flipped = Uint8Array.from(signature);
+    flipped[63] ^= 1;
+    expect(nodeP256.verify(ownHex, message, flipped, 'compact')).toBe(false);
+    expect(nodeP256.verify(uncompressPublicKey('p256', other.publicKey), message, signature, 'compact')).toBe(false);
+    expect(nodeP256.verify(ownHex, message, signature, 'der')).toBe(false);
+    // A subarray of a larger buffer is judged by its own bytes only.
+    const padded = new Uint8Array(message.length + 2);
+    padded.set(message, 1);
+    expect(nodeP256.verify(ownHex, padded.subarray(1, 1 + message.length), signature, 'compact')).toBe(true);
+    expect(nodeP256.verify(ownHex, padded.subarray(0, message.length), signature, 'compact')).toBe(false);
+    for (let i = 0; i < 1100; i += 1) {
+      const m = new TextEncoder().encode(`other ${i}`);
+      expect(nodeP256.verify(ownHex, m, nodeP256.sign(Buffer.from(own.privateKey, 'hex'), m), 'compact')).toBe(true);
+    }
+    expect(nodeP256.verify(ownHex, message, signature, 'compact')).toBe(true);
+    expect(nodeP256.verify(ownHex, changed, signature, 'compact')).toBe(false);
+  });
 });
