@@ -230,10 +230,10 @@ describe('nodeP256', () => {
     const signature = nodeP256.sign(Buffer.from(own.privateKey, 'hex'), message);
     for (let i = 0; i < 3; i += 1) expect(nodeP256.verify(ownHex, message, signature, 'compact')).toBe(true);
     const changed = Uint8Array.from(message);
-    changed[0] ^= 1;
+    changed[0] = changed[0]! ^ 1;
     expect(nodeP256.verify(ownHex, changed, signature, 'compact')).toBe(false);
     const flipped = Uint8Array.from(signature);
-    flipped[63] ^= 1;
+    flipped[63] = flipped[63]! ^ 1;
     expect(nodeP256.verify(ownHex, message, flipped, 'compact')).toBe(false);
     expect(nodeP256.verify(uncompressPublicKey('p256', other.publicKey), message, signature, 'compact')).toBe(false);
     expect(nodeP256.verify(ownHex, message, signature, 'der')).toBe(false);

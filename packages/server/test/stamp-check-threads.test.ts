@@ -1,8 +1,9 @@
-// X-Stamp checks on the enclave's worker threads (Enclave.checkStamp, decision 0022): the same
-// answers on a signer thread as in-process, for every scheme, and never a throw for a bad stamp.
+// X-Stamp and client-signature checks on the enclave's worker threads (Enclave.checkStamp and
+// Enclave.checkClientSignature, decision 0022): the same answers on a signer thread as
+// in-process, for every scheme, and never a throw for a bad stamp or signature.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseApiKeyStamp, stampApiKey, type StampScheme } from '@walletkit/crypto';
+import { createClientSignature, generateP256KeyPair, parseApiKeyStamp, stampApiKey, type ClientSignature, type StampScheme } from '@walletkit/crypto';
 import { loadConfig } from '../src/config';
 import { Enclave } from '../src/enclave';
 import { openTestStore, type TestStore } from './support/stores';
@@ -50,5 +51,27 @@ describe.each([1, 0])('Enclave.checkStamp with %i signer threads', (threads) => 
     const stamp = parseApiKeyStamp(stampApiKey(body, { privateKey: randomBytes(32).toString('hex') }));
     const checks = await Promise.all(Array.from({ length: 20 }, (_, i) => enclave.checkStamp(utf8.encode(i % 2 ? body : `${body}x`), stamp)));
     expect(checks).toEqual(Array.from({ length: 20 }, (_, i) => i % 2 === 1));
+  });
+
+  it('checks client signatures: the signature by the key it names holds; another message, another key, a flipped byte or anything malformed is false, never a throw', async () => {
+    const key = generateP256KeyPair();
+    const other = generateP256KeyPair();
+    const message = JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: randomBytes(8).toString('hex') });
+    const honest = createClientSignature({ privateKey: key.privateKey, message });
+    const flipped = `${honest.signature.slice(0, -1)}${honest.signature.endsWith('0') ? '1' : '0'}`;
+    const cases: Array<[string, ClientSignature, boolean]> = [
+      ['honest', honest, true],
+      ['honest, key uncompressed', { ...honest, publicKey: key.publicKeyUncompressed }, true],
+      ['another message', { ...honest, message: `${message} ` }, false],
+      ['under another key', { ...honest, publicKey: other.publicKey }, false],
+      ['a flipped byte', { ...honest, signature: flipped }, false],
+      ['not hex', { ...honest, signature: 'zz'.repeat(64) }, false],
+      ['short', { ...honest, signature: honest.signature.slice(2) }, false],
+      ['another scheme', { ...honest, scheme: 'CLIENT_SIGNATURE_SCHEME_OTHER' as never }, false],
+      ['a key off the curve', { ...honest, publicKey: `02${'ff'.repeat(32)}` }, false],
+      ['no message', { ...honest, message: undefined as never }, false],
+    ];
+    const answers = await Promise.all(cases.map(([, sig]) => enclave.checkClientSignature(sig)));
+    expect(Object.fromEntries(cases.map(([what], i) => [what, answers[i]]))).toEqual(Object.fromEntries(cases.map(([what, , want]) => [what, want])));
   });
 });

@@ -14,6 +14,7 @@ import {
   signJwt,
   verifyJwt,
   type AppProof,
+  type ClientSignature,
   type Curve,
   type ParsedStamp,
   type SignedBundle,
@@ -100,6 +101,15 @@ export class Enclave {
    */
   checkStamp(body: Uint8Array, stamp: ParsedStamp): Promise<boolean> {
     return this.signer.checkStamp({ body, stamp });
+  }
+
+  /**
+   * Whether a client signature signs its message with its own key (false for anything malformed,
+   * never a throw), checked on the signing threads like a stamp: public data only. An activity's
+   * prefetch asks it before the transaction opens (otp_login, a signup with a verification token).
+   */
+  checkClientSignature(signature: ClientSignature): Promise<boolean> {
+    return this.signer.checkClientSignature(signature);
   }
 
   /** Uncompressed P-256 hex of the key that signs bundles, tokens, sessions and App Proofs. */

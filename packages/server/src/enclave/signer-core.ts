@@ -4,7 +4,7 @@
  * messages, zero the key; and make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts),
  * sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
  */
-import { type Curve, generateMnemonic, generateP256KeyPair, stampApiKey } from '@walletkit/crypto';
+import { type ClientSignature, type Curve, generateMnemonic, generateP256KeyPair, stampApiKey, verifyClientSignature } from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';
 import { type AccountSpec, deriveAccountKeys, type DerivedAccountPublic, mnemonicSeed, signMessages, type RawSignature } from './key-material.js';
 import { checkStamp, type StampCheckJob } from '../activity/stamp-check.js';
@@ -70,9 +70,9 @@ export interface OtpAttemptJob {
 /**
  * A job of a signer thread (signer-worker.ts): a signature, a new wallet, a stamp by a sealed key,
  * a one-time code issued or an attempt checked. Every one opens or makes a secret that never
- * leaves the job but as ciphertext (or, for a code, to its delivery). The one job without a
- * secret, a request's X-Stamp checked (`check`), shares the threads instead of waking threads of
- * its own (decision 0022).
+ * leaves the job but as ciphertext (or, for a code, to its delivery). The jobs without a
+ * secret, a request's X-Stamp checked (`check`) and a client signature checked (`client`), share
+ * the threads instead of waking threads of their own (decision 0022).
  */
 export type SignerJob =
   | { check: StampCheckJob }
@@ -80,7 +80,8 @@ export type SignerJob =
   | { wallet: WalletJob }
   | { stamp: StampJob }
   | { otp: OtpIssueJob }
-  | { attempt: OtpAttemptJob };
+  | { attempt: OtpAttemptJob }
+  | { client: ClientSignature };
 
 /** Run any job with the at-rest key (the worker's and the in-process fallback's one dispatch). */
 export function runSignerJob(atRest: AtRestKey, job: SignerJob): Promise<unknown> {
@@ -89,6 +90,7 @@ export function runSignerJob(atRest: AtRestKey, job: SignerJob): Promise<unknown
   if ('wallet' in job) return makeWallet(atRest, job.wallet);
   if ('stamp' in job) return stampSealed(atRest, job.stamp);
   if ('otp' in job) return issueCode(atRest, job.otp);
+  if ('client' in job) return Promise.resolve(verifyClientSignature(job.client));
   return checkAttempt(atRest, job.attempt);
 }
 

@@ -6,6 +6,7 @@
  * requests (no secret involved): one pool of threads beside the event loop instead of two, whose
  * every job woke a thread of its own (decision 0022).
  */
+import type { ClientSignature } from '@walletkit/crypto';
 import type { StampCheckJob } from '../activity/stamp-check.js';
 import type { AtRestKey } from './at-rest.js';
 import { ThreadPool } from '../threads/pool.js';
@@ -67,6 +68,11 @@ export class SignerPool {
   /** Whether a request's X-Stamp signs its body (false for a bad stamp), on the least busy worker. */
   checkStamp(job: StampCheckJob): Promise<boolean> {
     return this.pool.run({ check: job }) as Promise<boolean>;
+  }
+
+  /** Whether a client signature signs its message with its own key (false for anything malformed), on the least busy worker. */
+  checkClientSignature(signature: ClientSignature): Promise<boolean> {
+    return this.pool.run({ client: signature }) as Promise<boolean>;
   }
 
   /** Stop the workers (the server is closing). */

@@ -14,7 +14,7 @@ import { oauth2Handlers, oauth2Prefetchers } from './oauth2.js';
 import { oauthLoginHandlers } from './oauth-login.js';
 import { tvcHandlers } from './tvc.js';
 import { consensusHandlers } from './consensus.js';
-import { otpHandlers } from './otp.js';
+import { otpHandlers, otpPrefetchers } from './otp.js';
 import { authProxyHandlers } from './auth-proxy.js';
 
 export const handlers: Handlers = {
@@ -41,6 +41,7 @@ export const prefetchers: PrefetchTable = {
   ...oauth2Prefetchers,
   ...walletPrefetchers,
   ...userPrefetchers,
+  ...otpPrefetchers,
 };
 
 /** Operations that only read and compute (signing): run outside any transaction (execute.ts). */

@@ -13,7 +13,6 @@
  * delivery closure holds it.
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { compressPublicKey } from '@walletkit/crypto';
 import type { OtpType } from '@walletkit/protocol';
 import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery/index.js';
 import { parseEncryptedOtpBundle } from '../../enclave/otp.js';
@@ -22,10 +21,10 @@ import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
 import { type Placeholders, statement } from '../../store/statements.js';
 import { otps, users } from '../../store/schema.js';
-import type { HandlerTable, OperationContext } from '../context.js';
+import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { CommittedFailure } from '../execute.js';
 import { openSession } from './sessions.js';
-import { checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
+import { checkClientSignature, organizationAndParent, sameKeyAs, useVerificationToken, type VerificationClaims } from './users-verification.js';
 
 /** Turnkey's default code length. */
 export const DEFAULT_OTP_LENGTH = 6;
@@ -142,6 +141,7 @@ const userWithPhone = statement('otp_user_by_phone', (db, p: Placeholders<{ orga
     .from(users)
     .where(and(eq(users.organizationId, p('organizationId')), eq(users.userPhoneNumber, p('contact')), eq(users.phoneVerified, true))),
 );
+
 /** Count an attempt at a code, atomically: the row lock serializes concurrent attempts and the condition is re-checked after the wait. */
 const countAttempt = statement('otp_count_attempt', (db, p: Placeholders<{ id: string; organizationId: string }>) =>
   db
@@ -192,6 +192,16 @@ const insertOtp = statement(
       createdAt: p('createdAt'),
     }),
 );
+
+/** What an otp_login checked before its transaction: its client signature, on a signing thread. */
+interface LoginChecks {
+  clientSignature: boolean;
+}
+
+/** otp_login's signature check, before the transaction and off the event loop (public data only). */
+export const otpPrefetchers = {
+  otp_login: async (params, ctx): Promise<LoginChecks> => ({ clientSignature: await ctx.enclave.checkClientSignature(params.clientSignature) }),
+} satisfies PrefetchTable;
 
 export const otpHandlers = {
   /** Send a code to an email or phone; returns its id and the signed encryption target. */
@@ -279,14 +289,9 @@ export const otpHandlers = {
       organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller),
       use: { purpose: 'login', subOrganizationId: ctx.organizationId, afterSignup: false },
     });
-    checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN');
+    checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN', (ctx.prefetched as LoginChecks | undefined)?.clientSignature);
     // Spec A: the signature is "made with the private key matching publicKey".
-    let sameKey = false;
-    try {
-      sameKey = compressPublicKey('p256', params.publicKey) === compressPublicKey('p256', params.clientSignature.publicKey);
-    } catch {
-      sameKey = false;
-    }
+    const sameKey = sameKeyAs(params.clientSignature.publicKey, params.publicKey);
     if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'publicKey must be the key that made the client signature', 'publicKey');
     const user = await userWithContact(ctx, claims);
     const session = await openSession(

@@ -156,9 +156,19 @@ export async function useVerificationToken(
 function stampedBy(ctx: OperationContext, publicKey: string | undefined): boolean {
   if (publicKey === undefined) return true;
   const credential = ctx.caller.credential;
-  if (credential.kind !== 'api_key') return false;
+  return credential.kind === 'api_key' && sameKeyAs(credential.publicKey, publicKey);
+}
+
+/**
+ * Whether `verified`, a P-256 key (hex) that a signature just verified with, and `other` are the
+ * same key, in either encoding. The same text is the same key (the one that verified is a point of
+ * the curve); another text is compared compressed (false when it is not a key).
+ */
+export function sameKeyAs(verified: string, other: string | undefined): boolean {
+  if (other === undefined) return false;
+  if (verified.toLowerCase() === other.toLowerCase()) return true;
   try {
-    return compressPublicKey('p256', credential.publicKey) === compressPublicKey('p256', publicKey);
+    return compressPublicKey('p256', verified) === compressPublicKey('p256', other);
   } catch {
     return false;
   }
@@ -166,19 +176,22 @@ function stampedBy(ctx: OperationContext, publicKey: string | undefined): boolea
 
 /**
  * Check a client signature over a token-usage message (Turnkey's shape: `{type, tokenId, ...}`)
- * made with the key the verification token is bound to.
+ * made with the key the verification token is bound to. `verified` is the signature's check when
+ * it was made before the transaction (`Enclave.checkClientSignature`, on a signing thread);
+ * without it the signature is checked here.
  * @throws ApiError ERR_CLIENT_SIGNATURE_INVALID
  */
-export function checkClientSignature(sig: ClientSignatureInput, claims: VerificationClaims, usage: 'USAGE_TYPE_SIGNUP' | 'USAGE_TYPE_LOGIN'): void {
+export function checkClientSignature(
+  sig: ClientSignatureInput,
+  claims: VerificationClaims,
+  usage: 'USAGE_TYPE_SIGNUP' | 'USAGE_TYPE_LOGIN',
+  verified?: boolean,
+): void {
   const field = 'clientSignature';
-  if (!verifyClientSignature(sig)) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'the client signature does not verify', field);
-  let sameKey = false;
-  try {
-    sameKey = claims.public_key !== undefined && compressPublicKey('p256', sig.publicKey) === compressPublicKey('p256', claims.public_key);
-  } catch {
-    sameKey = false;
+  if (!(verified ?? verifyClientSignature(sig))) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'the client signature does not verify', field);
+  if (!sameKeyAs(sig.publicKey, claims.public_key)) {
+    throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'the client signature is not by the key bound to the verification token', field);
   }
-  if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'the client signature is not by the key bound to the verification token', field);
   let message: unknown;
   try {
     message = JSON.parse(sig.message);

@@ -179,10 +179,21 @@ async function updateContact(
   return { userId: user.id };
 }
 
-/** A signup's wallet is made before the transaction (wallet-records.ts prepareWallet). */
+/** What a signup made and checked before its transaction: its wallet, and its client signature (on a signing thread). */
+interface SignupPrefetch {
+  wallet: PreparedWallet | undefined;
+  clientSignature: boolean | undefined;
+}
+
+/** A signup's wallet is made, and its client signature checked, before the transaction (wallet-records.ts prepareWallet). */
 export const userPrefetchers = {
-  create_sub_organization: async (params, ctx) =>
-    params.wallet ? prepareWallet(ctx.enclave, params.wallet.accounts, params.wallet.mnemonicLength) : undefined,
+  create_sub_organization: async (params, ctx): Promise<SignupPrefetch> => {
+    const [wallet, clientSignature] = await Promise.all([
+      params.wallet ? prepareWallet(ctx.enclave, params.wallet.accounts, params.wallet.mnemonicLength) : undefined,
+      params.clientSignature ? ctx.enclave.checkClientSignature(params.clientSignature) : undefined,
+    ]);
+    return { wallet, clientSignature };
+  },
 } satisfies PrefetchTable;
 
 export const userHandlers = {
@@ -309,7 +320,7 @@ export const userHandlers = {
     }
     if (params.clientSignature !== undefined) {
       if (!claims) throw new ApiError('ERR_INVALID_PARAMETER', 'clientSignature binds a verificationToken, which is missing', 'clientSignature');
-      checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_SIGNUP');
+      checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_SIGNUP', (ctx.prefetched as SignupPrefetch | undefined)?.clientSignature);
     } else if (claims?.public_key !== undefined) {
       // A token bound to a key at verify (every otp_verify_v2 token) is spent only by that key:
       // whoever merely saw the token cannot sign up with the contact it proves.
@@ -353,7 +364,7 @@ export const userHandlers = {
       ...(params.wallet.mnemonicLength !== undefined ? { mnemonicLength: params.wallet.mnemonicLength } : {}),
       now,
       fieldPrefix: 'wallet.',
-      prepared: ctx.prefetched as PreparedWallet | undefined,
+      prepared: (ctx.prefetched as SignupPrefetch | undefined)?.wallet,
       newOrganization: true,
     });
     return { subOrganizationId, wallet, rootUserIds };
