@@ -59,13 +59,23 @@ const ownKeys = new Map<string, { key: KeyObject; uncompressed: Uint8Array; comp
 
 /** Keep `privateKey` (32 bytes) ready to sign (the enclave's own signing key only). */
 export function keepOwnSigningKey(privateKey: Uint8Array): void {
-  const hex = Buffer.from(privateKey).toString('hex');
-  const ecdh = createECDH('prime256v1');
-  ecdh.setPrivateKey(privateKey);
+  const ecdh = ecdhOf(privateKey);
   const uncompressed = new Uint8Array(ecdh.getPublicKey());
   const compressed = new Uint8Array(ecdh.getPublicKey(undefined, 'compressed'));
-  ownKeys.set(hex, { key: keyObjectOf(privateKey, uncompressed), uncompressed, compressed });
-  ownPublicKeys.add(Buffer.from(uncompressed).toString('hex'));
+  ownKeys.set(view(privateKey).toString('hex'), { key: keyObjectOf(privateKey, uncompressed), uncompressed, compressed });
+  ownPublicKeys.add(view(uncompressed).toString('hex'));
+}
+
+/** A Buffer over the same memory as `bytes` (no copy). */
+function view(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** An ECDH holding `privateKey`: its public point in either encoding. */
+function ecdhOf(privateKey: Uint8Array): ECDH {
+  const ecdh = createECDH('prime256v1');
+  ecdh.setPrivateKey(privateKey);
+  return ecdh;
 }
 
 /** Uncompressed hex of each own key's public point (as JWTs and bundles are verified against it). */
@@ -80,12 +90,12 @@ const ownPublicKeys = new Set<string>();
 const verifiedOwn = new Set<string>();
 const VERIFIED_LIMIT = 1024;
 
-const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+const latin1 = (bytes: Uint8Array): string => view(bytes).toString('latin1');
 
 /** The kept entry of an own key, or undefined (no lookup at all while none is kept). */
 function ownKeyOf(privateKey: Uint8Array): { key: KeyObject; uncompressed: Uint8Array; compressed: Uint8Array } | undefined {
   if (ownKeys.size === 0 || privateKey.length !== 32) return undefined;
-  return ownKeys.get(Buffer.from(privateKey.buffer, privateKey.byteOffset, privateKey.byteLength).toString('hex'));
+  return ownKeys.get(view(privateKey).toString('hex'));
 }
 
 /**
@@ -98,13 +108,10 @@ function ownKeyOf(privateKey: Uint8Array): { key: KeyObject; uncompressed: Uint8
 function keyObjectOf(privateKey: Uint8Array, point?: Uint8Array): KeyObject {
   if (privateKey.length !== 32) throw new Error('a P-256 private key is 32 bytes');
   let xy = point;
-  if (xy === undefined) {
-    const ecdh = createECDH('prime256v1');
-    ecdh.setPrivateKey(privateKey);
-    xy = ecdh.getPublicKey();
-  } else if (xy.length !== 65 || xy[0] !== 4) throw new Error('a P-256 public point is 65 bytes, uncompressed');
-  const coordinates = Buffer.from(xy.buffer, xy.byteOffset, xy.byteLength);
-  const d = Buffer.from(privateKey.buffer, privateKey.byteOffset, privateKey.byteLength).toString('base64url');
+  if (xy === undefined) xy = ecdhOf(privateKey).getPublicKey();
+  else if (xy.length !== 65 || xy[0] !== 4) throw new Error('a P-256 public point is 65 bytes, uncompressed');
+  const coordinates = view(xy);
+  const d = view(privateKey).toString('base64url');
   return createPrivateKey({
     key: { kty: 'EC', crv: 'P-256', d, x: coordinates.subarray(1, 33).toString('base64url'), y: coordinates.subarray(33).toString('base64url') },
     format: 'jwk',
@@ -142,9 +149,7 @@ export const nodeP256: NativeP256 = {
   publicKey(privateKey, compressed) {
     const own = ownKeyOf(privateKey);
     if (own) return (compressed ? own.compressed : own.uncompressed).slice();
-    const ecdh = createECDH('prime256v1');
-    ecdh.setPrivateKey(privateKey);
-    return new Uint8Array(ecdh.getPublicKey(undefined, compressed ? 'compressed' : 'uncompressed'));
+    return new Uint8Array(ecdhOf(privateKey).getPublicKey(undefined, compressed ? 'compressed' : 'uncompressed'));
   },
   convertPublicKey(publicKey, compressed) {
     // OpenSSL decodes the point and refuses one off the curve (and the 1-byte identity).
