@@ -16,7 +16,7 @@ import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
-import { World } from './lib/world.js';
+import { LOGINS_PER_ACCOUNT, World } from './lib/world.js';
 import { attempt, data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource } from './lib/recorder.js';
 import { CONNECTIONS, dbs, type Part, parts, PG_URL, runSettings, scales, SOAK_SECONDS, SOAK_WARMUP } from './lib/settings.js';
 
@@ -114,8 +114,8 @@ async function signupFigure(world: World, scale: number): Promise<void> {
 }
 
 /**
- * Figure 3: full email OTP logins through the proxy, each with its own seeded account, between two
- * measurements of the ceiling's `/otp/*` flow (the same three requests with the server's crypto
+ * Figure 3: full email OTP logins through the proxy of seeded accounts (each account's first
+ * login before any account's second; World.takeLoginEmail), between two measurements of the ceiling's `/otp/*` flow (the same three requests with the server's crypto
  * and nothing else; `bracketed`).
  */
 async function otpFigures(worlds: Scaled[]): Promise<void> {
@@ -150,7 +150,7 @@ async function otpFigures(worlds: Scaled[]): Promise<void> {
           (p) => world.loginByCode(p.email, p.key),
         );
         log(
-          `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} unused seeded accounts taken (logged in, or prepared for the window and left unused)`,
+          `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} logins the seeded accounts had left taken (logged in, or prepared for the window and left unused; ${LOGINS_PER_ACCOUNT} an account)`,
         );
         keep(world.kind, scale, 'otp_login', m);
       });

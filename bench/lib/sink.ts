@@ -20,6 +20,8 @@ export interface CodeSink {
   received(): number;
   /** The code sent to `to` (lowercased by the server), once it arrives. */
   codeFor(to: string, timeoutMs?: number): Promise<string>;
+  /** Drop a code held for `to` that nobody claimed (an earlier login of the account that failed), before asking for a new one. */
+  forget(to: string): void;
   close(): Promise<void>;
 }
 
@@ -70,6 +72,9 @@ export async function startCodeSink(): Promise<CodeSink> {
           resolve(code);
         });
       });
+    },
+    forget: (to) => {
+      codes.delete(to.toLowerCase());
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -43,12 +43,22 @@ export function envelope(op: OperationName, organizationId: string, parameters: 
   return JSON.stringify({ type: operations[op].type, timestampMs: String(Date.now()), organizationId, parameters });
 }
 
+/**
+ * Logins one seeded account may make in a run: the server's default codes per contact per
+ * window (config.ts `otp`: 5 per 600 s, 20 a day). Every login sends one code.
+ */
+export const LOGINS_PER_ACCOUNT = 5;
+
 export class World {
   /** Worlds not disposed yet (the bench disposes them on Ctrl-C, even half set up). */
   static readonly live = new Set<World>();
   /** Copies of the template written so far. */
   seeded = 0;
-  private nextLogin = 1;
+  /** The next seeded account no login has used. */
+  private nextFresh = 1;
+  /** Accounts logged in before, least recently taken first, with their logins so far (a queue from `usedHead`). */
+  private used: Array<{ index: number; logins: number }> = [];
+  private usedHead = 0;
   private plan: ClonePlan | undefined;
   /** The simulated browsers' connections to the server (`post`). */
   private agent = new Agent({ keepAlive: true });
@@ -216,14 +226,38 @@ export class World {
     await this.start();
   }
 
-  /** The email of a seeded account no login has used yet, or undefined when none is left. */
+  /**
+   * The email of the next seeded account to log in: one no login has used while there is one,
+   * then again the one taken longest ago, each at most LOGINS_PER_ACCOUNT times (a returning
+   * user's login). Undefined when every account has had its logins. The queue keeps an account's
+   * turns about `seeded` logins apart, so the simulated users never hold one account at once.
+   */
   takeLoginEmail(): string | undefined {
-    if (this.nextLogin > this.seeded) return undefined;
-    return cloneEmail(this.template, this.nextLogin++);
+    let index: number;
+    let logins: number;
+    if (this.nextFresh <= this.seeded) {
+      index = this.nextFresh++;
+      logins = 1;
+    } else {
+      const again = this.used[this.usedHead];
+      if (!again) return undefined;
+      this.usedHead++;
+      index = again.index;
+      logins = again.logins + 1;
+    }
+    if (logins < LOGINS_PER_ACCOUNT) this.used.push({ index, logins });
+    if (this.usedHead > 4096 && this.usedHead * 2 > this.used.length) {
+      this.used = this.used.slice(this.usedHead);
+      this.usedHead = 0;
+    }
+    return cloneEmail(this.template, index);
   }
 
+  /** Logins the seeded accounts have left (takeLoginEmail). */
   loginAccountsLeft(): number {
-    return Math.max(0, this.seeded - this.nextLogin + 1);
+    let left = Math.max(0, this.seeded - this.nextFresh + 1) * LOGINS_PER_ACCOUNT;
+    for (let i = this.usedHead; i < this.used.length; i++) left += LOGINS_PER_ACCOUNT - this.used[i]!.logins;
+    return left;
   }
 
   /** POST as the simulated browsers do (http.ts). */
@@ -246,6 +280,7 @@ export class World {
 
   /** A verification token for `email`, bound to `key`: otp_init_v2, the code from the sink, otp_verify_v2. */
   async verifiedToken(email: string, key: BenchKey): Promise<string> {
+    this.sink.forget(email);
     const init = await this.proxy<{ otpId: string; otpEncryptionTargetBundle: string }>('otp_init_v2', { otpType: 'OTP_TYPE_EMAIL', contact: email });
     const code = await this.sink.codeFor(email);
     const { targetPublic } = openBundle<{ targetPublic: string }>(init.otpEncryptionTargetBundle, this.enclaveKey);
