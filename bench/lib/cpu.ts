@@ -1,7 +1,9 @@
 /**
  * Where the CPU went during a measured run (Linux /proc), so that a figure can be read against
  * what the machine had left: the server process (with its cluster workers), the bench process
- * itself (the load generator, the code sink, the simulated users), and the whole machine.
+ * itself (the load generator, the code sink, the simulated users), and the whole machine, with
+ * the time the hypervisor gave to someone else (steal): on a shared virtual machine a figure taken
+ * while the host was busy elsewhere is lower for reasons that are not the code's.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -23,16 +25,21 @@ function treeSeconds(pid: number): number {
   return total;
 }
 
-/** Busy and total jiffies of the machine (/proc/stat). */
-function machine(): { busy: number; total: number } {
+/**
+ * Busy, stolen and total jiffies of the machine (/proc/stat's first line: user nice system idle
+ * iowait irq softirq steal guest guest_nice; guest time is already counted in user). Busy counts
+ * what the machine's own CPUs ran; steal is time they were ready but the host ran another guest.
+ */
+function machine(): { busy: number; steal: number; total: number } {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
-    const values = line.trim().split(/\s+/).slice(1).map(Number);
+    const values = line.trim().split(/\s+/).slice(1, 9).map(Number);
     const total = values.reduce((a, b) => a + b, 0);
     const idle = (values[3] ?? 0) + (values[4] ?? 0);
-    return { busy: total - idle, total };
+    const steal = values[7] ?? 0;
+    return { busy: total - idle - steal, steal, total };
   } catch {
-    return { busy: 0, total: 0 };
+    return { busy: 0, steal: 0, total: 0 };
   }
 }
 
@@ -40,8 +47,10 @@ export interface CpuShare {
   /** Cores used on average (1.0 = one core busy all the time). */
   server: number;
   bench: number;
-  /** The whole machine, cores busy of `cores`. */
+  /** The whole machine, cores busy of `cores` (its own work, steal not included). */
   machine: number;
+  /** Cores' worth of time the hypervisor ran someone else while this machine had work (steal). */
+  steal: number;
   cores: number;
 }
 
@@ -56,15 +65,16 @@ export function cpuMeter(serverPid: number | undefined): () => CpuShare {
     const b = process.cpuUsage(b0);
     const m = machine();
     const cores = cpus().length;
-    const machineShare = m.total > m0.total ? ((m.busy - m0.busy) / (m.total - m0.total)) * cores : 0;
+    const share = (now: number, then: number) => (m.total > m0.total ? ((now - then) / (m.total - m0.total)) * cores : 0);
     return {
       server: serverPid ? (treeSeconds(serverPid) - s0) / wall : 0,
       bench: (b.user + b.system) / 1e6 / wall,
-      machine: machineShare,
+      machine: share(m.busy, m0.busy),
+      steal: share(m.steal, m0.steal),
       cores,
     };
   };
 }
 
 export const formatCpu = (c: CpuShare) =>
-  `cpu (cores): server ${c.server.toFixed(2)}, bench ${c.bench.toFixed(2)}, machine ${c.machine.toFixed(2)} of ${c.cores}`;
+  `cpu (cores): server ${c.server.toFixed(2)}, bench ${c.bench.toFixed(2)}, machine ${c.machine.toFixed(2)} of ${c.cores}, stolen ${c.steal.toFixed(2)}`;

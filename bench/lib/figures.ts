@@ -57,6 +57,7 @@ export function pooled(a: Measured, b: Measured): Measured {
             server: (a.cpu.server + b.cpu.server) / 2,
             bench: (a.cpu.bench + b.cpu.bench) / 2,
             machine: (a.cpu.machine + b.cpu.machine) / 2,
+            steal: (a.cpu.steal + b.cpu.steal) / 2,
             cores: a.cpu.cores,
           }
         : (a.cpu ?? b.cpu),
