@@ -115,8 +115,9 @@ async function signupFigure(world: World, scale: number): Promise<void> {
 
 /**
  * Figure 3: full email OTP logins through the proxy of seeded accounts (each account's first
- * login before any account's second; World.takeLoginEmail), between two measurements of the ceiling's `/otp/*` flow (the same three requests with the server's crypto
- * and nothing else; `bracketed`).
+ * login before any account's second; World.takeLoginEmail), between two measurements of the
+ * ceiling's `/otp/*` flow (the same three requests with the server's crypto and nothing else;
+ * `bracketed`).
  */
 async function otpFigures(worlds: Scaled[]): Promise<void> {
   let round = 0;

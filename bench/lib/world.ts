@@ -54,11 +54,8 @@ export class World {
   static readonly live = new Set<World>();
   /** Copies of the template written so far. */
   seeded = 0;
-  /** The next seeded account no login has used. */
-  private nextFresh = 1;
-  /** Accounts logged in before, least recently taken first, with their logins so far (a queue from `usedHead`). */
-  private used: Array<{ index: number; logins: number }> = [];
-  private usedHead = 0;
+  /** Logins taken so far (takeLoginEmail). */
+  private loginsTaken = 0;
   private plan: ClonePlan | undefined;
   /** The simulated browsers' connections to the server (`post`). */
   private agent = new Agent({ keepAlive: true });
@@ -193,6 +190,8 @@ export class World {
    */
   async seedTo(total: number): Promise<void> {
     if (total <= this.seeded) return;
+    // takeLoginEmail deals the accounts in rounds of `seeded`: more accounts mid-way would move the rounds.
+    if (this.loginsTaken > 0) throw new Error('seed a world before its first login');
     await this.stop();
     const db = await openSeedConnection(this.databaseUrl ? { databaseUrl: this.databaseUrl } : { dataDir: this.dataDir! });
     try {
@@ -227,37 +226,19 @@ export class World {
   }
 
   /**
-   * The email of the next seeded account to log in: one no login has used while there is one,
-   * then again the one taken longest ago, each at most LOGINS_PER_ACCOUNT times (a returning
-   * user's login). Undefined when every account has had its logins. The queue keeps an account's
-   * turns about `seeded` logins apart, so the simulated users never hold one account at once.
+   * The email of the next seeded account to log in: the accounts in turn, round after round (a
+   * returning user's login from the second round on), each at most LOGINS_PER_ACCOUNT times.
+   * Undefined when every account has had its logins. An account's turns are `seeded` logins
+   * apart, so the simulated users never hold one account at once.
    */
   takeLoginEmail(): string | undefined {
-    let index: number;
-    let logins: number;
-    if (this.nextFresh <= this.seeded) {
-      index = this.nextFresh++;
-      logins = 1;
-    } else {
-      const again = this.used[this.usedHead];
-      if (!again) return undefined;
-      this.usedHead++;
-      index = again.index;
-      logins = again.logins + 1;
-    }
-    if (logins < LOGINS_PER_ACCOUNT) this.used.push({ index, logins });
-    if (this.usedHead > 4096 && this.usedHead * 2 > this.used.length) {
-      this.used = this.used.slice(this.usedHead);
-      this.usedHead = 0;
-    }
-    return cloneEmail(this.template, index);
+    if (this.loginsTaken >= this.seeded * LOGINS_PER_ACCOUNT) return undefined;
+    return cloneEmail(this.template, (this.loginsTaken++ % this.seeded) + 1);
   }
 
   /** Logins the seeded accounts have left (takeLoginEmail). */
   loginAccountsLeft(): number {
-    let left = Math.max(0, this.seeded - this.nextFresh + 1) * LOGINS_PER_ACCOUNT;
-    for (let i = this.usedHead; i < this.used.length; i++) left += LOGINS_PER_ACCOUNT - this.used[i]!.logins;
-    return left;
+    return this.seeded * LOGINS_PER_ACCOUNT - this.loginsTaken;
   }
 
   /** POST as the simulated browsers do (http.ts). */
