@@ -5,7 +5,7 @@
 import { bytesToHex, concatBytes, hexToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
 import { keccak256 } from './keccak.js';
-import { rlpDecode, rlpEncode, type RlpItem } from './rlp.js';
+import { rlpDecode, rlpEncode, rlpEncodeList, type RlpItem } from './rlp.js';
 import { bigIntToBytes } from './uint.js';
 
 /** The four transaction types. */
@@ -154,12 +154,18 @@ function chainIdOf(item: RlpItem | undefined): bigint {
  * ```
  */
 export function parseUnsignedEthereumTransaction(serialized: string | Uint8Array): EthereumTransaction {
-  let bytes: Uint8Array;
+  return parseBytes(bytesOfInput(serialized));
+}
+
+function bytesOfInput(serialized: string | Uint8Array): Uint8Array {
   try {
-    bytes = typeof serialized === 'string' ? hexToBytes(serialized) : serialized;
+    return typeof serialized === 'string' ? hexToBytes(serialized) : serialized;
   } catch {
     throw invalid('the transaction is not hexadecimal');
   }
+}
+
+function parseBytes(bytes: Uint8Array): EthereumTransaction {
   if (bytes.length === 0) throw invalid('the transaction is empty');
   const first = bytes[0]!;
   if (first >= 0xc0) {
@@ -282,4 +288,48 @@ export function serializeEthereumTransaction(tx: EthereumTransaction, signature?
  */
 export function ethereumTransactionHash(tx: EthereumTransaction): Uint8Array<ArrayBuffer> {
   return keccak256(serializeEthereumTransaction(tx));
+}
+
+/** An unsigned transaction as `sign_transaction` receives it, ready to be signed. */
+export interface UnsignedEthereumTransaction {
+  transaction: EthereumTransaction;
+  /** The digest the sender's key signs (as {@link ethereumTransactionHash}). */
+  digest: Uint8Array<ArrayBuffer>;
+  /** The signed serialization (as {@link serializeEthereumTransaction} with `signature`). */
+  withSignature(signature: TransactionSignature): Uint8Array<ArrayBuffer>;
+}
+
+/**
+ * Parse an unsigned transaction (as {@link parseUnsignedEthereumTransaction}, the same refusals)
+ * and sign it from the bytes as given, without encoding it again: the parser admits one spelling
+ * of each transaction (canonical RLP, minimal integers), so those bytes are its unsigned
+ * serialization. The digest is their keccak256; the signed form is their field list with the
+ * signature's three fields appended (legacy: in place of `chainId, 0, 0`). The same bytes as
+ * re-encoding, at a fraction of the cost on a signing server's event loop (issue 14).
+ *
+ * @example
+ * ```ts
+ * const unsigned = prepareEthereumTransaction('02e5018084…');
+ * const raw = unsigned.withSignature(signatureOver(unsigned.digest)); // eth_sendRawTransaction
+ * ```
+ */
+export function prepareEthereumTransaction(serialized: string | Uint8Array): UnsignedEthereumTransaction {
+  const bytes = bytesOfInput(serialized);
+  const transaction = parseBytes(bytes);
+  const typed = transaction.type !== 'legacy';
+  // The field list: after the type byte, its header canonical (the parser checked).
+  const at = typed ? 1 : 0;
+  const lead = bytes[at]!;
+  const start = at + 1 + (lead > 0xf7 ? lead - 0xf7 : 0);
+  let fields = bytes.subarray(start);
+  if (!typed) fields = fields.subarray(0, fields.length - rlpEncode(int(transaction.chainId)).length - 2); // chainId, 0x80, 0x80
+  return {
+    transaction,
+    digest: keccak256(bytes),
+    withSignature(signature) {
+      const v = typed ? BigInt(signature.yParity) : transaction.chainId * 2n + 35n + BigInt(signature.yParity);
+      const list = rlpEncodeList(fields, [int(v), int(signature.r), int(signature.s)]);
+      return typed ? concatBytes(Uint8Array.of(TYPE_BYTE[transaction.type as keyof typeof TYPE_BYTE]), list) : list;
+    },
+  };
 }

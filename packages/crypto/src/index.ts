@@ -69,11 +69,13 @@ export { appProofParts } from './appProofParts.js';
 export {
   ethereumTransactionHash,
   parseUnsignedEthereumTransaction,
+  prepareEthereumTransaction,
   serializeEthereumTransaction,
   type AccessListEntry,
   type EthereumTransaction,
   type EthereumTransactionType,
   type SignedAuthorization,
   type TransactionSignature,
+  type UnsignedEthereumTransaction,
 } from './ethereum-transaction.js';
 export { parseSolanaTransaction, solanaSignerIndex, withSolanaSignature, type SolanaTransaction } from './solana-transaction.js';

@@ -23,6 +23,12 @@ export function rlpEncode(item: RlpItem): Uint8Array {
   return concatBytes(header(0xc0, payload.length), payload);
 }
 
+/** @internal RLP-encodes a list whose first items are already encoded (`encoded`), then `items`. */
+export function rlpEncodeList(encoded: Uint8Array, items: RlpItem[]): Uint8Array<ArrayBuffer> {
+  const payload = concatBytes(encoded, ...items.map(rlpEncode));
+  return concatBytes(header(0xc0, payload.length), payload);
+}
+
 function malformed(message: string): CryptoError {
   return new CryptoError('ERR_INVALID_TRANSACTION', `RLP: ${message}`);
 }

@@ -1,5 +1,6 @@
 // Integer inputs of EIP-712 and EIP-7702 payloads: JSON carries them as numbers, decimal
 // strings or 0x-hex strings; all are accepted, anything else is ERR_INVALID_PAYLOAD.
+import { hexToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
 
 /** @internal parses an integer-like value to a bigint, or throws `ERR_INVALID_PAYLOAD`. */
@@ -13,14 +14,15 @@ export function toBigInt(value: unknown, name: string): bigint {
   throw new CryptoError('ERR_INVALID_PAYLOAD', `${name} must be an integer (number, decimal or 0x-hex string)`);
 }
 
-/** @internal big-endian bytes of a non-negative integer, fixed `length` or minimal. */
+/** @internal big-endian bytes of a non-negative integer, fixed `length` (which it must fit) or minimal. */
 export function bigIntToBytes(value: bigint, length?: number): Uint8Array {
   let hex = value.toString(16);
   if (hex === '0') hex = '';
   if (hex.length % 2) hex = `0${hex}`;
-  const size = length ?? hex.length / 2;
-  const out = new Uint8Array(size);
-  const offset = size - hex.length / 2;
-  for (let i = 0; i < hex.length / 2; i++) out[offset + i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  const bytes = hexToBytes(hex);
+  if (length === undefined || length === bytes.length) return bytes;
+  if (value < 0n || bytes.length > length) throw new RangeError(`${value} does not fit in ${length} bytes`);
+  const out = new Uint8Array(length);
+  out.set(bytes, length - bytes.length);
   return out;
 }

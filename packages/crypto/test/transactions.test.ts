@@ -38,6 +38,7 @@ import {
   hexToBytes,
   parseSolanaTransaction,
   parseUnsignedEthereumTransaction,
+  prepareEthereumTransaction,
   serializeEthereumTransaction,
   solanaSignerIndex,
   withSolanaSignature,
@@ -190,9 +191,15 @@ describe.each(['legacy', 'eip2930', 'eip1559', 'eip7702'] as const)('Ethereum %s
   it('given a signature over the signing hash, then the signed serialization is what viem and ethers serialize with it, and the sender recovers (property)', async () => {
     await fc.assert(
       fc.asyncProperty(transactions[type], async (t) => {
-        const tx = parseUnsignedEthereumTransaction(serializeTransaction(toViem(t)));
+        const unsigned = serializeTransaction(toViem(t));
+        const tx = parseUnsignedEthereumTransaction(unsigned);
         const signature = sign(ethereumTransactionHash(tx));
         const signed = hex(serializeEthereumTransaction(tx, signature));
+        // Signed from the bytes as sent (the server's path): the same fields, digest and bytes.
+        const prepared = prepareEthereumTransaction(unsigned.slice(2));
+        expect(prepared.transaction).toEqual(tx);
+        expect(hex(prepared.digest)).toBe(keccak256(unsigned));
+        expect(hex(prepared.withSignature(signature))).toBe(signed);
         const viemSignature =
           type === 'legacy'
             ? { r: pad32(signature.r), s: pad32(signature.s), v: 27n + BigInt(signature.yParity) }
@@ -274,6 +281,7 @@ describe('Ethereum refusals', () => {
     ['an authorization nonce above 2^64', eip7702({ 9: [[AUTH[0], AUTH[1], `0x01${'00'.repeat(8)}`, ...AUTH.slice(3)]] })],
   ])('given %s, then ERR_INVALID_TRANSACTION', (_name, serialized) => {
     expect(codeOf(() => parseUnsignedEthereumTransaction(serialized))).toBe('ERR_INVALID_TRANSACTION');
+    expect(codeOf(() => prepareEthereumTransaction(serialized))).toBe('ERR_INVALID_TRANSACTION');
   });
 
   it('given non-canonical RLP around a valid transaction, then ERR_INVALID_TRANSACTION', () => {
@@ -287,6 +295,9 @@ describe('Ethereum refusals', () => {
     const payload = spelled.reduce((n, b) => n + b.length, 0);
     const nonCanonical = Uint8Array.of(0x02, 0xc0 + payload, ...spelled.flatMap((b) => [...b]));
     expect(codeOf(() => parseUnsignedEthereumTransaction(nonCanonical))).toBe('ERR_INVALID_TRANSACTION');
+    // Signing from the bytes as sent rests on this: no second spelling of a transaction parses.
+    expect(codeOf(() => prepareEthereumTransaction(longForm))).toBe('ERR_INVALID_TRANSACTION');
+    expect(codeOf(() => prepareEthereumTransaction(nonCanonical))).toBe('ERR_INVALID_TRANSACTION');
   });
 });
 

@@ -8,12 +8,10 @@
  */
 import {
   bytesToHex,
-  ethereumTransactionHash,
   hexToBytes,
   isCryptoError,
   parseSolanaTransaction,
-  parseUnsignedEthereumTransaction,
-  serializeEthereumTransaction,
+  prepareEthereumTransaction,
   solanaSignerIndex,
   withSolanaSignature,
   type Curve,
@@ -51,11 +49,12 @@ function parsed<T>(parse: () => T): T {
 }
 
 function ethereum(unsigned: string): Signable {
-  const tx = parsed(() => parseUnsignedEthereumTransaction(unsigned));
+  // Hashed and signed from the bytes as sent: the strict parser admits one spelling of each.
+  const tx = parsed(() => prepareEthereumTransaction(unsigned));
   return {
     curve: 'CURVE_SECP256K1',
-    message: ethereumTransactionHash(tx),
-    place: ({ r, s, v }) => serializeEthereumTransaction(tx, { r: BigInt(`0x${r}`), s: BigInt(`0x${s}`), yParity: Number.parseInt(v, 16) === 1 ? 1 : 0 }),
+    message: tx.digest,
+    place: ({ r, s, v }) => tx.withSignature({ r: BigInt(`0x${r}`), s: BigInt(`0x${s}`), yParity: Number.parseInt(v, 16) === 1 ? 1 : 0 }),
   };
 }
 
