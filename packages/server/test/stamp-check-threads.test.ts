@@ -1,8 +1,9 @@
 // X-Stamp and client-signature checks on the enclave's worker threads (Enclave.checkStamp and
 // Enclave.checkClientSignature, decision 0022): the same answers on a signer thread as
-// in-process, for every scheme, and never a throw for a bad stamp or signature.
+// in-process, for every scheme, and never a throw for a bad stamp or signature. A stamp the
+// enclave made itself (stampWith, the proxy's) is answered once without a job (own-stamps.ts).
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClientSignature, generateP256KeyPair, parseApiKeyStamp, stampApiKey, type ClientSignature, type StampScheme } from '@walletkit/crypto';
 import { loadConfig } from '../src/config';
 import { Enclave } from '../src/enclave';
@@ -36,6 +37,31 @@ describe.each([1, 0])('Enclave.checkStamp with %i signer threads', (threads) => 
     // Another key's stamp of the same body, under this key's public key.
     const other = parseApiKeyStamp(stampApiKey(body, { privateKey: randomBytes(32).toString('hex'), scheme }));
     expect(await enclave.checkStamp(utf8.encode(body), { ...stamp, signature: other.signature })).toBe(false);
+  });
+
+  it('answers a stamp of its own (stampWith) over its very body without a job, once; over another body, under another key or a second time, it checks as any other', async () => {
+    const { sealedPrivateKey, publicKey } = await enclave.createSealedApiKey();
+    const jobs = vi.spyOn((enclave as unknown as { signer: { checkStamp: (job: unknown) => Promise<boolean> } }).signer, 'checkStamp');
+    try {
+      const body = JSON.stringify({ type: 'ACTIVITY_TYPE_INIT_OTP', nonce: randomBytes(8).toString('hex') });
+      const stamp = parseApiKeyStamp(await enclave.stampWith(sealedPrivateKey, publicKey, body));
+      // Another body first: refused by a job, and the entry stays for its own body.
+      expect(await enclave.checkStamp(utf8.encode(`${body} `), stamp)).toBe(false);
+      expect(jobs).toHaveBeenCalledTimes(1);
+      // The same signature under another key's name.
+      const other = generateP256KeyPair();
+      expect(await enclave.checkStamp(utf8.encode(body), { ...stamp, publicKey: other.publicKey })).toBe(false);
+      expect(jobs).toHaveBeenCalledTimes(2);
+      expect(await enclave.checkStamp(utf8.encode(body), stamp)).toBe(true);
+      expect(jobs).toHaveBeenCalledTimes(2);
+      // Answered once: the second check is a job's, with the same answer.
+      expect(await enclave.checkStamp(utf8.encode(body), stamp)).toBe(true);
+      expect(jobs).toHaveBeenCalledTimes(3);
+      // A key whose public half is not the sealed key's never stamps, and leaves nothing behind.
+      await expect(enclave.stampWith(sealedPrivateKey, other.publicKey, body)).rejects.toMatchObject({ code: 'ERR_INTERNAL' });
+    } finally {
+      jobs.mockRestore();
+    }
   });
 
   it('answers false, never a throw, for a signature that is not one', async () => {

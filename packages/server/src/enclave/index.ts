@@ -9,6 +9,7 @@
  */
 import {
   generateP256KeyPair,
+  parseApiKeyStamp,
   signAppProof,
   signBundle,
   signJwt,
@@ -42,6 +43,7 @@ import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.
 import { sealedAccounts } from './signer-core.js';
 import { AtRestKey } from './at-rest.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
+import { OwnStamps } from './own-stamps.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 import type { DerivedAccount, Sealed, SigningKey } from './types.js';
 
@@ -59,6 +61,8 @@ export class Enclave {
   private readonly atRestRecipient: AtRestKey;
   /** Worker threads that open sealed keys and sign (signer-pool.ts). */
   private readonly signer: SignerPool;
+  /** Stamps made by `stampWith`, until they are checked (own-stamps.ts). */
+  private readonly ownStamps = new OwnStamps();
 
   private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: AtRestKey, signer: SignerPool) {
     this.atRest = atRest;
@@ -100,6 +104,7 @@ export class Enclave {
    * opened for it; it shares the threads so that a request wakes one thread, not two (decision 0022).
    */
   checkStamp(body: Uint8Array, stamp: ParsedStamp): Promise<boolean> {
+    if (this.ownStamps.take(stamp, body)) return Promise.resolve(true);
     return this.signer.checkStamp({ body, stamp });
   }
 
@@ -352,7 +357,9 @@ export class Enclave {
    */
   async stampWith(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<string> {
     try {
-      return await this.signer.stamp({ sealedPrivateKey, publicKey, body });
+      const stamp = await this.signer.stamp({ sealedPrivateKey, publicKey, body });
+      this.ownStamps.remember(parseApiKeyStamp(stamp), body);
+      return stamp;
     } catch (cause) {
       // The key does not open, or what opens is not a P-256 key: corrupt storage.
       throw new ApiError('ERR_INTERNAL', 'a sealed API key does not stamp', undefined, { cause });
