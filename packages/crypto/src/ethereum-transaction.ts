@@ -5,7 +5,7 @@
 import { bytesToHex, concatBytes, hexToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
 import { keccak256 } from './keccak.js';
-import { rlpDecode, rlpEncode, rlpEncodeList, type RlpItem } from './rlp.js';
+import { rlpDecode, rlpEncode, rlpEncodeList, rlpListPayload, type RlpItem } from './rlp.js';
 import { bigIntToBytes } from './uint.js';
 
 /** The four transaction types. */
@@ -317,11 +317,8 @@ export function prepareEthereumTransaction(serialized: string | Uint8Array): Uns
   const bytes = bytesOfInput(serialized);
   const transaction = parseBytes(bytes);
   const typed = transaction.type !== 'legacy';
-  // The field list: after the type byte, its header canonical (the parser checked).
-  const at = typed ? 1 : 0;
-  const lead = bytes[at]!;
-  const start = at + 1 + (lead > 0xf7 ? lead - 0xf7 : 0);
-  let fields = bytes.subarray(start);
+  // The field list's items, after the type byte (if any) and the list's header.
+  let fields = rlpListPayload(bytes, typed ? 1 : 0);
   if (!typed) fields = fields.subarray(0, fields.length - rlpEncode(int(transaction.chainId)).length - 2); // chainId, 0x80, 0x80
   return {
     transaction,

@@ -23,6 +23,14 @@ export function rlpEncode(item: RlpItem): Uint8Array {
   return concatBytes(header(0xc0, payload.length), payload);
 }
 
+/** @internal The payload (its items, encoded) of the canonical RLP list that starts at `at` and fills `bytes`. */
+export function rlpListPayload(bytes: Uint8Array, at: number): Uint8Array {
+  if (at >= bytes.length || bytes[at]! < 0xc0) throw malformed('not a list');
+  const [start, len] = lengthOf(bytes, at, 0xc0);
+  if (start + len !== bytes.length) throw malformed('the list does not fill its bytes');
+  return bytes.subarray(start);
+}
+
 /** @internal RLP-encodes a list whose first items are already encoded (`encoded`), then `items`. */
 export function rlpEncodeList(encoded: Uint8Array, items: RlpItem[]): Uint8Array<ArrayBuffer> {
   const payload = concatBytes(encoded, ...items.map(rlpEncode));

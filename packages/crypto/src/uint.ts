@@ -16,12 +16,13 @@ export function toBigInt(value: unknown, name: string): bigint {
 
 /** @internal big-endian bytes of a non-negative integer, fixed `length` (which it must fit) or minimal. */
 export function bigIntToBytes(value: bigint, length?: number): Uint8Array {
+  if (value < 0n) throw new RangeError(`${value} is negative`);
   let hex = value.toString(16);
   if (hex === '0') hex = '';
   if (hex.length % 2) hex = `0${hex}`;
   const bytes = hexToBytes(hex);
   if (length === undefined || length === bytes.length) return bytes;
-  if (value < 0n || bytes.length > length) throw new RangeError(`${value} does not fit in ${length} bytes`);
+  if (bytes.length > length) throw new RangeError(`${value} does not fit in ${length} bytes`);
   const out = new Uint8Array(length);
   out.set(bytes, length - bytes.length);
   return out;
