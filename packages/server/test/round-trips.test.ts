@@ -479,4 +479,68 @@ describe('Batch', () => {
     expect(new Batch(q, [], [{ text: 'begin', values: [] }], true).submit(w)).toBeInstanceOf(Error);
     expect(w.written).toEqual([]);
   });
+
+  const probe = { text: 'SELECT noted() AS probed', values: [], name: 'wk_probe' };
+
+  it('given a probe, when submitted and answered, then it runs between the statement and the COMMIT, its value comes from its own row, its name is the batch`s while its answers arrive, and only the COMMIT`s answer marks it committed', () => {
+    const w = wire();
+    const { q, seen } = statement('wk_x');
+    const batch = new Batch(q, ['1'], [], true, probe);
+    expect(batch.submit(w)).toBeNull();
+    expect(w.written).toEqual([
+      'cork',
+      'parse wk_x:UPDATE t SET v = $1',
+      'bind wk_x(1)',
+      'describe',
+      'execute',
+      'parse wk_probe:SELECT noted() AS probed',
+      'bind wk_probe()',
+      'execute',
+      'parse :COMMIT',
+      'bind ()',
+      'execute',
+      'sync',
+      'uncork',
+    ]);
+    batch.handleDataRow({ fields: ['statement row'] });
+    batch.handleCommandComplete({ text: 'UPDATE 1' }, null);
+    expect(batch.name).toBe('wk_probe');
+    expect(batch.probed).toBeUndefined();
+    batch.handleDataRow({ fields: [',org-a,org-b,'] });
+    batch.handleCommandComplete({ text: 'SELECT 1' }, null);
+    expect(batch.name).toBeUndefined();
+    expect([batch.probed, batch.committed]).toEqual([',org-a,org-b,', false]);
+    batch.handleCommandComplete({ text: 'COMMIT' }, null);
+    expect(batch.committed).toBe(true);
+    batch.handleReadyForQuery(null);
+    expect(seen).toEqual([
+      ['row', { fields: ['statement row'] }],
+      ['complete', { text: 'UPDATE 1' }],
+      ['ready', null],
+    ]);
+  });
+
+  it('given a probe whose value is NULL, when its row arrives, then the value read is null', () => {
+    const { q } = statement();
+    const batch = new Batch(q, [], [], false, probe);
+    batch.handleCommandComplete({ text: 'UPDATE 1' }, null);
+    batch.handleDataRow({ fields: [null] });
+    batch.handleCommandComplete({ text: 'SELECT 1' }, null);
+    expect([batch.probed, batch.committed]).toEqual([null, false]);
+  });
+
+  it('given the statement fails, when its error arrives, then the probe never ran, nothing was read, and its never-parsed name is forgotten', () => {
+    const w = wire();
+    const { q, seen } = statement('wk_x');
+    const batch = new Batch(q, [], [{ text: 'begin', values: [] }], true, probe);
+    batch.submit(w);
+    expect(Object.keys(w.submittedNamedStatements).sort()).toEqual(['wk_probe', 'wk_x']);
+    batch.handleCommandComplete({ text: 'BEGIN' }, null);
+    w.parsedStatements.wk_x = 'UPDATE t SET v = $1';
+    const failure = new Error('statement failed');
+    batch.handleError(failure, w);
+    expect(w.submittedNamedStatements.wk_probe).toBeUndefined();
+    expect([batch.probed, batch.committed]).toEqual([undefined, false]);
+    expect(seen).toEqual([['error', failure]]);
+  });
 });

@@ -8,6 +8,7 @@ import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isSerializationFailure, isUniqueViolation, openStore, StoreLockedError, violatedConstraint, type Executor, type Store } from '../src/store/db';
 import { newId, newSortableId } from '../src/store/ids';
+import { commitWithNext, sendWithNext } from '../src/store/round-trips';
 import { LOCK_FILE, lockDataDir } from '../src/store/lock';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
@@ -147,6 +148,58 @@ describe.each(storeKinds)('store on %s', (kind) => {
     // PGlite's one session hears everything from the start; PostgreSQL's feed goes live once its
     // listener for other processes is up (the pooled connections heard the above regardless).
     if (kind === 'pglite') expect(store.changes.live).toBe(true);
+  });
+
+  it('hears what a commit changed however its COMMIT went (with the last statement, with held statements, alone), not what a rolled-back savepoint changed, and everything when a commit changed too many to list', async () => {
+    const store = await shared();
+    const user = (organizationId: string, userName: string) => ({ id: newId(), organizationId, userName });
+    // Fresh organizations at each step: a late notification of an earlier step moves none of them.
+    const orgs = async (n: number) => Promise.all(Array.from({ length: n }, () => insertOrg(store.db)));
+    const moved = async (ids: string[], run: () => Promise<unknown>) => {
+      const before = ids.map((id) => store.changes.epochOf(id));
+      await run();
+      return ids.map((id, i) => store.changes.epochOf(id) !== before[i]);
+    };
+
+    const [a, b, c] = await orgs(3);
+    const withLast = () =>
+      store.transaction(async (tx) => {
+        await tx.insert(users).values(user(a!, 'a'));
+        commitWithNext(tx);
+        await tx.insert(users).values(user(b!, 'b'));
+      });
+    expect(await moved([a!, b!, c!], withLast)).toEqual([true, true, false]);
+
+    const [d, e] = await orgs(2);
+    const withHeld = () => store.transaction(async (tx) => sendWithNext(tx, tx.insert(users).values(user(d!, 'd'))));
+    expect(await moved([d!, e!], withHeld)).toEqual([true, false]);
+
+    const [f, g] = await orgs(2);
+    const savepoint = () =>
+      store.transaction(async (tx) => {
+        await tx.insert(users).values(user(f!, 'f'));
+        await expect(
+          tx.transaction(async (sp) => {
+            await sp.insert(users).values(user(g!, 'g'));
+            throw new Error('undone');
+          }),
+        ).rejects.toThrow('undone');
+      });
+    expect(await moved([f!, g!], savepoint)).toEqual([true, false]);
+
+    // 120 organizations in one commit (more than the note holds), then an id the list cannot hold.
+    const many = await orgs(120);
+    const resets = store.changes.resets;
+    const all = await moved(many, () => store.transaction(async (tx) => tx.insert(users).values(many.map((o) => user(o, 'm')))));
+    // PostgreSQL: the note says "everything" (a reset); PGlite hears each notification.
+    if (kind === 'postgres') expect(store.changes.resets).toBe(resets + 1);
+    else expect(all.every(Boolean)).toBe(true);
+    const odd = `odd,${newId()}`;
+    await store.db.insert(organizations).values({ id: odd, name: 'Odd' });
+    const oddResets = store.changes.resets;
+    const oddMoved = await moved([odd], () => store.transaction(async (tx) => tx.insert(users).values(user(odd, 'o'))));
+    if (kind === 'postgres') expect(store.changes.resets).toBe(oddResets + 1);
+    else expect(oddMoved).toEqual([true]);
   });
 
   it('runs transactions at the requested isolation level', async () => {

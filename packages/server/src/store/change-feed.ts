@@ -8,17 +8,27 @@
  * How the announcements arrive:
  * - PGlite: one session, and its own notifications are handed over before the statement (or the
  *   COMMIT) that caused them resolves: a change is known before anyone hears of its success.
- * - PostgreSQL: every pooled connection listens, so the connection that commits receives its own
- *   notifications before its COMMIT returns (the same guarantee within this process); one extra
- *   connection listens all the time for the other processes' commits, which arrive moments after
- *   theirs. While that connection is down the feed is not `live`: nothing may be served from a
- *   cache, and everything cached before is dropped when it comes back.
+ * - PostgreSQL: the trigger also notes the organization in a transaction-local setting
+ *   (`walletkit.changed`, migration 0011), and the store's client reads it in the COMMIT's round
+ *   trip (prepared.ts `CommitProbe`, round-trips.ts): a commit's own changes are `noted` here
+ *   before the COMMIT (or a write outside a transaction) resolves, the same guarantee within this
+ *   process. One connection listens all the time for every commit, the other processes' among
+ *   them, which arrive moments after theirs. While that connection is down the feed is not `live`:
+ *   nothing may be served from a cache, and everything cached before is dropped when it comes back.
+ *   Only that one connection listens: PostgreSQL wakes every listening backend at every notifying
+ *   commit, whatever their channels (decision 0022).
  *
  * Epochs are counters in a fixed table indexed by a hash of the organization id: two
  * organizations sharing a slot only cost each other a cache miss, and memory stays bounded.
  */
 
 export const CHANGES_CHANNEL = 'walletkit_changes';
+
+/**
+ * What a transaction noted (migration 0011): `,id,id,` of the organizations it changed, `*` when
+ * too many to list, empty or NULL when none. Read as the commit probe (prepared.ts).
+ */
+export const CHANGES_NOTED = "SELECT current_setting('walletkit.changed', true) AS probed";
 
 const SLOTS = 1 << 16;
 
@@ -74,6 +84,13 @@ export class ChangeFeed {
     const slot = slotOf(organizationId);
     this.epochs[slot] = (this.epochs[slot]! + 1) >>> 0;
     this.generationValue++;
+  }
+
+  /** What a commit of this process noted ({@link CHANGES_NOTED}): each organization changed, or everything when `*`. */
+  noted(value: string | null): void {
+    if (!value) return;
+    if (value === '*') this.reset();
+    else for (const id of value.split(',')) if (id) this.changed(id);
   }
 
   /** Forget everything (the listener reconnected, or announcements may have been missed). */

@@ -17,12 +17,12 @@ import pg from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import { ChangeFeed, CHANGES_CHANNEL } from './change-feed.js';
+import { ChangeFeed, CHANGES_CHANNEL, CHANGES_NOTED } from './change-feed.js';
 import { isPreparedStatementLost, sqlState } from './db-errors.js';
 import { lockDataDir, type DirLock } from './lock.js';
 import { migrate, MigrationError } from './migrate.js';
 import { PgliteConnection } from './pglite-connection.js';
-import { preparingClient, StatementNames } from './prepared.js';
+import { type CommitProbe, preparingClient, StatementNames } from './prepared.js';
 
 export { StoreLockedError } from './lock.js';
 export { ChangeFeed } from './change-feed.js';
@@ -166,6 +166,8 @@ async function openPglite(client: PGlite, disk?: { lock: DirLock; dataDir: strin
         // open transaction nor its statements.
         if ((connection as pg.Client).getTransactionStatus() !== 'I') await connection.query('ROLLBACK');
         await connection.query('DEALLOCATE ALL');
+        // Its own notifications arrive in order: no change needs noting for a probe (migration 0011).
+        await connection.query('SET walletkit.note_changes TO off');
         await connection.query(`LISTEN ${CHANGES_CHANNEL}`);
       },
     },
@@ -248,13 +250,15 @@ async function createMemoryPglite(): Promise<PGlite> {
 export const LISTENER_NAME = 'walletkit-changes';
 
 /**
- * The change feed of a PostgreSQL database (change-feed.ts): every pooled connection listens (a
- * commit's own notifications arrive before its COMMIT returns), and one more connection, opened
- * when the feed is first needed, listens for the other processes' commits; while it is down the
- * feed is not live. A database where LISTEN fails (a transaction-mode pooler) never goes live:
- * nothing is cached, everything is read.
+ * The change feed of a PostgreSQL database (change-feed.ts): each commit of the pool's connections
+ * reads what it changed in its own round trip (`probe`, so this process knows before the COMMIT
+ * returns), and one connection, opened when the feed is first needed, listens for every commit,
+ * the other processes' among them; while it is down the feed is not live. The pooled connections
+ * do not listen: PostgreSQL would wake each of them at every change (decision 0022). A database
+ * where LISTEN is refused (a transaction-mode pooler) never goes live: nothing is cached,
+ * everything is read.
  */
-function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(client: pg.ClientBase): Promise<void>; close(): Promise<void> } {
+function postgresChanges(databaseUrl: string): { feed: ChangeFeed; probe: CommitProbe; close(): Promise<void> } {
   let usable = true;
   let closed = false;
   let listener: pg.Client | undefined;
@@ -271,12 +275,16 @@ function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(cli
       if (listener === client) listener = undefined;
       feed.goDead();
     });
+    let connected = false;
     try {
       await client.connect();
+      connected = true;
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
       if (closed) await client.end();
       else if (listener === client) feed.goLive();
-    } catch {
+    } catch (err) {
+      // LISTEN refused by a server that let us in: it never will listen, stop asking.
+      if (connected && sqlState(err)) usable = false;
       if (listener === client) listener = undefined;
       feed.goDead();
       await client.end().catch(() => {});
@@ -293,15 +301,7 @@ function postgresChanges(databaseUrl: string): { feed: ChangeFeed; onConnect(cli
   });
   return {
     feed,
-    async onConnect(client) {
-      client.on('notification', hear);
-      try {
-        await client.query(`LISTEN ${CHANGES_CHANNEL}`);
-      } catch {
-        usable = false;
-        feed.goDead();
-      }
-    },
+    probe: { text: CHANGES_NOTED, heard: (value) => feed.noted(value) },
     async close() {
       closed = true;
       const client = listener;
@@ -318,8 +318,7 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Stor
     {
       connectionString: databaseUrl,
       max: poolSize,
-      onConnect: changes.onConnect,
-      Client: preparingClient(new StatementNames(), isPreparedStatementLost),
+      Client: preparingClient(new StatementNames(), isPreparedStatementLost, changes.probe),
     },
     'PostgreSQL',
   );

@@ -84,9 +84,17 @@ type Callback = (err: Error | null, result?: unknown) => void;
  * It also saves a transaction two round trips (round-trips.ts): a BEGIN asked for with a promise
  * (drizzle's) waits for the transaction's next statement and goes with it; a statement marked
  * with `commitWithNext` carries the COMMIT, and the COMMIT asked for after it is answered at once.
+ *
+ * With a `probe` (PostgreSQL's change feed, db.ts), every COMMIT it sends (with the last statement,
+ * with held ones, or alone) has the probe run just before it in the same round trip, and so has a
+ * write with parameters outside any transaction (committed at its Sync); the probe's value is
+ * handed over once the commit succeeded, before the caller's promise settles. A write without
+ * parameters outside a transaction is not probed (the listener hears it moments later).
  */
-export function preparingClient(names: StatementNames, lost: (err: unknown) => boolean): typeof pg.Client {
+export function preparingClient(names: StatementNames, lost: (err: unknown) => boolean, probe?: CommitProbe): typeof pg.Client {
   const query = pg.Client.prototype.query as (this: pg.Client, config: unknown, values?: unknown, callback?: unknown) => unknown;
+  /** The probe as a statement: prepared once per connection while names are kept. */
+  const probeStatement = (): Ahead | undefined => probe && { text: probe.text, values: [], name: names.enabled ? PROBE_NAME : undefined };
   return class PreparingClient extends pg.Client {
     /** Statements not sent yet (round-trips.ts): they go with the transaction's next statement. */
     private ahead: Ahead[] = [];
@@ -96,6 +104,8 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
     private commitNext = false;
     /** The COMMIT went with the last statement: the one asked for next is answered at once. */
     private committedEarly = false;
+    /** The statement {@link send} sends next is the probe standing for the transaction's COMMIT. */
+    private probeAsCommit = false;
 
     /** round-trips.ts `commitWithNext`: the next statement is the transaction's last. */
     commitWithNext(): void {
@@ -144,6 +154,7 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
         }
         // The statements held run with the COMMIT, as the batch's statement.
         if (end === 'COMMIT') {
+          if (probe) return this.commitProbed(done);
           this.commitNext = false;
           return this.send({ text: command, queryMode: 'extended' }, undefined, done);
         }
@@ -163,6 +174,7 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       }
       if (plain) {
         this.commitNext = false;
+        if (probe && command !== undefined && /^commit$/i.test(command) && this.getTransactionStatus() === 'T') return this.commitProbed(done);
         return query.call(this, config, values, callback);
       }
       // A text given as a string runs unnamed, as node-postgres would run it.
@@ -198,6 +210,27 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       });
     }
 
+    /**
+     * The transaction's COMMIT with the probe ahead of it, in one round trip with what is held (if
+     * anything): answered as a COMMIT, once the probe's value was heard.
+     */
+    private commitProbed(done: Callback | undefined): unknown {
+      const statement = probeStatement() as Ahead;
+      this.commitNext = true;
+      this.probeAsCommit = true;
+      const settle = (err: Error | null, result?: unknown, callback: Callback | undefined = done) => {
+        if (err) return callback?.(err);
+        probe?.heard((result as pg.QueryResult<Record<string, string | null>> | undefined)?.rows[0]?.[PROBE_COLUMN] ?? null);
+        callback?.(null, answered('COMMIT'));
+      };
+      if (done) return this.send({ text: statement.text, name: statement.name }, [], settle);
+      return new Promise((resolve, reject) =>
+        this.send({ text: statement.text, name: statement.name }, [], (err: Error | null, result?: unknown) =>
+          settle(err, result, (e, r) => (e ? reject(e) : resolve(r))),
+        ),
+      );
+    }
+
     /** What is held, alone: its last statement as the batch's. */
     private flush(): Promise<unknown> {
       // The COMMIT is for the statement that follows, which cannot carry it (drizzle's goes alone).
@@ -212,7 +245,11 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
     private send(config: unknown, values?: unknown, callback?: unknown): unknown {
       const before = this.ahead;
       const commit = this.commitNext;
-      if (before.length === 0 && !commit) return query.call(this, config, values, callback);
+      const asCommit = this.probeAsCommit;
+      this.probeAsCommit = false;
+      // A write outside any transaction commits at the batch's Sync: the probe goes with it too.
+      const autocommitWrite = before.length === 0 && !commit && probe !== undefined && this.getTransactionStatus() === 'I' && isWrite(config);
+      if (before.length === 0 && !commit && !autocommitWrite) return query.call(this, config, values, callback);
       this.ahead = [];
       this.beginHeld = false;
       this.commitNext = false;
@@ -222,7 +259,9 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       const result = done ? undefined : new Promise((resolve, reject) => (settle = (err, res) => (err ? reject(err) : resolve(res))));
       let batch: Batch | undefined;
       const settled = (err: Error | null | undefined, res?: unknown) => {
-        if (!err && batch?.committed) this.committedEarly = true;
+        if (!err && batch?.committed && !asCommit) this.committedEarly = true;
+        // Committed (the COMMIT's answer, or the Sync of a write outside a transaction): what it changed is heard first.
+        if (!err && batch?.probed !== undefined && (batch.committed || autocommitWrite)) probe?.heard(batch.probed);
         // A statement held ahead (named) the connection no longer holds: name nothing from now on.
         if (err && lost(err)) names.disable();
         (done ?? settle)(err ?? null, res);
@@ -238,12 +277,33 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
         }
         return result;
       }
-      batch = new Batch(statement, encoded, before, commit);
+      batch = new Batch(statement, encoded, before, commit, !asCommit && (commit || autocommitWrite) ? probeStatement() : undefined);
       statement._result._types ??= (this as unknown as { _types: unknown })._types;
       query.call(this, batch);
       return result;
     }
   } as typeof pg.Client;
+}
+
+/**
+ * A statement run after each commit of this client's, in the commit's round trip (round-trips.ts
+ * `Batch`): its one value is handed to `heard` before the caller learns that it committed. On
+ * PostgreSQL, the organizations whose facts the transaction changed (db.ts, change-feed.ts).
+ */
+export interface CommitProbe {
+  /** One row, one column named {@link PROBE_COLUMN}, no parameters. */
+  text: string;
+  heard(value: string | null): void;
+}
+
+/** The probe's statement name on each connection, and its column. */
+const PROBE_NAME = 'wk_commit_probe';
+export const PROBE_COLUMN = 'probed';
+
+/** Whether a statement may write (anything but a SELECT): one outside a transaction is probed. */
+function isWrite(config: unknown): boolean {
+  const text = typeof config === 'string' ? config : (config as { text?: unknown } | null)?.text;
+  return typeof text === 'string' && !/^\s*select\b/i.test(text);
 }
 
 function answer(result: unknown, done: Callback | undefined): unknown {

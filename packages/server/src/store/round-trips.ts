@@ -18,6 +18,10 @@
  * statement (a transaction that runs none sends nothing at all), and a statement its owner marks
  * as the transaction's last ({@link commitWithNext}) carries the COMMIT; drizzle's COMMIT after it
  * is then answered without a round trip.
+ *
+ * A batch may also carry a probe after its statement (before the COMMIT, if any): a statement
+ * whose one value is read here (`probed`), on PostgreSQL the organizations whose facts the
+ * transaction changed (change-feed.ts), known before the caller hears that it committed.
  */
 import { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -96,22 +100,28 @@ export class Batch {
   private ahead: number;
   /** Set once the statement's own CommandComplete arrived (what follows is the COMMIT's). */
   private done = false;
+  /** Set once the probe's CommandComplete arrived (what follows is the COMMIT's). */
+  private probeDone = false;
   /** Set when the COMMIT's own answer arrived: the transaction is committed. */
   committed = false;
+  /** The probe's value (its first row's first column, as text), once its row arrived. */
+  probed: string | null | undefined;
 
   constructor(
     private readonly query: PgQuery,
     private readonly values: unknown[],
     private readonly before: readonly Ahead[],
     private readonly commit: boolean,
+    private readonly probe?: Ahead,
   ) {
     this.ahead = before.length;
   }
 
-  /** The statement whose answers arrive now: one ahead, the batch's own, or none (the COMMIT's). */
+  /** The statement whose answers arrive now: one ahead, the batch's own, the probe, or none (the COMMIT's). */
   private get answeringNow(): { name?: string | undefined; text: string } | undefined {
     if (this.ahead > 0) return this.before[this.before.length - this.ahead];
-    return this.done ? undefined : this.query;
+    if (!this.done) return this.query;
+    return this.probe && !this.probeDone ? this.probe : undefined;
   }
 
   /**
@@ -141,6 +151,7 @@ export class Batch {
       connection.bind({ statement: q.name, values: this.values, binary: q.binary });
       connection.describe({ type: 'P', name: '' });
       connection.execute({});
+      if (this.probe) send(connection, this.probe);
       if (this.commit) send(connection, { text: 'COMMIT', values: [] });
       connection.sync();
     } finally {
@@ -155,6 +166,8 @@ export class Batch {
     } else if (!this.done) {
       this.done = true;
       this.query.handleCommandComplete(msg, connection);
+    } else if (this.probe && !this.probeDone) {
+      this.probeDone = true;
     } else {
       this.committed = true;
     }
@@ -168,9 +181,13 @@ export class Batch {
     if (this.answering) this.query.handleRowDescription(msg);
   }
 
-  /** Rows of a statement ahead (an advisory lock's) are nobody's. */
+  /** Rows of a statement ahead (an advisory lock's) are nobody's; the probe's first is read here. */
   handleDataRow(msg: unknown): void {
     if (this.answering) this.query.handleDataRow(msg);
+    else if (this.done && this.probe && !this.probeDone && this.probed === undefined) {
+      const value = (msg as { fields?: unknown[] }).fields?.[0];
+      this.probed = typeof value === 'string' ? value : null;
+    }
   }
 
   handleEmptyQuery(connection: unknown): void {
@@ -180,7 +197,11 @@ export class Batch {
   /** The first error of the batch is the statement's (the server skipped the rest). */
   handleError(err: unknown, connection: Wire): void {
     // The Parses after the failed statement were skipped: their names are not on the connection.
-    const skipped = [...this.before.slice(this.before.length - this.ahead + 1), ...(this.ahead > 0 ? [this.query] : [])];
+    const skipped = [
+      ...this.before.slice(this.before.length - this.ahead + 1),
+      ...(this.ahead > 0 ? [this.query] : []),
+      ...(this.probe && (this.ahead > 0 || !this.done) ? [this.probe] : []),
+    ];
     for (const { name } of skipped) {
       if (name && connection.parsedStatements?.[name] === undefined) delete connection.submittedNamedStatements[name];
     }
