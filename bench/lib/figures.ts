@@ -58,6 +58,8 @@ export function pooled(a: Measured, b: Measured): Measured {
             bench: (a.cpu.bench + b.cpu.bench) / 2,
             machine: (a.cpu.machine + b.cpu.machine) / 2,
             steal: (a.cpu.steal + b.cpu.steal) / 2,
+            iowait: (a.cpu.iowait + b.cpu.iowait) / 2,
+            ...(a.cpu.ioStalled !== undefined && b.cpu.ioStalled !== undefined ? { ioStalled: (a.cpu.ioStalled + b.cpu.ioStalled) / 2 } : {}),
             cores: a.cpu.cores,
           }
         : (a.cpu ?? b.cpu),
