@@ -3,36 +3,22 @@
  * facts, with this tree's store (a pool of 10, as the server opens it, and its change feed's
  * listener). Each transaction UPDATEs one user row (a fact table: the trigger of migrations
  * 0009/0011 runs); 2 or 10 run at once, so 8 or none of the pool's connections sit idle. The
- * PostgreSQL figure is the CPU of the cluster's processes (/proc), a commit's share. Not a
+ * PostgreSQL figure is the CPU of the cluster's processes (/proc, bench/lib/cpu.ts), a commit's share. Not a
  * figure with a ceiling: a tool for decision 0022's "notifications that wake every connection"
  * (every listening backend is woken at each notifying commit, idle ones one by one).
  *
  *   COMMITS=4000  transactions per row of the table (default 3000)
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { openStore } from '../packages/server/src/store/db.js';
 import { organizations, users } from '../packages/server/src/store/schema.js';
 import { startThrowawayPostgres } from '../packages/server/test/support/pg.js';
+import { cpuMeter } from './lib/cpu.js';
 
 const commits = Number(process.env.COMMITS ?? 3000);
-
-/** CPU of every PostgreSQL process on the machine, in ms (clock ticks of 10 ms). */
-function postgresCpuMs(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      if (!readFileSync(`/proc/${pid}/comm`, 'utf8').startsWith('postgres')) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return ticks * 10;
-}
 
 const cluster = await startThrowawayPostgres();
 try {
@@ -40,6 +26,8 @@ try {
   await admin.connect();
   await admin.query('CREATE DATABASE changes');
   await admin.end();
+  // The cluster's postmaster: its process tree is the cluster (bench/lib/cpu.ts counts it as the "server").
+  const postmaster = Number(readFileSync(join(cluster.dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   const store = await openStore({ databaseUrl: cluster.url.replace(/\/postgres$/, '/changes'), poolSize: 10 });
   try {
     const org = crypto.randomUUID();
@@ -53,8 +41,7 @@ try {
     console.log(`${commits} commits each, pool of 10, PostgreSQL 15 (throwaway cluster)`);
     console.log('at once | commits/s | PostgreSQL µs/commit | this process µs/commit');
     for (const atOnce of [2, 10, 2, 10]) {
-      const pg0 = postgresCpuMs();
-      const cpu0 = process.cpuUsage();
+      const meter = cpuMeter(postmaster);
       const t0 = performance.now();
       let next = 0;
       await Promise.all(
@@ -71,9 +58,10 @@ try {
         }),
       );
       const ms = performance.now() - t0;
-      const cpu = process.cpuUsage(cpu0);
-      const pgUs = ((postgresCpuMs() - pg0) * 1000) / commits;
-      const nodeUs = (cpu.user + cpu.system) / commits;
+      // Cores used over the window, to µs a commit.
+      const { server, bench } = meter();
+      const pgUs = (server * ms * 1000) / commits;
+      const nodeUs = (bench * ms * 1000) / commits;
       console.log(
         `${String(atOnce).padStart(7)} | ${((commits / ms) * 1000).toFixed(0).padStart(9)} | ${pgUs.toFixed(0).padStart(20)} | ${nodeUs.toFixed(0).padStart(22)}`,
       );

@@ -28,7 +28,7 @@ export const CHANGES_CHANNEL = 'walletkit_changes';
  * What a transaction noted (migration 0011): `,id,id,` of the organizations it changed, `*` when
  * too many to list, empty or NULL when none. Read as the commit probe (prepared.ts).
  */
-export const CHANGES_NOTED = "SELECT current_setting('walletkit.changed', true) AS probed";
+export const CHANGES_NOTED = "SELECT current_setting('walletkit.changed', true)";
 
 const SLOTS = 1 << 16;
 

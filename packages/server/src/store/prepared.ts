@@ -104,8 +104,6 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
     private commitNext = false;
     /** The COMMIT went with the last statement: the one asked for next is answered at once. */
     private committedEarly = false;
-    /** The statement {@link send} sends next is the probe standing for the transaction's COMMIT. */
-    private probeAsCommit = false;
 
     /** round-trips.ts `commitWithNext`: the next statement is the transaction's last. */
     commitWithNext(): void {
@@ -215,20 +213,24 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
      * anything): answered as a COMMIT, once the probe's value was heard.
      */
     private commitProbed(done: Callback | undefined): unknown {
-      const statement = probeStatement() as Ahead;
+      const { text, name } = probeStatement() as Ahead;
       this.commitNext = true;
-      this.probeAsCommit = true;
-      const settle = (err: Error | null, result?: unknown, callback: Callback | undefined = done) => {
-        if (err) return callback?.(err);
-        probe?.heard((result as pg.QueryResult<Record<string, string | null>> | undefined)?.rows[0]?.[PROBE_COLUMN] ?? null);
-        callback?.(null, answered('COMMIT'));
-      };
-      if (done) return this.send({ text: statement.text, name: statement.name }, [], settle);
-      return new Promise((resolve, reject) =>
-        this.send({ text: statement.text, name: statement.name }, [], (err: Error | null, result?: unknown) =>
-          settle(err, result, (e, r) => (e ? reject(e) : resolve(r))),
-        ),
-      );
+      const run = (callback: Callback) =>
+        this.send(
+          { text, name },
+          [],
+          (err: Error | null, result?: unknown) => {
+            if (err) return callback(err);
+            // Its first row's first column, as a probe after a statement is read (round-trips.ts).
+            const row = (result as pg.QueryResult | undefined)?.rows[0] as Record<string, unknown> | undefined;
+            const value = row ? Object.values(row)[0] : undefined;
+            probe?.heard(typeof value === 'string' ? value : null);
+            callback(null, answered('COMMIT'));
+          },
+          true,
+        );
+      if (done) return run(done);
+      return new Promise((resolve, reject) => run((err, result) => (err ? reject(err) : resolve(result))));
     }
 
     /** What is held, alone: its last statement as the batch's. */
@@ -241,12 +243,13 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
       return this.send({ text: last.text, queryMode: 'extended' }, last.values) as Promise<unknown>;
     }
 
-    /** A statement with parameters: alone, or in one round trip with what is held and/or the COMMIT. */
-    private send(config: unknown, values?: unknown, callback?: unknown): unknown {
+    /**
+     * A statement with parameters: alone, or in one round trip with what is held and/or the COMMIT.
+     * `asCommit`: it is the probe standing for the transaction's COMMIT ({@link commitProbed}).
+     */
+    private send(config: unknown, values?: unknown, callback?: unknown, asCommit = false): unknown {
       const before = this.ahead;
       const commit = this.commitNext;
-      const asCommit = this.probeAsCommit;
-      this.probeAsCommit = false;
       // A write outside any transaction commits at the batch's Sync: the probe goes with it too.
       const autocommitWrite = before.length === 0 && !commit && probe !== undefined && this.getTransactionStatus() === 'I' && isWrite(config);
       if (before.length === 0 && !commit && !autocommitWrite) return query.call(this, config, values, callback);
@@ -291,14 +294,13 @@ export function preparingClient(names: StatementNames, lost: (err: unknown) => b
  * PostgreSQL, the organizations whose facts the transaction changed (db.ts, change-feed.ts).
  */
 export interface CommitProbe {
-  /** One row, one column named {@link PROBE_COLUMN}, no parameters. */
+  /** No parameters; its first row's first column (text or NULL) is the value. */
   text: string;
   heard(value: string | null): void;
 }
 
-/** The probe's statement name on each connection, and its column. */
+/** The probe's statement name on each connection. */
 const PROBE_NAME = 'wk_commit_probe';
-export const PROBE_COLUMN = 'probed';
 
 /** Whether a statement may write (anything but a SELECT): one outside a transaction is probed. */
 function isWrite(config: unknown): boolean {
