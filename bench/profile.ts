@@ -17,6 +17,7 @@ import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/serv
 import { newKey } from './lib/client-crypto.js';
 import { cpuMeter, formatCpu } from './lib/cpu.js';
 import { measureFlows, measureRequests, type Req } from './lib/load.js';
+import { DATA_ROOT } from './lib/settings.js';
 import { killAll, ROOT } from './lib/processes.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
@@ -84,13 +85,14 @@ async function main(): Promise<void> {
   const profDir = mkdtempSync(join(tmpdir(), 'walletkit-profile-'));
   const sink = await startCodeSink();
   let cluster: ThrowawayPostgres | undefined;
-  if (db === 'postgres') cluster = await startThrowawayPostgres();
+  if (db === 'postgres') cluster = await startThrowawayPostgres({ parentDir: DATA_ROOT.dir });
   const world = await World.create({
     kind: db,
     ...(cluster ? { pgAdminUrl: cluster.url } : {}),
     sink,
     nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir],
     log: (line) => console.log(line),
+    parentDir: DATA_ROOT.dir,
   });
   try {
     if (seed > 0) await world.seedTo(seed);

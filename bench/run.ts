@@ -18,7 +18,7 @@ import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
 import { LOGINS_PER_ACCOUNT, World } from './lib/world.js';
 import { attempt, data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource } from './lib/recorder.js';
-import { CONNECTIONS, dbs, type Part, parts, PG_URL, runSettings, scales, SOAK_SECONDS, SOAK_WARMUP } from './lib/settings.js';
+import { CONNECTIONS, DATA_ROOT, dbs, type Part, parts, PG_URL, runSettings, scales, SOAK_SECONDS, SOAK_WARMUP } from './lib/settings.js';
 
 let ceiling: Running;
 
@@ -299,7 +299,7 @@ async function main(): Promise<void> {
       if (PG_URL) pgAdminUrl = PG_URL;
       else {
         if (!cluster) {
-          const c = await startThrowawayPostgres();
+          const c = await startThrowawayPostgres({ parentDir: DATA_ROOT.dir });
           cluster = c;
           cleanups.unshift(() => c.stop());
         }
@@ -313,7 +313,9 @@ async function main(): Promise<void> {
     for (const scale of perScale ? scales : [scales.at(-1)!]) {
       log(`\n--- ${kind}, ${num(scale)} seeded sub-organizations ---`);
       const t = performance.now();
-      const world = await attempt(undefined, kind, 'setup', 0, scale, () => World.create({ kind, ...(pgAdminUrl ? { pgAdminUrl } : {}), sink, log }));
+      const world = await attempt(undefined, kind, 'setup', 0, scale, () =>
+        World.create({ kind, ...(pgAdminUrl ? { pgAdminUrl } : {}), sink, log, parentDir: DATA_ROOT.dir }),
+      );
       if (!world) continue;
       log(`  server up, parent organization, proxy, template and probe accounts in ${((performance.now() - t) / 1000).toFixed(1)} s`);
       const seeding = performance.now();

@@ -85,8 +85,16 @@ export class World {
     return this.env.DATABASE_URL || undefined;
   }
 
-  static async create(opts: { kind: DbKind; pgAdminUrl?: string; sink: CodeSink; nodeArgs?: string[]; log: (line: string) => void }): Promise<World> {
-    const dir = mkdtempSync(join(tmpdir(), `walletkit-bench-${opts.kind}-`));
+  static async create(opts: {
+    kind: DbKind;
+    pgAdminUrl?: string;
+    sink: CodeSink;
+    nodeArgs?: string[];
+    log: (line: string) => void;
+    /** Where the world's directory (PGlite's data) is made; default the OS temp directory. */
+    parentDir?: string;
+  }): Promise<World> {
+    const dir = mkdtempSync(join(opts.parentDir ?? tmpdir(), `walletkit-bench-${opts.kind}-`));
     let databaseUrl = '';
     let drop = async () => {};
     if (opts.kind === 'postgres') {

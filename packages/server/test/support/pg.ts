@@ -57,11 +57,12 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
+/** `parentDir`: where the cluster's directory is made (default the OS temp directory; the bench passes its data root). */
+export async function startThrowawayPostgres(opts: { parentDir?: string } = {}): Promise<ThrowawayPostgres> {
   const missing = postgresUnavailableReason();
   if (missing) throw new Error(missing);
   const asPostgres = process.getuid?.() === 0;
-  const dir = mkdtempSync(join(tmpdir(), 'walletkit-pg-'));
+  const dir = mkdtempSync(join(opts.parentDir ?? tmpdir(), 'walletkit-pg-'));
   if (asPostgres) {
     const uid = Number((await run('id', ['-u', 'postgres'], false)).trim());
     const gid = Number((await run('id', ['-g', 'postgres'], false)).trim());
