@@ -57,7 +57,7 @@ export const SOAK_WARMUP = numberOf('BENCH_SOAK_WARMUP_SECONDS', Math.min(60, SO
 export const PG_URL = process.env.BENCH_PG_URL?.trim() || undefined;
 
 const TMPFS_MAGIC = 0x01021994;
-/** Room a full run's data directories need in memory (two PGlite worlds, then one cluster at 100k: about 3 GB each). */
+/** Room a full run's data directories need in memory (PGlite's 1k and 100k worlds, about 4 GB; later the cluster, about 3 GB). */
 const DATA_IN_MEMORY_BYTES = 8 * 2 ** 30;
 
 /**
