@@ -1,11 +1,13 @@
 // X-Stamp and client-signature checks on the enclave's worker threads (Enclave.checkStamp and
 // Enclave.checkClientSignature, decision 0022): the same answers on a signer thread as
 // in-process, for every scheme, and never a throw for a bad stamp or signature. A stamp the
-// enclave made itself (stampWith, the proxy's) is answered once without a job (own-stamps.ts).
+// enclave made itself (stampWith, the proxy's) is answered once without a job (own-stamps.ts), and
+// so is a pass it gave a call in this process (stampInProcess, decision 0027) until released.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClientSignature, generateP256KeyPair, parseApiKeyStamp, stampApiKey, type ClientSignature, type StampScheme } from '@walletkit/crypto';
 import { loadConfig } from '../src/config';
+import { checkStamp as checkSignature } from '../src/activity/stamp-check';
 import { Enclave } from '../src/enclave';
 import { openTestStore, type TestStore } from './support/stores';
 
@@ -61,6 +63,63 @@ describe.each([1, 0])('Enclave.checkStamp with %i signer threads', (threads) => 
       await expect(enclave.stampWith(sealedPrivateKey, other.publicKey, body)).rejects.toMatchObject({ code: 'ERR_INTERNAL' });
     } finally {
       jobs.mockRestore();
+    }
+  });
+
+  it('gives a call in this process a pass once the sealed key has stamped here: no job, good for its body until released, no signature anywhere else', async () => {
+    const { sealedPrivateKey, publicKey } = await enclave.createSealedApiKey();
+    const pool = (enclave as unknown as { signer: { stamp: (job: unknown) => Promise<string>; checkStamp: (job: unknown) => Promise<boolean> } }).signer;
+    const ownStamps = (enclave as unknown as { ownStamps: { passesHeld: number } }).ownStamps;
+    const stampJobs = vi.spyOn(pool, 'stamp');
+    const checkJobs = vi.spyOn(pool, 'checkStamp');
+    try {
+      const body = (n: number) => JSON.stringify({ type: 'ACTIVITY_TYPE_INIT_OTP', nonce: randomBytes(8).toString('hex'), n });
+      // The first time, a signature: it opens the key and proves it is publicKey's.
+      const firstBody = body(1);
+      const first = await enclave.stampInProcess(sealedPrivateKey, publicKey, firstBody);
+      const signed = parseApiKeyStamp(first.header);
+      expect(checkSignature({ body: utf8.encode(firstBody), stamp: signed })).toBe(true);
+      expect(stampJobs).toHaveBeenCalledTimes(1);
+      first.release();
+
+      // Then a pass: no job, the key's stamped public key and scheme, and no signature of anything.
+      const passBody = body(2);
+      const given = await enclave.stampInProcess(sealedPrivateKey, publicKey, passBody);
+      expect(stampJobs).toHaveBeenCalledTimes(1);
+      const pass = parseApiKeyStamp(given.header);
+      expect(pass).toMatchObject({ publicKey: signed.publicKey, scheme: signed.scheme });
+      expect(pass.signature).not.toBe(signed.signature);
+      expect(checkSignature({ body: utf8.encode(passBody), stamp: pass })).toBe(false);
+      expect(ownStamps.passesHeld).toBe(1);
+
+      // Good for its very body, as often as it is checked (a request run again), without a job.
+      expect(await enclave.checkStamp(utf8.encode(passBody), pass)).toBe(true);
+      expect(await enclave.checkStamp(utf8.encode(passBody), pass)).toBe(true);
+      expect(checkJobs).toHaveBeenCalledTimes(0);
+      // Another body, another key's name or scheme: checked as a signature, and refused.
+      expect(await enclave.checkStamp(utf8.encode(`${passBody} `), pass)).toBe(false);
+      expect(await enclave.checkStamp(utf8.encode(passBody), { ...pass, publicKey: generateP256KeyPair().publicKey })).toBe(false);
+      expect(await enclave.checkStamp(utf8.encode(passBody), { ...pass, scheme: 'SIGNATURE_SCHEME_TK_API_ED25519' })).toBe(false);
+      // Released (its call returned): worth nothing.
+      given.release();
+      expect(ownStamps.passesHeld).toBe(0);
+      expect(await enclave.checkStamp(utf8.encode(passBody), pass)).toBe(false);
+
+      // A public key the sealed key is not: refused as stampWith refuses it, and nothing changes.
+      const other = generateP256KeyPair();
+      await expect(enclave.stampInProcess(sealedPrivateKey, other.publicKey, body(3))).rejects.toMatchObject({ code: 'ERR_INTERNAL' });
+      // Another sealed key claiming this public key: opened, refused, no pass.
+      const stranger = await enclave.createSealedApiKey();
+      await expect(enclave.stampInProcess(stranger.sealedPrivateKey, publicKey, body(4))).rejects.toMatchObject({ code: 'ERR_INTERNAL' });
+      expect(ownStamps.passesHeld).toBe(0);
+      // The proven key still gets passes.
+      const jobsSoFar = stampJobs.mock.calls.length;
+      const again = await enclave.stampInProcess(sealedPrivateKey, publicKey, body(5));
+      expect(stampJobs).toHaveBeenCalledTimes(jobsSoFar);
+      again.release();
+    } finally {
+      stampJobs.mockRestore();
+      checkJobs.mockRestore();
     }
   });
 

@@ -53,6 +53,9 @@ export { exportTarget } from './transfer.js';
 
 const utf8 = new TextEncoder();
 
+/** Sealed API keys whose owner `stampInProcess` remembers (one a proxy configuration in use). */
+const SEALED_KEY_OWNERS = 1024;
+
 export class Enclave {
   private readonly atRest: EnclaveKeyPair;
   private readonly signing: EnclaveKeyPair;
@@ -61,8 +64,10 @@ export class Enclave {
   private readonly atRestRecipient: AtRestKey;
   /** Worker threads that open sealed keys and sign (signer-pool.ts). */
   private readonly signer: SignerPool;
-  /** Stamps made by `stampWith`, until they are checked (own-stamps.ts). */
+  /** Stamps made by `stampWith`, until they are checked, and passes given by `stampInProcess` (own-stamps.ts). */
   private readonly ownStamps = new OwnStamps();
+  /** Sealed API keys a stamp here showed to be `publicKey`'s (`stampInProcess`): public data only, the oldest out first. */
+  private readonly sealedKeyOwners = new Map<string, { publicKey: string; stamp: ParsedStamp }>();
 
   private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: AtRestKey, signer: SignerPool) {
     this.atRest = atRest;
@@ -364,6 +369,32 @@ export class Enclave {
       // The key does not open, or what opens is not a P-256 key: corrupt storage.
       throw new ApiError('ERR_INTERNAL', 'a sealed API key does not stamp', undefined, { cause });
     }
+  }
+
+  /**
+   * The X-Stamp of `body` by a sealed API key for a call that stays in this process (the proxy's
+   * `inject()`; decision 0027). The first time a sealed key comes here it stamps as `stampWith`
+   * does, which opens it and proves it is `publicKey`'s; from then on, a pass: a random value in
+   * the signature's place that this enclave's `checkStamp` answers for, over this very body, until
+   * `release` (call it when the call returned, whichever way). No key is opened for a pass and no
+   * key is kept (what is kept is which public key a sealed value belongs to); checked anywhere as a
+   * signature, a pass is refused. A call that leaves the process (HTTP) must use `stampWith`.
+   * @example const { header, release } = await enclave.stampInProcess(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
+   */
+  async stampInProcess(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<{ header: string; release(): void }> {
+    const id =
+      'nonce' in sealedPrivateKey
+        ? `aead|${sealedPrivateKey.nonce}|${sealedPrivateKey.ciphertext}`
+        : `hpke|${sealedPrivateKey.encappedPublic}|${sealedPrivateKey.ciphertext}`;
+    const owner = this.sealedKeyOwners.get(id);
+    if (owner === undefined || owner.publicKey !== publicKey) {
+      const header = await this.stampWith(sealedPrivateKey, publicKey, body);
+      if (this.sealedKeyOwners.size >= SEALED_KEY_OWNERS) this.sealedKeyOwners.delete(this.sealedKeyOwners.keys().next().value as string);
+      this.sealedKeyOwners.set(id, { publicKey, stamp: parseApiKeyStamp(header) });
+      return { header, release: () => {} };
+    }
+    const pass = this.ownStamps.pass(owner.stamp.publicKey, owner.stamp.scheme, body);
+    return { header: Buffer.from(JSON.stringify(pass.stamp), 'utf8').toString('base64url'), release: pass.release };
   }
 
   /**

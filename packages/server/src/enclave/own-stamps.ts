@@ -1,24 +1,45 @@
 /**
  * Stamps this enclave made (`Enclave.stampWith`: the auth proxy's requests to the activity API),
- * each remembered until its check. When the proxy and the activity API are one process (the
- * default, `inject()`), the activity API checks every proxy request's stamp: four a login. A stamp
- * this enclave made is a valid signature by construction (stampApiKey derives the stamp's public
- * key from the private key it signs with), so its check is answered from here, without a signer
- * thread's job: the same answer, about 100 µs of CPU and two thread hand-offs less (issue 14).
+ * each remembered until its check, and passes it gave for calls that stay in this process
+ * (`Enclave.stampInProcess`), each good until its call returned.
  *
- * An entry answers only for the very stamp it was made as (public key, scheme and signature as
- * written) over the very bytes it signed; anything else, a changed body or a stamp written another
- * way, is checked as any other. Each answers once (a request run again checks its stamp again) and
- * at most LIMIT wait, the oldest dropped first (stamps posted to another server over HTTP are
- * never checked here). Nothing secret is kept: a stamp and its body travel in the clear.
+ * A stamp: when the proxy and the activity API are one process (the default, `inject()`), the
+ * activity API checks every proxy request's stamp. A stamp this enclave made is a valid signature
+ * by construction (stampApiKey derives the stamp's public key from the private key it signs
+ * with), so its check is answered from here, without a signer thread's job: the same answer,
+ * about 100 µs of CPU and two thread hand-offs less (issue 14). An entry answers only for the very
+ * stamp it was made as (public key, scheme and signature as written) over the very bytes it
+ * signed; anything else, a changed body or a stamp written another way, is checked as any other.
+ * Each answers once (a request run again checks its stamp again) and at most LIMIT wait, the
+ * oldest dropped first (stamps posted to another server over HTTP are never checked here).
+ *
+ * A pass (decision 0027): where a stamp is a signature, a pass is a random value in the stamp's
+ * signature field, which only this table makes good: for its public key and scheme, over its very
+ * body, from when it was given until it is released (the caller releases it when its in-process
+ * call returned, whichever way). Anything that checks it as a signature refuses it, so a pass that
+ * somehow left the process, or outlived its call, or meets another body, is worth nothing. Passes
+ * are not dropped for room (a dropped one would refuse an honest call): they are as many as the
+ * calls in flight.
+ *
+ * Nothing secret is kept: a stamp and its body travel in the clear, and a pass is the key to
+ * nothing once its call is over.
  */
-import type { ParsedStamp } from '@walletkit/crypto';
+import { randomBytes } from 'node:crypto';
+import type { ParsedStamp, StampScheme } from '@walletkit/crypto';
 
 const LIMIT = 256;
 
+interface Entry {
+  publicKey: string;
+  scheme: string;
+  body: Buffer;
+}
+
 export class OwnStamps {
   /** By signature (as written): the stamp's key, scheme and the body it signed. */
-  private readonly made = new Map<string, { publicKey: string; scheme: string; body: Buffer }>();
+  private readonly made = new Map<string, Entry>();
+  /** By their random value: the passes given and not yet released. */
+  private readonly passes = new Map<string, Entry>();
 
   /** `stamp` was just made over `body`. */
   remember(stamp: ParsedStamp, body: string): void {
@@ -26,11 +47,32 @@ export class OwnStamps {
     this.made.set(stamp.signature, { publicKey: stamp.publicKey, scheme: stamp.scheme, body: Buffer.from(body, 'utf8') });
   }
 
-  /** Whether `stamp` over `body` is one this enclave made; it then answers no second time. */
+  /** A pass for `body` under `publicKey` and `scheme` (as a stamp of that key would name them), good until `release`. */
+  pass(publicKey: string, scheme: StampScheme, body: string): { stamp: ParsedStamp; release(): void } {
+    const signature = randomBytes(32).toString('hex');
+    this.passes.set(signature, { publicKey, scheme, body: Buffer.from(body, 'utf8') });
+    return { stamp: { publicKey, scheme, signature }, release: () => this.passes.delete(signature) };
+  }
+
+  /** How many passes are given and not released (tests). */
+  get passesHeld(): number {
+    return this.passes.size;
+  }
+
+  /**
+   * Whether `stamp` over `body` is one this enclave made (it then answers no second time) or a
+   * pass it gave that is still held (as often as it is checked, until released).
+   */
   take(stamp: ParsedStamp, body: Uint8Array): boolean {
+    const pass = this.passes.get(stamp.signature);
+    if (pass !== undefined) return matches(pass, stamp, body);
     const made = this.made.get(stamp.signature);
-    if (made === undefined || made.publicKey !== stamp.publicKey || made.scheme !== stamp.scheme || !made.body.equals(body)) return false;
+    if (made === undefined || !matches(made, stamp, body)) return false;
     this.made.delete(stamp.signature);
     return true;
   }
+}
+
+function matches(entry: Entry, stamp: ParsedStamp, body: Uint8Array): boolean {
+  return entry.publicKey === stamp.publicKey && entry.scheme === stamp.scheme && entry.body.equals(body);
 }

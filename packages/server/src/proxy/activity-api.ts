@@ -33,6 +33,8 @@ export interface TransportReply {
 /** How a stamped request reaches the activity API. `path` is absolute (`/public/v1/...`). */
 export interface ActivityTransport {
   post(path: string, body: string, headers: Record<string, string>): Promise<TransportReply>;
+  /** True when the request never leaves this process (`inject()`): its stamp may be the enclave's pass (decision 0027). */
+  readonly inProcess?: boolean;
 }
 
 /**
@@ -66,6 +68,7 @@ export interface Injectable {
  */
 export function injectTransport(app: Injectable): ActivityTransport {
   return {
+    inProcess: true,
     async post(path, body, headers) {
       const res = await app.inject({ method: 'POST', url: path, headers, payload: body });
       return { status: res.statusCode, body: parseJson(res.body) };
@@ -81,8 +84,17 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Stamps the exact body bytes with the proxy key; returns the X-Stamp header value. */
-export type ProxyStamper = (body: string) => Promise<string>;
+/**
+ * The X-Stamp header value of the exact body bytes by the proxy key, and for a stamp good only
+ * while its call lasts (the enclave's in-process pass), `release`, called once the call returned.
+ */
+export interface ProxyStamp {
+  header: string;
+  release?(): void;
+}
+
+/** Stamps the exact body bytes with the proxy key. */
+export type ProxyStamper = (body: string) => Promise<ProxyStamp>;
 
 /** The activity API as the proxy uses it: submits and reads of one organization's proxy key. */
 export interface ActivityApi {
@@ -112,11 +124,17 @@ function errorFromReply(status: number, body: unknown): ApiError {
 
 /**
  * The activity API of one proxy configuration.
- * @example const api = activityApi(transport, (body) => enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body), () => new Date());
+ * @example const api = activityApi(transport, async (body) => ({ header: await enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body) }), () => new Date());
  */
 export function activityApi(transport: ActivityTransport, stamp: ProxyStamper, now: () => Date): ActivityApi {
   async function post(path: string, body: string): Promise<unknown> {
-    const reply = await transport.post(path, body, { 'content-type': 'application/json', 'x-stamp': await stamp(body) });
+    const stamped = await stamp(body);
+    let reply: TransportReply;
+    try {
+      reply = await transport.post(path, body, { 'content-type': 'application/json', 'x-stamp': stamped.header });
+    } finally {
+      stamped.release?.();
+    }
     if (reply.status !== 200) throw errorFromReply(reply.status, reply.body);
     if (typeof reply.body !== 'object' || reply.body === null) throw new ApiError('ERR_UNAVAILABLE', `the activity API replied ${reply.status} without JSON`);
     return reply.body;

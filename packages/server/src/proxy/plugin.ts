@@ -13,7 +13,7 @@ import { assertSchema } from '../activity/validate.js';
 import type { Enclave } from '../enclave/index.js';
 import { ApiError } from '../errors.js';
 import { useStrictJson } from '../request-body.js';
-import { activityApi, type ActivityTransport } from './activity-api.js';
+import { activityApi, type ActivityTransport, type ProxyStamper } from './activity-api.js';
 import type { ProxyConfigStore } from './config-store.js';
 import type { ProxyContext, ProxyRoute } from './context.js';
 import { answerPreflight, guardRequest, type GuardedRequest } from './guard.js';
@@ -32,7 +32,7 @@ export interface ProxyPluginOptions {
   /** How requests reach the activity API (HTTP in production, inject() in tests). */
   transport: ActivityTransport;
   /** Stamps with a sealed proxy key; the key is opened only inside the enclave. */
-  enclave: Pick<Enclave, 'stampWith'>;
+  enclave: Pick<Enclave, 'stampWith' | 'stampInProcess'>;
   now: () => Date;
 }
 
@@ -86,7 +86,11 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions
         if (req.rawBody?.length === 0 && Object.keys(descriptor.request.properties).length > 0)
           throw new ApiError('ERR_MALFORMED_JSON', 'the request body is empty');
         const body = validateBody(descriptor, empty ? {} : req.body);
-        const stamp = (payload: string) => enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, payload);
+        const sealed = config.proxyApiPrivateKeyEncrypted;
+        // A request that stays in this process carries the enclave's pass; one over HTTP a signature (decision 0027).
+        const stamp: ProxyStamper = transport.inProcess
+          ? (payload) => enclave.stampInProcess(sealed, config.proxyApiPublicKey, payload)
+          : async (payload) => ({ header: await enclave.stampWith(sealed, config.proxyApiPublicKey, payload) });
         const ctx: ProxyContext = { config, settings, api: activityApi(transport, stamp, now) };
         return route(body, ctx);
       },
