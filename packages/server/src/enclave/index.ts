@@ -1,8 +1,9 @@
 /**
  * The enclave: the only module that sees plaintext key material (DESIGN section 3).
  *
- * Seeds, private keys and client secrets leave it only as HPKE ciphertext to the at-rest
- * key (`Sealed`), or HPKE-encrypted to a caller's target key inside a signed bundle (export).
+ * Seeds, private keys and client secrets leave it only sealed under the at-rest key (`Sealed`:
+ * AES-256-GCM, or HPKE as callers encrypt to it; at-rest.ts, decision 0025), or HPKE-encrypted to
+ * a caller's target key inside a signed bundle (export).
  * Everything decrypted here lives in memory for the duration of one call and is zeroed after
  * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts,
  * export and import bundles in ./transfer.ts.
