@@ -37,6 +37,7 @@ export {
 export { useNativeP256, verifyP256Der, type NativeP256 } from './ecdsa.js';
 export { useNativeSecp256k1, type NativeSecp256k1 } from './native-secp256k1.js';
 export {
+  encodeApiKeyStamp,
   parseApiKeyStamp,
   stampApiKey,
   verifyApiKeyStamp,

@@ -157,12 +157,16 @@ export function stampApiKey(body: string | Uint8Array, key: StampKey): string {
     }
     if (!matches) throw new CryptoError('ERR_INVALID_PARAMETER', 'key.publicKey does not match key.privateKey');
   }
-  const stamp: ParsedStamp = {
-    publicKey: bytesToHex(publicKey),
-    scheme,
-    signature: bytesToHex(signer.sign(privateKey, bytes, point)),
-  };
-  return base64urlEncode(utf8ToBytes(JSON.stringify(stamp)));
+  return encodeApiKeyStamp({ publicKey: bytesToHex(publicKey), scheme, signature: bytesToHex(signer.sign(privateKey, bytes, point)) });
+}
+
+/**
+ * The X-Stamp header value of a stamp's fields: base64url of their JSON, in Turnkey's order (the
+ * inverse of {@link parseApiKeyStamp}).
+ * @example const header = encodeApiKeyStamp({ publicKey, scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature });
+ */
+export function encodeApiKeyStamp(stamp: ParsedStamp): string {
+  return base64urlEncode(utf8ToBytes(JSON.stringify({ publicKey: stamp.publicKey, scheme: stamp.scheme, signature: stamp.signature })));
 }
 
 function malformed(message: string, cause?: unknown): CryptoError {

@@ -9,6 +9,7 @@
  * export and import bundles in ./transfer.ts.
  */
 import {
+  encodeApiKeyStamp,
   generateP256KeyPair,
   parseApiKeyStamp,
   signAppProof,
@@ -67,8 +68,11 @@ export class Enclave {
   private readonly signer: SignerPool;
   /** Stamps made by `stampWith`, until they are checked, and passes given by `stampInProcess` (own-stamps.ts). */
   private readonly ownStamps = new OwnStamps();
-  /** Sealed API keys a stamp here showed to be `publicKey`'s (`stampInProcess`): public data only, the oldest out first. */
-  private readonly sealedKeyOwners = new Map<string, { publicKey: string; stamp: ParsedStamp }>();
+  /**
+   * Sealed API keys a stamp here showed to be `publicKey`'s (`stampInProcess`), with the key and
+   * scheme their stamps name: public data only, the oldest out first.
+   */
+  private readonly sealedKeyOwners = new Map<string, { publicKey: string; stamped: Pick<ParsedStamp, 'publicKey' | 'scheme'> }>();
 
   private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: AtRestKey, signer: SignerPool) {
     this.atRest = atRest;
@@ -362,10 +366,16 @@ export class Enclave {
    * @example const stamp = await enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
    */
   async stampWith(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<string> {
+    return (await this.stampSealed(sealedPrivateKey, publicKey, body)).header;
+  }
+
+  /** `stampWith`'s stamp, as its header and its fields. */
+  private async stampSealed(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<{ header: string; stamp: ParsedStamp }> {
     try {
-      const stamp = await this.signer.stamp({ sealedPrivateKey, publicKey, body });
-      this.ownStamps.remember(parseApiKeyStamp(stamp), body);
-      return stamp;
+      const header = await this.signer.stamp({ sealedPrivateKey, publicKey, body });
+      const stamp = parseApiKeyStamp(header);
+      this.ownStamps.remember(stamp, body);
+      return { header, stamp };
     } catch (cause) {
       // The key does not open, or what opens is not a P-256 key: corrupt storage.
       throw new ApiError('ERR_INTERNAL', 'a sealed API key does not stamp', undefined, { cause });
@@ -389,13 +399,13 @@ export class Enclave {
         : `hpke|${sealedPrivateKey.encappedPublic}|${sealedPrivateKey.ciphertext}`;
     const owner = this.sealedKeyOwners.get(id);
     if (owner === undefined || owner.publicKey !== publicKey) {
-      const header = await this.stampWith(sealedPrivateKey, publicKey, body);
+      const { header, stamp } = await this.stampSealed(sealedPrivateKey, publicKey, body);
       if (this.sealedKeyOwners.size >= SEALED_KEY_OWNERS) this.sealedKeyOwners.delete(this.sealedKeyOwners.keys().next().value as string);
-      this.sealedKeyOwners.set(id, { publicKey, stamp: parseApiKeyStamp(header) });
+      this.sealedKeyOwners.set(id, { publicKey, stamped: { publicKey: stamp.publicKey, scheme: stamp.scheme } });
       return { header, release: () => {} };
     }
-    const pass = this.ownStamps.pass(owner.stamp.publicKey, owner.stamp.scheme, body);
-    return { header: Buffer.from(JSON.stringify(pass.stamp), 'utf8').toString('base64url'), release: pass.release };
+    const pass = this.ownStamps.pass(owner.stamped.publicKey, owner.stamped.scheme, body);
+    return { header: encodeApiKeyStamp(pass.stamp), release: pass.release };
   }
 
   /**
