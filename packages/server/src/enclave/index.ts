@@ -55,9 +55,6 @@ export { exportTarget } from './transfer.js';
 
 const utf8 = new TextEncoder();
 
-/** Sealed API keys whose owner `stampInProcess` remembers (one a proxy configuration in use). */
-const SEALED_KEY_OWNERS = 1024;
-
 export class Enclave {
   private readonly atRest: EnclaveKeyPair;
   private readonly signing: EnclaveKeyPair;
@@ -66,13 +63,8 @@ export class Enclave {
   private readonly atRestRecipient: AtRestKey;
   /** Worker threads that open sealed keys and sign (signer-pool.ts). */
   private readonly signer: SignerPool;
-  /** Stamps made by `stampWith`, until they are checked, and passes given by `stampInProcess` (own-stamps.ts). */
+  /** Stamps made by `stampWith`, until they are checked; passes given by `stampInProcess` and the sealed keys proven for them (own-stamps.ts). */
   private readonly ownStamps = new OwnStamps();
-  /**
-   * Sealed API keys a stamp here showed to be `publicKey`'s (`stampInProcess`), with the key and
-   * scheme their stamps name: public data only, the oldest out first.
-   */
-  private readonly sealedKeyOwners = new Map<string, { publicKey: string; stamped: Pick<ParsedStamp, 'publicKey' | 'scheme'> }>();
 
   private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: AtRestKey, signer: SignerPool) {
     this.atRest = atRest;
@@ -393,19 +385,11 @@ export class Enclave {
    * @example const { header, release } = await enclave.stampInProcess(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
    */
   async stampInProcess(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<{ header: string; release(): void }> {
-    const id =
-      'nonce' in sealedPrivateKey
-        ? `aead|${sealedPrivateKey.nonce}|${sealedPrivateKey.ciphertext}`
-        : `hpke|${sealedPrivateKey.encappedPublic}|${sealedPrivateKey.ciphertext}`;
-    const owner = this.sealedKeyOwners.get(id);
-    if (owner === undefined || owner.publicKey !== publicKey) {
-      const { header, stamp } = await this.stampSealed(sealedPrivateKey, publicKey, body);
-      if (this.sealedKeyOwners.size >= SEALED_KEY_OWNERS) this.sealedKeyOwners.delete(this.sealedKeyOwners.keys().next().value as string);
-      this.sealedKeyOwners.set(id, { publicKey, stamped: { publicKey: stamp.publicKey, scheme: stamp.scheme } });
-      return { header, release: () => {} };
-    }
-    const pass = this.ownStamps.pass(owner.stamped.publicKey, owner.stamped.scheme, body);
-    return { header: encodeApiKeyStamp(pass.stamp), release: pass.release };
+    const pass = this.ownStamps.passFor(sealedPrivateKey, publicKey, body);
+    if (pass !== undefined) return { header: encodeApiKeyStamp(pass.stamp), release: pass.release };
+    const { header, stamp } = await this.stampSealed(sealedPrivateKey, publicKey, body);
+    this.ownStamps.proven(sealedPrivateKey, publicKey, stamp);
+    return { header, release: () => {} };
   }
 
   /**

@@ -13,7 +13,8 @@
  * Each answers once (a request run again checks its stamp again) and at most LIMIT wait, the
  * oldest dropped first (stamps posted to another server over HTTP are never checked here).
  *
- * A pass (decision 0027): where a stamp is a signature, a pass is a random value in the stamp's
+ * A pass (decision 0027), given only for a sealed key a stamp here proved to be its public key's
+ * (`proven`, then `passFor`): where a stamp is a signature, a pass is a random value in the stamp's
  * signature field, which only this table makes good: for its public key and scheme, over its very
  * body, from when it was given until it is released (the caller releases it when its in-process
  * call returned, whichever way). Anything that checks it as a signature refuses it, so a pass that
@@ -26,8 +27,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ParsedStamp, StampScheme } from '@walletkit/crypto';
+import type { Sealed } from './types.js';
 
 const LIMIT = 256;
+/** Sealed keys whose owner is remembered for passes (one a proxy configuration in use). */
+const OWNERS = 1024;
 
 interface Entry {
   publicKey: string;
@@ -40,6 +44,11 @@ export class OwnStamps {
   private readonly made = new Map<string, Entry>();
   /** By their random value: the passes given and not yet released. */
   private readonly passes = new Map<string, Entry>();
+  /**
+   * By sealed value: the public key a stamp showed it to be, and the key and scheme its stamps
+   * name. Public data only; the oldest out first.
+   */
+  private readonly owners = new Map<string, { publicKey: string; stamped: Pick<ParsedStamp, 'publicKey' | 'scheme'> }>();
 
   /** `stamp` was just made over `body`. */
   remember(stamp: ParsedStamp, body: string): void {
@@ -47,8 +56,20 @@ export class OwnStamps {
     this.made.set(stamp.signature, { publicKey: stamp.publicKey, scheme: stamp.scheme, body: Buffer.from(body, 'utf8') });
   }
 
+  /** `stamp`, just made by `sealed` for `publicKey`, proved that sealed value to be `publicKey`'s. */
+  proven(sealed: Sealed, publicKey: string, stamp: ParsedStamp): void {
+    if (this.owners.size >= OWNERS) this.owners.delete(this.owners.keys().next().value as string);
+    this.owners.set(sealedId(sealed), { publicKey, stamped: { publicKey: stamp.publicKey, scheme: stamp.scheme } });
+  }
+
+  /** A pass for `body` when `sealed` was proven to be `publicKey`'s; undefined when not (then stamp it). */
+  passFor(sealed: Sealed, publicKey: string, body: string): { stamp: ParsedStamp; release(): void } | undefined {
+    const owner = this.owners.get(sealedId(sealed));
+    return owner === undefined || owner.publicKey !== publicKey ? undefined : this.pass(owner.stamped.publicKey, owner.stamped.scheme, body);
+  }
+
   /** A pass for `body` under `publicKey` and `scheme` (as a stamp of that key would name them), good until `release`. */
-  pass(publicKey: string, scheme: StampScheme, body: string): { stamp: ParsedStamp; release(): void } {
+  private pass(publicKey: string, scheme: StampScheme, body: string): { stamp: ParsedStamp; release(): void } {
     const signature = randomBytes(32).toString('hex');
     this.passes.set(signature, { publicKey, scheme, body: Buffer.from(body, 'utf8') });
     return { stamp: { publicKey, scheme, signature }, release: () => this.passes.delete(signature) };
@@ -71,6 +92,11 @@ export class OwnStamps {
     this.made.delete(stamp.signature);
     return true;
   }
+}
+
+/** A sealed value as the exact strings it is stored as. */
+function sealedId(sealed: Sealed): string {
+  return 'nonce' in sealed ? `aead|${sealed.nonce}|${sealed.ciphertext}` : `hpke|${sealed.encappedPublic}|${sealed.ciphertext}`;
 }
 
 function matches(entry: Entry, stamp: ParsedStamp, body: Uint8Array): boolean {
