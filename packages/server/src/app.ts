@@ -170,7 +170,7 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     prefix: '/v1',
     configs: proxyConfigStore(deps.store.db, services.facts.cache),
     transport,
-    enclave: deps.enclave,
+    stamps: deps.enclave.stamps,
     now: services.now,
   });
   // Outbox rows hold codes: the route exists only when the dev outbox was asked for.

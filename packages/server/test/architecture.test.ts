@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Enclave } from '../src/enclave';
+import { ApiKeyStamps } from '../src/enclave/api-key-stamps';
 
 const SRC = join(import.meta.dirname, '../src');
 
@@ -48,10 +49,13 @@ describe('architecture', () => {
   });
 
   it('given the enclave, when its methods are listed, then none reveals a sealed value (revealSecret is gone) and the proxy key is made and used inside it', () => {
-    const methods = Object.getOwnPropertyNames(Enclave.prototype);
+    const stamps = Object.getOwnPropertyNames(ApiKeyStamps.prototype);
+    const methods = [...Object.getOwnPropertyNames(Enclave.prototype), ...stamps];
     expect(methods).not.toContain('revealSecret');
     expect(methods).not.toContain('sealSecret');
-    expect(methods).toEqual(expect.arrayContaining(['createSealedApiKey', 'stampWith', 'oauth2Login', 'issueOtp', 'checkOtpAttempt']));
+    expect(methods).toEqual(expect.arrayContaining(['oauth2Login', 'issueOtp', 'checkOtpAttempt']));
+    // `Enclave.stamps`: the proxy key is generated, stamps and is checked there, and nothing else.
+    expect(stamps.sort()).toEqual(['checkStamp', 'constructor', 'createSealedApiKey', 'passesHeld', 'stampInProcess', 'stampSealed', 'stampWith']);
     // Nothing outside the enclave opens HPKE ciphertext sealed at rest.
     const outside = sources(SRC).filter((f) => !relative(SRC, f).startsWith('enclave/') && /\bhpkeOpen\b/.test(readFileSync(f, 'utf8')));
     expect(outside.map((f) => relative(SRC, f))).toEqual([]);

@@ -57,7 +57,7 @@ describe('the proxy in-process (inject)', () => {
     expect(new Set(keys)).toEqual(new Set([keys[0]]));
     expect(keys[0]!.toLowerCase()).toBe(s.proxy.proxyApiPublicKey.toLowerCase());
     expect(stampJobs).toHaveBeenCalledTimes(1);
-    expect((s.enclave as unknown as { ownStamps: { passesHeld: number } }).ownStamps.passesHeld).toBe(0);
+    expect(s.enclave.stamps.passesHeld).toBe(0);
   });
 
   it('given a pass whose call returned, when it is sent with its very body over HTTP, then it is a 401 ERR_STAMP_INVALID and no code is begun', async () => {

@@ -61,7 +61,7 @@ describe.each(cases)('the stamp checked in the signature job: %s, %i signer thre
   beforeAll(async () => {
     server = await startTestServer(kind, { config: { signerThreads: threads } });
     [address] = (await server.client.run('create_wallet', { walletName: 'Signer', accounts: [ETH] })).addresses as [string];
-    checks = vi.spyOn(server.enclave, 'checkStamp');
+    checks = vi.spyOn(server.enclave.stamps, 'checkStamp');
     // Warm: sign until the key's and the signer's facts are served from the cache (on PostgreSQL
     // the change feed goes live, and the wallet's own change arrives, a moment after the start).
     for (let i = 0; ; i++) {

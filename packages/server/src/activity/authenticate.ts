@@ -104,7 +104,7 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
   }
   // The signature is verified before the database is touched and before any other refusal: a
   // bad stamp learns nothing. Deferred, it is checked where that would happen (`settle`).
-  const proof = new StampProof({ body: rawBody, stamp }, (job) => services.enclave.checkStamp(job.body, job.stamp));
+  const proof = new StampProof({ body: rawBody, stamp }, (job) => services.enclave.stamps.checkStamp(job.body, job.stamp));
   if (!defer) await proof.settle();
   const settle = () => proof.settle();
   const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme], settle);

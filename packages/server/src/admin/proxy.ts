@@ -136,7 +136,7 @@ export async function enableProxyInTx(tx: Tx, enclave: Enclave, now: Date, input
   }
   const settings = mergeProxySettings(defaultProxySettings(), patch);
   // Generated inside the enclave: only the public key and the sealed private key come out.
-  const key = await enclave.createSealedApiKey();
+  const key = await enclave.stamps.createSealedApiKey();
   const userId = newId();
   await tx.insert(users).values({ id: userId, organizationId: input.organizationId, userName: PROXY_USER_NAME, isProxy: true, createdAt: now, updatedAt: now });
   await tx.insert(apiKeys).values({

@@ -6,22 +6,9 @@
  * a caller's target key inside a signed bundle (export).
  * Everything decrypted here lives in memory for the duration of one call and is zeroed after
  * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts,
- * export and import bundles in ./transfer.ts.
+ * export and import bundles in ./transfer.ts, API keys and stamps in ./api-key-stamps.ts.
  */
-import {
-  encodeApiKeyStamp,
-  generateP256KeyPair,
-  parseApiKeyStamp,
-  signAppProof,
-  signBundle,
-  signJwt,
-  verifyJwt,
-  type AppProof,
-  type ClientSignature,
-  type Curve,
-  type ParsedStamp,
-  type SignedBundle,
-} from '@walletkit/crypto';
+import { signAppProof, signBundle, signJwt, verifyJwt, type AppProof, type ClientSignature, type Curve, type SignedBundle } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
@@ -45,7 +32,7 @@ import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.
 import { sealedAccounts } from './signer-core.js';
 import { AtRestKey } from './at-rest.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
-import { OwnStamps } from './own-stamps.js';
+import { ApiKeyStamps } from './api-key-stamps.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
 import type { DerivedAccount, Sealed, SigningKey } from './types.js';
 
@@ -56,21 +43,18 @@ export { exportTarget } from './transfer.js';
 const utf8 = new TextEncoder();
 
 export class Enclave {
-  private readonly atRest: EnclaveKeyPair;
-  private readonly signing: EnclaveKeyPair;
+  /** API keys sealed here, the stamps they sign (or passes in-process) and every request's stamp check (api-key-stamps.ts). */
+  readonly stamps: ApiKeyStamps;
 
-  /** The at-rest key prepared once for sealing and opening (at-rest.ts; its import costs more than a decryption). */
-  private readonly atRestRecipient: AtRestKey;
-  /** Worker threads that open sealed keys and sign (signer-pool.ts). */
-  private readonly signer: SignerPool;
-  /** Stamps made by `stampWith`, until they are checked; passes given by `stampInProcess` and the sealed keys proven for them (own-stamps.ts). */
-  private readonly ownStamps = new OwnStamps();
-
-  private constructor(atRest: EnclaveKeyPair, signing: EnclaveKeyPair, atRestRecipient: AtRestKey, signer: SignerPool) {
-    this.atRest = atRest;
-    this.signing = signing;
-    this.atRestRecipient = atRestRecipient;
-    this.signer = signer;
+  private constructor(
+    private readonly atRest: EnclaveKeyPair,
+    private readonly signing: EnclaveKeyPair,
+    /** The at-rest key prepared once for sealing and opening (at-rest.ts; its import costs more than a decryption). */
+    private readonly atRestRecipient: AtRestKey,
+    /** Worker threads that open sealed keys and sign (signer-pool.ts). */
+    private readonly signer: SignerPool,
+  ) {
+    this.stamps = new ApiKeyStamps(atRestRecipient, signer);
   }
 
   /**
@@ -101,16 +85,6 @@ export class Enclave {
   }
 
   /**
-   * Whether an X-Stamp signature signs `body` (false for a bad one, never a throw), checked on the
-   * signing threads beside the event loop (in-process with none). Public keys only: no secret is
-   * opened for it; it shares the threads so that a request wakes one thread, not two (decision 0022).
-   */
-  checkStamp(body: Uint8Array, stamp: ParsedStamp): Promise<boolean> {
-    if (this.ownStamps.take(stamp, body)) return Promise.resolve(true);
-    return this.signer.checkStamp({ body, stamp });
-  }
-
-  /**
    * Whether a client signature signs its message with its own key (false for anything malformed,
    * never a throw), checked on the signing threads like a stamp: public data only. An activity's
    * prefetch asks it before the transaction opens (otp_login, a signup with a verification token).
@@ -129,9 +103,7 @@ export class Enclave {
     return this.atRest.publicKeyUncompressed;
   }
 
-  private seal(plaintext: Uint8Array): Sealed {
-    return this.atRestRecipient.seal(plaintext);
-  }
+  private readonly seal = (plaintext: Uint8Array): Sealed => this.atRestRecipient.seal(plaintext);
 
   /** Open a value sealed at rest; failure means corrupt storage or the wrong key: a 500. */
   private async unseal(sealed: Sealed): Promise<Uint8Array> {
@@ -171,7 +143,7 @@ export class Enclave {
    */
   private async sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
     try {
-      return await sealedAccounts(seed, accounts, (plaintext) => this.seal(plaintext));
+      return await sealedAccounts(seed, accounts, this.seal);
     } finally {
       seed.fill(0);
     }
@@ -300,13 +272,7 @@ export class Enclave {
     userId: string,
     accounts: readonly AccountSpec[] = [],
   ): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number; accounts: DerivedAccount[] }> {
-    const bytes = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId);
-    let mnemonic: string;
-    try {
-      mnemonic = parseImportedMnemonic(bytes);
-    } finally {
-      bytes.fill(0);
-    }
+    const mnemonic = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId, parseImportedMnemonic);
     const derived = await this.deriveFromMnemonic(mnemonic, accounts);
     return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), mnemonicLength: mnemonic.split(' ').length, accounts: derived };
   }
@@ -318,16 +284,13 @@ export class Enclave {
     userId: string,
     curve: Curve,
   ): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
-    const bytes = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId);
+    const { privateKey, publicKey } = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId, (bytes) =>
+      parseImportedPrivateKey(bytes, curve),
+    );
     try {
-      const { privateKey, publicKey } = parseImportedPrivateKey(bytes, curve);
-      try {
-        return { sealedPrivateKey: await this.seal(privateKey), publicKey };
-      } finally {
-        privateKey.fill(0);
-      }
+      return { sealedPrivateKey: this.seal(privateKey), publicKey };
     } finally {
-      bytes.fill(0);
+      privateKey.fill(0);
     }
   }
 
@@ -339,57 +302,7 @@ export class Enclave {
    * @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE | ERR_INVALID_PARAMETER (empty secret)
    */
   acceptCallerSecret(encrypted: string, field: string): Promise<Sealed> {
-    return acceptCallerSecret(encrypted, field, this.atRest, this.atRestRecipient, (plaintext) => this.seal(plaintext));
-  }
-
-  /**
-   * Generate a P-256 API key pair here and return its private half sealed at rest (the proxy
-   * key of an auth proxy configuration): the private key exists only inside this call.
-   * @example const { sealedPrivateKey, publicKey } = await enclave.createSealedApiKey();
-   */
-  async createSealedApiKey(): Promise<{ sealedPrivateKey: Sealed; publicKey: string }> {
-    const key = generateP256KeyPair();
-    return { sealedPrivateKey: await this.seal(utf8.encode(key.privateKey)), publicKey: key.publicKey };
-  }
-
-  /**
-   * The X-Stamp of `body` by a sealed API key (stamped with its own public key): the private key
-   * is opened for this one signature and never leaves the enclave.
-   * @example const stamp = await enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
-   */
-  async stampWith(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<string> {
-    return (await this.stampSealed(sealedPrivateKey, publicKey, body)).header;
-  }
-
-  /** `stampWith`'s stamp, as its header and its fields. */
-  private async stampSealed(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<{ header: string; stamp: ParsedStamp }> {
-    try {
-      const header = await this.signer.stamp({ sealedPrivateKey, publicKey, body });
-      const stamp = parseApiKeyStamp(header);
-      this.ownStamps.remember(stamp, body);
-      return { header, stamp };
-    } catch (cause) {
-      // The key does not open, or what opens is not a P-256 key: corrupt storage.
-      throw new ApiError('ERR_INTERNAL', 'a sealed API key does not stamp', undefined, { cause });
-    }
-  }
-
-  /**
-   * The X-Stamp of `body` by a sealed API key for a call that stays in this process (the proxy's
-   * `inject()`; decision 0027). The first time a sealed key comes here it stamps as `stampWith`
-   * does, which opens it and proves it is `publicKey`'s; from then on, a pass: a random value in
-   * the signature's place that this enclave's `checkStamp` answers for, over this very body, until
-   * `release` (call it when the call returned, whichever way). No key is opened for a pass and no
-   * key is kept (what is kept is which public key a sealed value belongs to); checked anywhere as a
-   * signature, a pass is refused. A call that leaves the process (HTTP) must use `stampWith`.
-   * @example const { header, release } = await enclave.stampInProcess(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body);
-   */
-  async stampInProcess(sealedPrivateKey: Sealed, publicKey: string, body: string): Promise<{ header: string; release(): void }> {
-    const pass = this.ownStamps.passFor(sealedPrivateKey, publicKey, body);
-    if (pass !== undefined) return { header: encodeApiKeyStamp(pass.stamp), release: pass.release };
-    const { header, stamp } = await this.stampSealed(sealedPrivateKey, publicKey, body);
-    this.ownStamps.proven(sealedPrivateKey, publicKey, stamp);
-    return { header, release: () => {} };
+    return acceptCallerSecret(encrypted, field, this.atRest, this.atRestRecipient, this.seal);
   }
 
   /**

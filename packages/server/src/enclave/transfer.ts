@@ -70,13 +70,28 @@ export function importBundle(atRestPrivateKey: string, signingPrivateKey: string
   return JSON.stringify(signBundle({ targetPublic, organizationId, userId }, signingPrivateKey));
 }
 
-/** What a client encrypted to the import target of (organization, user). @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE */
-export async function openImportBundle(atRestPrivateKey: string, encryptedBundle: string, organizationId: string, userId: string): Promise<Uint8Array> {
+/**
+ * What a client encrypted to the import target of (organization, user), as `parse` reads it; the
+ * decrypted bytes are zeroed after. @throws ApiError ERR_INVALID_ENCRYPTED_BUNDLE (or what `parse` throws)
+ */
+export async function openImportBundle<T>(
+  atRestPrivateKey: string,
+  encryptedBundle: string,
+  organizationId: string,
+  userId: string,
+  parse: (bytes: Uint8Array) => T,
+): Promise<T> {
   const bundle = parseEncryptedBundle(encryptedBundle, 'encryptedBundle');
+  let bytes: Uint8Array;
   try {
-    return await hpkeOpen({ ...bundle, receiverPrivateKey: importTargetPrivateKey(atRestPrivateKey, organizationId, userId) });
+    bytes = await hpkeOpen({ ...bundle, receiverPrivateKey: importTargetPrivateKey(atRestPrivateKey, organizationId, userId) });
   } catch (cause) {
     throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'the import bundle does not decrypt for this user', 'encryptedBundle', { cause });
+  }
+  try {
+    return parse(bytes);
+  } finally {
+    bytes.fill(0);
   }
 }
 

@@ -124,7 +124,7 @@ function errorFromReply(status: number, body: unknown): ApiError {
 
 /**
  * The activity API of one proxy configuration.
- * @example const api = activityApi(transport, async (body) => ({ header: await enclave.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body) }), () => new Date());
+ * @example const api = activityApi(transport, async (body) => ({ header: await enclave.stamps.stampWith(config.proxyApiPrivateKeyEncrypted, config.proxyApiPublicKey, body) }), () => new Date());
  */
 export function activityApi(transport: ActivityTransport, stamp: ProxyStamper, now: () => Date): ActivityApi {
   async function post(path: string, body: string): Promise<unknown> {

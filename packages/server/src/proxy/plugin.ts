@@ -10,7 +10,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { proxyEndpoints, type ProxyEndpointDescriptor, type ProxyEndpointName, type ProxyRequestOf, type ProxyResponseOf } from '@walletkit/protocol';
 import { assertSchema } from '../activity/validate.js';
-import type { Enclave } from '../enclave/index.js';
+import type { ApiKeyStamps } from '../enclave/api-key-stamps.js';
 import { ApiError } from '../errors.js';
 import { useStrictJson } from '../request-body.js';
 import { activityApi, type ActivityTransport, type ProxyStamper } from './activity-api.js';
@@ -31,8 +31,8 @@ export interface ProxyPluginOptions {
   configs: ProxyConfigStore;
   /** How requests reach the activity API (HTTP in production, inject() in tests). */
   transport: ActivityTransport;
-  /** Stamps with a sealed proxy key; the key is opened only inside the enclave. */
-  enclave: Pick<Enclave, 'stampWith' | 'stampInProcess'>;
+  /** The enclave's stamps (`Enclave.stamps`) with a sealed proxy key; the key is opened only inside the enclave. */
+  stamps: Pick<ApiKeyStamps, 'stampWith' | 'stampInProcess'>;
   now: () => Date;
 }
 
@@ -61,7 +61,7 @@ function validateBody(descriptor: ProxyEndpointDescriptor, body: unknown): unkno
 }
 
 export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions): Promise<void> {
-  const { configs, transport, enclave, now } = opts;
+  const { configs, transport, stamps, now } = opts;
   const guarded = new WeakMap<FastifyRequest, GuardedRequest>();
 
   // The same strict JSON as the activity API (request-body.ts): one meaning per body.
@@ -89,8 +89,8 @@ export async function proxyPlugin(app: FastifyInstance, opts: ProxyPluginOptions
         const sealed = config.proxyApiPrivateKeyEncrypted;
         // A request that stays in this process carries the enclave's pass; one over HTTP a signature (decision 0027).
         const stamp: ProxyStamper = transport.inProcess
-          ? (payload) => enclave.stampInProcess(sealed, config.proxyApiPublicKey, payload)
-          : async (payload) => ({ header: await enclave.stampWith(sealed, config.proxyApiPublicKey, payload) });
+          ? (payload) => stamps.stampInProcess(sealed, config.proxyApiPublicKey, payload)
+          : async (payload) => ({ header: await stamps.stampWith(sealed, config.proxyApiPublicKey, payload) });
         const ctx: ProxyContext = { config, settings, api: activityApi(transport, stamp, now) };
         return route(body, ctx);
       },
