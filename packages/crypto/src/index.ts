@@ -42,6 +42,7 @@ export {
   stampApiKey,
   verifyApiKeyStamp,
   type ParsedStamp,
+  type ParseStampOptions,
   type StampKey,
   type StampScheme,
   type VerifyStampOptions,

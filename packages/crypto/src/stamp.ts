@@ -173,6 +173,16 @@ function malformed(message: string, cause?: unknown): CryptoError {
   return new CryptoError('ERR_STAMP_MALFORMED', message, cause === undefined ? undefined : { cause });
 }
 
+/** Options of {@link parseApiKeyStamp}. */
+export interface ParseStampOptions {
+  /**
+   * Parses the header's decoded bytes as JSON instead of `JSON.parse` (a server holding headers
+   * to stricter rules, such as refusing a repeated key, parses them once with its own parser).
+   * Whatever it throws makes the stamp malformed.
+   */
+  parseJson?: (bytes: Uint8Array) => unknown;
+}
+
 /**
  * Decodes an `X-Stamp` header. Throws `ERR_STAMP_MALFORMED` for anything that is not
  * base64url of a JSON object with exactly hex `publicKey`, a known `scheme` and hex
@@ -185,12 +195,13 @@ function malformed(message: string, cause?: unknown): CryptoError {
  * stamp.scheme; // 'SIGNATURE_SCHEME_TK_API_P256'
  * ```
  */
-export function parseApiKeyStamp(header: string): ParsedStamp {
+export function parseApiKeyStamp(header: string, opts?: ParseStampOptions): ParsedStamp {
   if (typeof header !== 'string' || header.length === 0) throw malformed('stamp header is missing');
   if (header.length > MAX_STAMP_LENGTH) throw malformed('stamp header is too long');
   let json: unknown;
   try {
-    json = JSON.parse(bytesToUtf8(base64urlDecode(header)));
+    const bytes = base64urlDecode(header);
+    json = opts?.parseJson ? opts.parseJson(bytes) : JSON.parse(bytesToUtf8(bytes));
   } catch (cause) {
     throw malformed('stamp is not base64url-encoded JSON', cause);
   }

@@ -151,4 +151,21 @@ describe('API-key stamps', () => {
     expect(parseApiKeyStamp(text)).toEqual(valid);
     expect(parseApiKeyStamp(text + '='.repeat((4 - (text.length % 4)) % 4))).toEqual(valid);
   });
+
+  it('given a JSON parser of its own, when a header is parsed, then that parser reads the decoded bytes once and whatever it refuses is ERR_STAMP_MALFORMED', () => {
+    const seen: string[] = [];
+    const parseJson = (bytes: Uint8Array) => {
+      const text = new TextDecoder().decode(bytes);
+      seen.push(text);
+      if (text.includes('"scheme":"SIGNATURE_SCHEME_TK_API_P256","scheme"')) throw new Error('a key given twice');
+      return JSON.parse(text);
+    };
+    expect(parseApiKeyStamp(header(valid), { parseJson })).toEqual(valid);
+    expect(seen).toEqual([JSON.stringify(valid)]);
+    const twice = `{"publicKey":"${valid.publicKey}","scheme":"SIGNATURE_SCHEME_TK_API_P256","scheme":"SIGNATURE_SCHEME_TK_API_P256","signature":"${valid.signature}"}`;
+    expect(parseApiKeyStamp(header(twice))).toEqual(valid); // JSON.parse keeps the last
+    expect(codeOf(() => parseApiKeyStamp(header(twice), { parseJson }))).toBe('ERR_STAMP_MALFORMED');
+    // The parser's answer is held to the same shape as JSON.parse's.
+    expect(codeOf(() => parseApiKeyStamp(header(valid), { parseJson: () => [valid] }))).toBe('ERR_STAMP_MALFORMED');
+  });
 });

@@ -8,7 +8,6 @@
 import { verifyAuthenticationResponse } from '@simplewebauthn/server';
 import { and, eq, lt, or } from 'drizzle-orm';
 import {
-  base64urlDecode,
   checkWebAuthnStampChallenge,
   parseApiKeyStamp,
   parseWebAuthnStamp,
@@ -95,10 +94,9 @@ export async function authenticate(
 async function authenticateApiKey(services: Services, value: string, rawBody: Uint8Array, organizationId: string, defer: boolean): Promise<Caller> {
   let stamp: ParsedStamp;
   try {
-    stamp = parseApiKeyStamp(value);
     // The header is JSON too, held to the body's rules (decision 0012): a key given twice would
     // name one signer to a reader keeping the first (a gateway, a log) and another to this one.
-    parseStrictJson(base64urlDecode(value));
+    stamp = parseApiKeyStamp(value, { parseJson: parseStrictJson });
   } catch (cause) {
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
