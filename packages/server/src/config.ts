@@ -138,9 +138,18 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
     bodyLimit: overrides.bodyLimit ?? 1024 * 1024,
     // Production is the default whatever NODE_ENV says (issue 9): codes are never readable.
     devOutbox: overrides.devOutbox ?? false,
-    logLevel: overrides.logLevel ?? (env.LOG_LEVEL as ServerConfig['logLevel'] | undefined) ?? 'info',
+    logLevel: overrides.logLevel ?? logLevelOf(env.LOG_LEVEL),
     signerThreads: overrides.signerThreads ?? signerThreadsOf(env.WALLETKIT_SIGNER_THREADS),
   };
+}
+
+const LOG_LEVELS: readonly ServerConfig['logLevel'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'];
+
+/** LOG_LEVEL: one of LOG_LEVELS, or unset (info). */
+function logLevelOf(value: string | undefined): ServerConfig['logLevel'] {
+  if (value === undefined || value === '') return 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${value})`);
+  return value as ServerConfig['logLevel'];
 }
 
 /** WALLETKIT_SIGNER_THREADS: a whole number from 0 to 64, or unset (the default). */
