@@ -173,12 +173,13 @@ function malformed(message: string, cause?: unknown): CryptoError {
   return new CryptoError('ERR_STAMP_MALFORMED', message, cause === undefined ? undefined : { cause });
 }
 
-/** Options of {@link parseApiKeyStamp}. */
+/** Options of {@link parseApiKeyStamp} and `parseWebAuthnStamp`. */
 export interface ParseStampOptions {
   /**
-   * Parses the header's decoded bytes as JSON instead of `JSON.parse` (a server holding headers
-   * to stricter rules, such as refusing a repeated key, parses them once with its own parser).
-   * Whatever it throws makes the stamp malformed.
+   * Parses the header's JSON bytes (X-Stamp: base64url-decoded; X-Stamp-WebAuthn: its UTF-8)
+   * instead of `JSON.parse` (a server holding headers to stricter rules, such as refusing a
+   * repeated key, parses them once with its own parser). Whatever it throws makes the stamp
+   * malformed.
    */
   parseJson?: (bytes: Uint8Array) => unknown;
 }

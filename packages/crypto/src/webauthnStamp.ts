@@ -5,6 +5,7 @@
 import { base64urlDecode, bytesToUtf8, equalBytes, utf8ToBytes } from './encoding.js';
 import { CryptoError } from './errors.js';
 import { sha256Hex } from './hash.js';
+import type { ParseStampOptions } from './stamp.js';
 
 /**
  * A decoded X-Stamp-WebAuthn header: base64url strings as sent by the client.
@@ -39,12 +40,12 @@ function malformed(message: string, cause?: unknown): CryptoError {
  * stamp.credentialId; // look the authenticator up by this
  * ```
  */
-export function parseWebAuthnStamp(header: string): WebAuthnStamp {
+export function parseWebAuthnStamp(header: string, opts?: ParseStampOptions): WebAuthnStamp {
   if (typeof header !== 'string' || header.length === 0) throw malformed('WebAuthn stamp header is missing');
   if (header.length > MAX_STAMP_LENGTH) throw malformed('WebAuthn stamp header is too long');
   let json: unknown;
   try {
-    json = JSON.parse(header);
+    json = opts?.parseJson ? opts.parseJson(utf8ToBytes(header)) : JSON.parse(header);
   } catch (cause) {
     throw malformed('WebAuthn stamp is not JSON', cause);
   }

@@ -1,6 +1,10 @@
 import { join, resolve } from 'node:path';
 import { OAUTH_PROVIDERS, type Oauth2Provider, type OidcProviderId } from '@walletkit/protocol';
 
+/** The levels LOG_LEVEL may name (pino's, and `silent` for none). */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Typed server configuration; `loadConfig` fills it from the environment with embedded, production defaults. */
 export interface ServerConfig {
   /** TCP port; 0 picks a free one (tests). */
@@ -43,7 +47,7 @@ export interface ServerConfig {
    * `npm start`); NODE_ENV never turns it on.
    */
   devOutbox: boolean;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  logLevel: LogLevel;
   /**
    * Worker threads (WALLETKIT_SIGNER_THREADS): this many for the enclave's signatures and the
    * requests' stamp checks; one per core beside the event loop's when unset; 0 does both in-process.
@@ -143,13 +147,11 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
   };
 }
 
-const LOG_LEVELS: readonly ServerConfig['logLevel'][] = ['fatal', 'error', 'warn', 'info', 'debug', 'silent'];
-
 /** LOG_LEVEL: one of LOG_LEVELS, or unset (info). */
-function logLevelOf(value: string | undefined): ServerConfig['logLevel'] {
+function logLevelOf(value: string | undefined): LogLevel {
   if (value === undefined || value === '') return 'info';
   if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got ${value})`);
-  return value as ServerConfig['logLevel'];
+  return value as LogLevel;
 }
 
 /** WALLETKIT_SIGNER_THREADS: a whole number from 0 to 64, or unset (the default). */

@@ -134,8 +134,7 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
 async function authenticatePasskey(store: Store, services: Services, value: string, rawBody: Uint8Array, organizationId: string): Promise<Caller> {
   let stamp: WebAuthnStamp;
   try {
-    stamp = parseWebAuthnStamp(value);
-    parseStrictJson(Buffer.from(value, 'utf8')); // as for X-Stamp: no repeated keys
+    stamp = parseWebAuthnStamp(value, { parseJson: parseStrictJson }); // as for X-Stamp: no repeated keys
   } catch (cause) {
     throw new ApiError('ERR_STAMP_MALFORMED', undefined, undefined, { cause });
   }
