@@ -26,13 +26,43 @@ declare module 'vitest' {
   }
 }
 
+/** What the run's one setup provides, and how to stop what it started. */
+interface Shared {
+  values: { postgresUrl: string; postgresError: string; pgliteTemplateDir: string };
+  stop: () => Promise<void>;
+}
+
+/** Set up once per vitest process: the root config and each project (vitest.config.ts `projects`) call this. */
+const SHARED = Symbol.for('walletkit.test.globalSetup');
+type Holder = { users: number; ready: Promise<Shared> };
+
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const { provide } = project;
+  const registry = globalThis as unknown as Record<symbol, Holder | undefined>;
+  const holder = registry[SHARED] ?? { users: 0, ready: setUp(project) };
+  registry[SHARED] = holder;
+  holder.users += 1;
+  const { values } = await holder.ready;
+  project.provide('postgresUrl', values.postgresUrl);
+  project.provide('postgresError', values.postgresError);
+  project.provide('pgliteTemplateDir', values.pgliteTemplateDir);
+  return async () => {
+    holder.users -= 1;
+    if (holder.users > 0) return;
+    registry[SHARED] = undefined;
+    await (await holder.ready).stop();
+  };
+}
+
+async function setUp(project: TestProject): Promise<Shared> {
+  const values = { postgresUrl: '', postgresError: '', pgliteTemplateDir: '' };
+  const provide = <K extends keyof typeof values>(key: K, value: string) => {
+    values[key] = value;
+  };
   if (!(await serverTestsSelected(project))) {
     provide('postgresUrl', '');
     provide('postgresError', 'PostgreSQL was not started: no packages/server test files were selected for this run');
     provide('pgliteTemplateDir', '');
-    return async () => {};
+    return { values, stop: async () => {} };
   }
 
   const external = process.env.WALLETKIT_TEST_DATABASE_URL;
@@ -65,9 +95,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   if (process.env.WALLETKIT_TEST_VERBOSE) console.log(`[global-setup] ready in ${Date.now() - started} ms`);
 
-  return async () => {
-    await pg?.stop();
-  };
+  return { values, stop: async () => pg?.stop() };
 }
 
 /** True unless we can tell that no selected test file lives under packages/server. */
