@@ -20,8 +20,6 @@ export default defineConfig({
     // mostly waits on npm, tsc and the bundlers' child processes (on the CI machine kind the suite
     // took 261 s one file at a time and 194 s two at a time, every test green both ways).
     maxWorkers: 2,
-    // At most two concurrent tests of one file at a time (consumer-types.test.ts's compiles).
-    maxConcurrency: 2,
     globalSetup: ['examples/test/global-setup.ts'],
   },
 });

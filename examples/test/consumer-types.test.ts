@@ -81,13 +81,9 @@ describe('a strict consumer', () => {
     expect(install.code, install.stderr).toBe(0);
   });
 
-  // The four compiles run two at a time (vitest.examples.config.ts maxConcurrency): each is one
-  // tsc process of about 30 s, and one after another they were most of the packaging suite's time.
   for (const [version, pkg] of Object.entries(COMPILERS)) {
     for (const resolution of Object.keys(RESOLUTIONS)) {
-      it.concurrent(`given TypeScript ${version} and moduleResolution ${resolution}, when the consumer compiles with every strict flag and skipLibCheck false, then there is no error`, async ({
-        expect,
-      }) => {
+      it(`given TypeScript ${version} and moduleResolution ${resolution}, when the consumer compiles with every strict flag and skipLibCheck false, then there is no error`, async () => {
         const tsc = join(dir, 'node_modules', pkg, 'bin', 'tsc');
         const reported = await run(process.execPath, [tsc, '--version'], { cwd: dir });
         expect(reported.stdout).toContain(`Version ${version}`);
