@@ -54,14 +54,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function setUp(project: TestProject): Promise<Shared> {
+  // Each value '' until set (no cluster, no template).
   const values = { postgresUrl: '', postgresError: '', pgliteTemplateDir: '' };
   const provide = <K extends keyof typeof values>(key: K, value: string) => {
     values[key] = value;
   };
   if (!(await serverTestsSelected(project))) {
-    provide('postgresUrl', '');
     provide('postgresError', 'PostgreSQL was not started: no packages/server test files were selected for this run');
-    provide('pgliteTemplateDir', '');
     return { values, stop: async () => {} };
   }
 
