@@ -27,7 +27,7 @@ export const otps = pgTable(
     targetPublicKey: text('target_public_key').notNull(),
     /** HPKE ciphertext (to the enclave at-rest key) of the target private key. */
     targetPrivateKeyEncrypted: jsonb('target_private_key_encrypted').$type<Sealed>().notNull(),
-    /** Verify attempts so far, counted before the code is checked (wrong or right). */
+    /** Verify attempts so far, counted before the check's verdict is used (wrong or right). */
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull(),
     expiresAt: ts('expires_at').notNull(),

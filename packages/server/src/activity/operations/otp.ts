@@ -3,19 +3,21 @@
  *
  * init_otp issues a code to an email or phone of the target organization (the proxy's
  * organization), throttled per contact, and delivers it after commit. verify_otp counts the
- * attempt atomically before checking, so at most `maxAttempts` tries per code hold under
+ * attempt atomically before it uses the check's verdict (the attempt is opened before the
+ * transaction, `otpPrefetchers`), so at most `maxAttempts` tries per code hold under
  * concurrency and across instances; every kind of failure is the same ERR_OTP_INVALID and
  * its counted attempt is committed (CommittedFailure). otp_login exchanges the single-use
  * verification token, with a client signature by the key bound at verify, for a session of
  * the sub-organization user holding the contact.
  *
  * The code never appears in a result, an error, a stored row or a log line: only the
- * delivery closure holds it.
+ * delivery closure holds it (and, from init_otp's prefetcher to its handler, the request's
+ * `IssuedBefore`).
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
 import type { OtpType } from '@walletkit/protocol';
 import { DeliveryError, deliveryNotConfigured, otpEmail, otpSms } from '../../delivery/index.js';
-import { parseEncryptedOtpBundle } from '../../enclave/otp.js';
+import { type IssuedOtp, parseEncryptedOtpBundle } from '../../enclave/otp.js';
 import { ApiError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
@@ -24,7 +26,15 @@ import { otps, users } from '../../store/schema.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { CommittedFailure } from '../execute.js';
 import { openSession } from './sessions.js';
-import { checkClientSignature, organizationAndParent, sameKeyAs, useVerificationToken, type VerificationClaims } from './users-verification.js';
+import {
+  checkClientSignature,
+  organizationAndParent,
+  sameKeyAs,
+  useVerificationToken,
+  type VerificationClaims,
+  type VerifiedToken,
+  verifyVerificationToken,
+} from './users-verification.js';
 
 /** Turnkey's default code length. */
 export const DEFAULT_OTP_LENGTH = 6;
@@ -44,6 +54,12 @@ function normalizeContact(type: OtpType, contact: string): string {
   }
   if (!E164.test(value)) throw new ApiError('ERR_INVALID_PARAMETER', 'contact must be an E.164 phone number (e.g. +15551234567) for OTP_TYPE_SMS', 'contact');
   return value;
+}
+
+/** Whether normalizeContact accepts the contact (it would not throw). */
+function validContact(type: OtpType, contact: string): boolean {
+  const value = contact.trim();
+  return type === 'OTP_TYPE_EMAIL' ? EMAIL.test(value) : E164.test(value);
 }
 
 /** The code's lifetime: the configured one, which a request may shorten but not extend. */
@@ -150,6 +166,13 @@ const countAttempt = statement('otp_count_attempt', (db, p: Placeholders<{ id: s
     .where(and(eq(otps.id, p('id')), eq(otps.organizationId, p('organizationId')), lt(otps.attempts, otps.maxAttempts)))
     .returning(),
 );
+/** A code as verify_otp's prefetcher reads it, without a lock (the handler counts under the row's). */
+const readOtp = statement('otp_read', (db, p: Placeholders<{ id: string; organizationId: string }>) =>
+  db
+    .select()
+    .from(otps)
+    .where(and(eq(otps.id, p('id')), eq(otps.organizationId, p('organizationId')))),
+);
 const markUsed = statement('otp_mark_used', (db, p: Placeholders<{ id: string; usedAt: Date }>) =>
   db
     .update(otps)
@@ -193,14 +216,61 @@ const insertOtp = statement(
     }),
 );
 
-/** What an otp_login checked before its transaction: its client signature, on a signing thread. */
-interface LoginChecks {
-  clientSignature: boolean;
+/** A code init_otp issued before its transaction (the enclave's work: its MAC, its sealed target key, the signed bundle). */
+interface IssuedBefore {
+  otpId: string;
+  issued: IssuedOtp;
 }
 
-/** otp_login's signature check, before the transaction and off the event loop (public data only). */
+/** A verify attempt opened before its transaction with the sealed target key of the code `otpId`. */
+interface AttemptOpened {
+  otpId: string;
+  /** The client's key when the code was right, else null. */
+  clientKey: string | null;
+}
+
+/** What an otp_login checked before its transaction: its client signature (on a signing thread) and its verification token. */
+interface LoginChecks {
+  clientSignature: boolean;
+  token: VerifiedToken;
+}
+
+/**
+ * The one-time codes' crypto, before the transaction (issue 14: no CPU-bound crypto while a
+ * transaction is open). A prefetcher never refuses: when it cannot do its part (a request the
+ * handler refuses, a code it cannot use) it returns nothing and the handler does the work in the
+ * transaction, as an approval (which runs no prefetcher) does. What it computed decides nothing
+ * by itself: verify_otp counts the attempt in the transaction before using the attempt's verdict,
+ * and otp_login spends the token there.
+ */
 export const otpPrefetchers = {
-  otp_login: async (params, ctx): Promise<LoginChecks> => ({ clientSignature: await ctx.enclave.checkClientSignature(params.clientSignature) }),
+  init_otp: async (params, ctx): Promise<IssuedBefore | undefined> => {
+    const channel = params.otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'sms';
+    if (ctx.delivery.kinds[channel] === 'none' || !validContact(params.otpType, params.contact)) return undefined;
+    const otpId = newId();
+    const issued = await ctx.enclave
+      .issueOtp({ otpId, organizationId: ctx.organizationId, length: params.otpLength ?? DEFAULT_OTP_LENGTH, alphanumeric: params.alphanumeric ?? false })
+      .catch(() => undefined);
+    return issued ? { otpId, issued } : undefined;
+  },
+  verify_otp: async (params, ctx): Promise<AttemptOpened | undefined> => {
+    const encrypted = parseEncryptedOtpBundle(params.encryptedOtpBundle);
+    if (!encrypted || (params.expirationSeconds !== undefined && Number(params.expirationSeconds) < 1)) return undefined;
+    // Read without a lock: only a code that can still take an attempt is opened (an exhausted,
+    // used, retired or expired one costs this lookup). The handler counts the attempt, and
+    // checks again that the code is live, before it uses the verdict.
+    const [otp] = await readOtp.run(ctx.db, { id: params.otpId, organizationId: ctx.organizationId });
+    if (!otp || otp.attempts >= otp.maxAttempts || !isLive(otp, ctx.now())) return undefined;
+    const clientKey = await ctx.enclave
+      .checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
+      .catch(() => false as const);
+    return clientKey === false ? undefined : { otpId: otp.id, clientKey: clientKey ?? null };
+  },
+  otp_login: async (params, ctx): Promise<LoginChecks> => {
+    const clientSignature = ctx.enclave.checkClientSignature(params.clientSignature);
+    const token = verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime());
+    return { clientSignature: await clientSignature, token };
+  },
 } satisfies PrefetchTable;
 
 export const otpHandlers = {
@@ -212,13 +282,17 @@ export const otpHandlers = {
     if (ctx.delivery.kinds[channel] === 'none') throw deliveryNotConfigured(channel);
     const ttl = ttlOf(ctx, params.expirationSeconds);
     await throttleAndRetire(ctx, contact);
-    const otpId = newId();
-    const issued = await ctx.enclave.issueOtp({
-      otpId,
-      organizationId: ctx.organizationId,
-      length: params.otpLength ?? DEFAULT_OTP_LENGTH,
-      alphanumeric: params.alphanumeric ?? false,
-    });
+    // Issued before the transaction by the prefetcher; here only on an approval, or when it could not.
+    const before = ctx.prefetched as IssuedBefore | undefined;
+    const otpId = before?.otpId ?? newId();
+    const issued =
+      before?.issued ??
+      (await ctx.enclave.issueOtp({
+        otpId,
+        organizationId: ctx.organizationId,
+        length: params.otpLength ?? DEFAULT_OTP_LENGTH,
+        alphanumeric: params.alphanumeric ?? false,
+      }));
     const now = ctx.now();
     // Written with the activity's UPDATE and COMMIT (store/round-trips.ts): nothing reads its answer.
     await sendWithNext(
@@ -266,9 +340,14 @@ export const otpHandlers = {
     }
     const now = ctx.now();
     const live = isLive(otp, now);
-    const clientKey = live
-      ? await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
-      : undefined;
+    // The attempt is counted and the code live: now its verdict may be used, the one opened
+    // before the transaction (prefetcher) or, without one, opened here.
+    const opened = ctx.prefetched as AttemptOpened | undefined;
+    const clientKey = !live
+      ? undefined
+      : opened?.otpId === otp.id
+        ? (opened.clientKey ?? undefined)
+        : await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted });
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
     await sendWithNext(ctx.tx, markUsed.bind({ id: otp.id, usedAt: now }));
     const verificationToken = ctx.enclave.signJwt({
@@ -285,11 +364,13 @@ export const otpHandlers = {
   /** Exchange a verification token and a client signature for a session of the contact's user. */
   otp_login: async (params, ctx) => {
     // A login, and the token's only use: the login after a signup is stamp_login's (decision 0020).
+    const checked = ctx.prefetched as LoginChecks | undefined;
     const claims = await useVerificationToken(ctx, params.verificationToken, {
       organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller),
       use: { purpose: 'login', subOrganizationId: ctx.organizationId, afterSignup: false },
+      ...(checked ? { verified: checked.token } : {}),
     });
-    checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN', (ctx.prefetched as LoginChecks | undefined)?.clientSignature);
+    checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN', checked?.clientSignature);
     // Spec A: the signature is "made with the private key matching publicKey".
     const sameKey = sameKeyAs(params.clientSignature.publicKey, params.publicKey);
     if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'publicKey must be the key that made the client signature', 'publicKey');

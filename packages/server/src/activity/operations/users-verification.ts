@@ -75,6 +75,35 @@ export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token:
   return claims;
 }
 
+/** A verification token checked before the transaction (verifyVerificationToken): its claims, or the refusal to raise in it. */
+export type VerifiedToken = { claims: VerificationClaims } | { error: ApiError };
+
+/**
+ * {@link verificationClaimsOf} before the activity's transaction (a prefetcher), so that its ES256
+ * verification holds no transaction (issue 14). It never throws: the refusal is raised by the
+ * handler, in the transaction, where it becomes the activity's stored failure as before.
+ * @example const token = verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime());
+ */
+export function verifyVerificationToken(enclave: Pick<Enclave, 'verifyJwt'>, token: string, now: () => number, field = 'verificationToken'): VerifiedToken {
+  try {
+    return { claims: verificationClaimsOf(enclave, token, now, field) };
+  } catch (err) {
+    if (err instanceof ApiError) return { error: err };
+    throw err;
+  }
+}
+
+/**
+ * The claims of a token verified before the transaction, as {@link verificationClaimsOf} gives
+ * them now: its refusal, or its expiry checked again at the transaction's clock.
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
+ */
+function claimsOfVerified(verified: VerifiedToken, nowMs: number, field: string): VerificationClaims {
+  if ('error' in verified) throw verified.error;
+  if (verified.claims.exp <= nowMs / 1000) throw invalid('the verification token has expired', field);
+  return verified.claims;
+}
+
 /**
  * What a use of a token is for: a signup or a login names the sub-organization concerned; a
  * login `afterSignup` may be the one that follows the token's signup of that sub-organization.
@@ -124,17 +153,29 @@ export async function spendVerificationToken(ctx: OperationContext, tokenId: str
 
 /**
  * Verify a verification token, check what it proves, and mark it used (`use`, by default a
- * plain single use; see spendVerificationToken).
+ * plain single use; see spendVerificationToken). `verified` is this same token's check made
+ * before the transaction (verifyVerificationToken, by the operation's prefetcher); without it (an
+ * approval runs no prefetcher) the token is verified here.
  * @example const claims = await useVerificationToken(ctx, token, { organizationIds: [ctx.organizationId], type: 'OTP_TYPE_SMS', contact: '+15551234567' });
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID (bad signature, expired, other organization, other contact, already used)
  */
 export async function useVerificationToken(
   ctx: OperationContext,
   token: string,
-  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string; use?: TokenUse; stampedByBoundKey?: boolean },
+  expect: {
+    organizationIds: string[];
+    type?: OtpType;
+    contact?: string;
+    field?: string;
+    use?: TokenUse;
+    stampedByBoundKey?: boolean;
+    verified?: VerifiedToken;
+  },
 ): Promise<VerificationClaims> {
   const field = expect.field ?? 'verificationToken';
-  const claims = verificationClaimsOf(ctx.enclave, token, () => ctx.now().getTime(), field);
+  const claims = expect.verified
+    ? claimsOfVerified(expect.verified, ctx.now().getTime(), field)
+    : verificationClaimsOf(ctx.enclave, token, () => ctx.now().getTime(), field);
   const { id, verification_type: type, contact, organization_id: org } = claims;
   if (!expect.organizationIds.includes(org)) throw invalid('the verification token was issued for another organization', field);
   if (expect.type !== undefined && type !== expect.type) throw invalid(`the verification token is not for ${expect.type}`, field);

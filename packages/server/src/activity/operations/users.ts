@@ -14,7 +14,15 @@ import { apiKeys, authenticators, oauthProviders, organizations, rootQuorumMembe
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { syncSubOrganizationIdentities } from './identities.js';
 import { insertApiKeys, insertAuthenticators, insertOauthProviders, type NewOrganization, newOrganization, requireUser } from './users-credentials.js';
-import { callerVouchesForContacts, checkClientSignature, organizationAndParent, useVerificationToken, type VerificationClaims } from './users-verification.js';
+import {
+  callerVouchesForContacts,
+  checkClientSignature,
+  organizationAndParent,
+  useVerificationToken,
+  type VerificationClaims,
+  type VerifiedToken,
+  verifyVerificationToken,
+} from './users-verification.js';
 import { assertKeepsSignInMethod } from './sign-in-methods.js';
 import { createWalletRecord, type PreparedWallet, prepareWallet } from './wallet-store.js';
 
@@ -179,20 +187,25 @@ async function updateContact(
   return { userId: user.id };
 }
 
-/** What a signup made and checked before its transaction: its wallet, and its client signature (on a signing thread). */
+/** What a signup made and checked before its transaction: its wallet, its client signature (on a signing thread) and its verification token. */
 interface SignupPrefetch {
   wallet: PreparedWallet | undefined;
   clientSignature: boolean | undefined;
+  token: VerifiedToken | undefined;
 }
 
-/** A signup's wallet is made, and its client signature checked, before the transaction (wallet-records.ts prepareWallet). */
+/** A signup's wallet is made, and its client signature and token checked, before the transaction (wallet-records.ts prepareWallet). */
 export const userPrefetchers = {
   create_sub_organization: async (params, ctx): Promise<SignupPrefetch> => {
-    const [wallet, clientSignature] = await Promise.all([
+    const work = Promise.all([
       params.wallet ? prepareWallet(ctx.enclave, params.wallet.accounts, params.wallet.mnemonicLength) : undefined,
       params.clientSignature ? ctx.enclave.checkClientSignature(params.clientSignature) : undefined,
     ]);
-    return { wallet, clientSignature };
+    // Checked on the event loop while the threads work; spent in the transaction (useVerificationToken).
+    const token =
+      params.verificationToken !== undefined ? verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime()) : undefined;
+    const [wallet, clientSignature] = await work;
+    return { wallet, clientSignature, token };
   },
 } satisfies PrefetchTable;
 
@@ -313,9 +326,11 @@ export const userHandlers = {
     let claims: VerificationClaims | undefined;
     if (params.verificationToken !== undefined) {
       // One login of this new sub-organization may follow with the same token (decision 0020).
+      const verified = (ctx.prefetched as SignupPrefetch | undefined)?.token;
       claims = await useVerificationToken(ctx, params.verificationToken, {
         organizationIds: [ctx.organizationId],
         use: { purpose: 'signup', subOrganizationId },
+        ...(verified ? { verified } : {}),
       });
     }
     if (params.clientSignature !== undefined) {
