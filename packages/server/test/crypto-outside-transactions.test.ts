@@ -3,42 +3,24 @@
  * (sign_raw_payloads, sign_transaction) opens no transaction at all; a new wallet's mnemonic,
  * derivation and sealing (create_wallet, create_sub_organization with a wallet) happen before
  * the activity's transaction begins. Observed on the real runner: the store's transaction and
- * the enclave's wallet and signing work are wrapped to record whether one ran inside the other.
+ * the enclave's wallet and signing work are wrapped to record whether one ran inside the other
+ * (support/transaction-watch.ts). The one-time codes' part: otp-crypto-before-transaction.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair } from '@walletkit/crypto';
-import type { Store } from '../src/store/db';
 import { startTestServer, type TestServer } from './support/harness';
+import { type TransactionWatch, watchTransactions } from './support/transaction-watch';
 import { storeKinds } from './support/stores';
 
 const ETH = { curve: 'CURVE_SECP256K1', pathFormat: 'PATH_FORMAT_BIP32', path: "m/44'/60'/0'/0/0", addressFormat: 'ADDRESS_FORMAT_ETHEREUM' } as const;
 
 describe.each(storeKinds)('crypto outside transactions on %s', (kind) => {
   let server: TestServer;
-  let open = 0;
-  let transactions = 0;
-  const calls: Array<{ what: string; inTransaction: boolean }> = [];
+  let watch: TransactionWatch;
 
   beforeAll(async () => {
     server = await startTestServer(kind);
-    const transaction = server.store.transaction.bind(server.store);
-    server.store.transaction = (async (fn, opts) => {
-      transactions += 1;
-      open += 1;
-      try {
-        return await transaction(fn, opts);
-      } finally {
-        open -= 1;
-      }
-    }) as Store['transaction'];
-    const enclave = server.enclave;
-    for (const name of ['createWallet', 'signMessages'] as const) {
-      const real = enclave[name].bind(enclave) as (...args: unknown[]) => Promise<unknown>;
-      (enclave as unknown as Record<string, unknown>)[name] = (...args: unknown[]) => {
-        calls.push({ what: name, inTransaction: open > 0 });
-        return real(...args);
-      };
-    }
+    watch = watchTransactions(server, ['createWallet', 'signMessages']);
   });
   afterAll(() => server?.dispose());
 
@@ -57,7 +39,7 @@ describe.each(storeKinds)('crypto outside transactions on %s', (kind) => {
       rootQuorumThreshold: 1,
       wallet: { walletName: 'main', accounts: [ETH] },
     } as never);
-    const before = transactions;
+    const before = watch.begun;
     for (let i = 0; i < 3; i += 1) {
       await server.client.run('sign_raw_payloads', {
         signWith: addresses[0],
@@ -67,11 +49,11 @@ describe.each(storeKinds)('crypto outside transactions on %s', (kind) => {
       } as never);
     }
 
-    expect(transactions).toBe(before);
-    expect(calls.filter((c) => c.what === 'createWallet')).toEqual([
+    expect(watch.begun).toBe(before);
+    expect(watch.calls.filter((c) => c.what === 'createWallet')).toEqual([
       { what: 'createWallet', inTransaction: false },
       { what: 'createWallet', inTransaction: false },
     ]);
-    expect(calls.filter((c) => c.what === 'signMessages')).toEqual(Array(3).fill({ what: 'signMessages', inTransaction: false }));
+    expect(watch.calls.filter((c) => c.what === 'signMessages')).toEqual(Array(3).fill({ what: 'signMessages', inTransaction: false }));
   });
 });

@@ -11,51 +11,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair, verifyJwt } from '@walletkit/crypto';
 import type { VerificationClaims } from '../src/activity/operations/users-verification';
 import { listOutbox } from '../src/delivery/outbox';
-import type { Store } from '../src/store/db';
 import { activities, otps, usedVerificationTokens } from '../src/store/schema';
 import { startTestServer, type TestServer } from './support/harness';
+import { type TransactionWatch, watchTransactions } from './support/transaction-watch';
 import { addUser, expectError, type Member } from './support/members';
 import { codeIn, encryptOtpAttempt, loginSignature, otpTargetOf } from './support/otp';
 import { storeKinds } from './support/stores';
 
 const OTP_LIMITS = { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 50, windowSeconds: 600 };
 const CRYPTO = ['issueOtp', 'checkOtpAttempt', 'verifyJwt', 'checkClientSignature'] as const;
-type CryptoCall = (typeof CRYPTO)[number];
 
 describe.each(storeKinds)('one-time codes: crypto before the transaction on %s', (kind) => {
   let server: TestServer;
   let now = Date.now();
   let subOrganizationId: string;
-  /** Transactions open right now (store.transaction wrapped). */
-  let open = 0;
-  /** Each enclave call of CRYPTO, with the transactions open when it was made. */
-  let calls: Array<{ name: CryptoCall; open: number }> = [];
-  /** Run once at the start of the next transaction, before its body: the world changing between the check and the transaction. */
-  let beforeNextTransaction: (() => Promise<void>) | undefined;
+  let watch: TransactionWatch;
 
   beforeAll(async () => {
     server = await startTestServer(kind, { clock: () => now, config: { otp: OTP_LIMITS, devOutbox: true } });
-    const store = server.store as Store;
-    const transaction = store.transaction.bind(store);
-    store.transaction = (async (fn: Parameters<Store['transaction']>[0]) => {
-      const change = beforeNextTransaction;
-      beforeNextTransaction = undefined;
-      if (change) await change();
-      open++;
-      try {
-        return await transaction(fn);
-      } finally {
-        open--;
-      }
-    }) as Store['transaction'];
-    const enclave = server.enclave as unknown as Record<CryptoCall, (...args: unknown[]) => unknown>;
-    for (const name of CRYPTO) {
-      const original = enclave[name]!.bind(server.enclave);
-      enclave[name] = (...args: unknown[]) => {
-        calls.push({ name, open });
-        return original(...args);
-      };
-    }
+    watch = watchTransactions(server, CRYPTO);
     const created = await server.client.run('create_sub_organization', {
       subOrganizationName: 'otp-user',
       rootUsers: [{ userName: 'otp', userEmail: 'login@example.com', apiKeys: [], authenticators: [], oauthProviders: [] }],
@@ -83,7 +57,7 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
   const rowOf = async (otpId: string) => (await server.store.db.select().from(otps).where(eq(otps.id, otpId)))[0]!;
 
   it('given an email OTP login, when its three activities run, then the code, the attempt and the token are each checked or made with no transaction open', async () => {
-    calls = [];
+    watch.calls = [];
     const { otpId, target, code } = await issue();
     const client = generateP256KeyPair();
     const verified = await server.client.submit('verify_otp', {
@@ -98,8 +72,8 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
       { organizationId: subOrganizationId },
     );
     expect(login.status, JSON.stringify(login.body)).toBe(200);
-    expect(calls.map((c) => c.name).sort()).toEqual(['checkClientSignature', 'checkOtpAttempt', 'issueOtp', 'verifyJwt']);
-    expect(calls.filter((c) => c.open > 0)).toEqual([]);
+    expect(watch.calls.map((c) => c.what).sort()).toEqual(['checkClientSignature', 'checkOtpAttempt', 'issueOtp', 'verifyJwt']);
+    expect(watch.calls.filter((c) => c.inTransaction)).toEqual([]);
   });
 
   it('given a signup with a verification token, when it runs, then the token is verified with no transaction open and spent in it', async () => {
@@ -110,7 +84,7 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
       encryptedOtpBundle: await encryptOtpAttempt(target.targetPublic, code, client.publicKey),
     });
     const token = verified.verificationToken as string;
-    calls = [];
+    watch.calls = [];
     const signup = await server.client.run('create_sub_organization', {
       subOrganizationName: 'signed-up',
       rootUsers: [{ userName: 'new', userEmail: 'signup@example.com', apiKeys: [], authenticators: [], oauthProviders: [] }],
@@ -118,7 +92,7 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
       verificationToken: token,
       clientSignature: loginSignature(client.privateKey, token, 'USAGE_TYPE_SIGNUP'),
     });
-    expect(calls.filter((c) => c.name === 'verifyJwt')).toEqual([{ name: 'verifyJwt', open: 0 }]);
+    expect(watch.calls.filter((c) => c.what === 'verifyJwt')).toEqual([{ what: 'verifyJwt', inTransaction: false }]);
     const { id } = verifyJwt<VerificationClaims>(token, server.enclave.signingPublicKey, { now: () => now });
     const [spent] = await server.store.db.select().from(usedVerificationTokens).where(eq(usedVerificationTokens.tokenId, id));
     expect(spent).toMatchObject({ purpose: 'signup', subOrganizationId: signup.subOrganizationId });
@@ -126,9 +100,9 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
 
   it('given a right code whose attempts run out after it was opened, when its transaction counts, then the attempts are exceeded and no token is issued', async () => {
     const { otpId, target, code } = await issue();
-    beforeNextTransaction = async () => {
+    watch.beforeNextTransaction(async () => {
       await server.store.db.update(otps).set({ attempts: OTP_LIMITS.maxAttempts }).where(eq(otps.id, otpId));
-    };
+    });
     const client = generateP256KeyPair();
     const reply = await server.client.submit('verify_otp', {
       otpId: otpId,
@@ -141,12 +115,12 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
 
   it('given a right code used by another attempt after it was opened, when its transaction counts, then it is invalid and its attempt counted', async () => {
     const { otpId, target, code } = await issue();
-    beforeNextTransaction = async () => {
+    watch.beforeNextTransaction(async () => {
       await server.store.db
         .update(otps)
         .set({ usedAt: new Date(now) })
         .where(eq(otps.id, otpId));
-    };
+    });
     const client = generateP256KeyPair();
     const reply = await server.client.submit('verify_otp', {
       otpId: otpId,
@@ -158,9 +132,9 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
 
   it('given a right code that expires after it was opened, when its transaction counts, then it is invalid and its attempt counted', async () => {
     const { otpId, target, code } = await issue();
-    beforeNextTransaction = async () => {
+    watch.beforeNextTransaction(async () => {
       now += OTP_LIMITS.ttlSeconds * 1000 + 1;
-    };
+    });
     const client = generateP256KeyPair();
     const reply = await server.client.submit('verify_otp', {
       otpId: otpId,
@@ -179,9 +153,9 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
       expirationSeconds: '60',
     });
     const token = verified.verificationToken as string;
-    beforeNextTransaction = async () => {
+    watch.beforeNextTransaction(async () => {
       now += 60_000;
-    };
+    });
     const login = await server.client.submit(
       'otp_login',
       { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, token) },
