@@ -1,7 +1,7 @@
 /** Every activity handler, by operation name; the plugin registers a route for each. */
 import type { ComputeTable, Handlers, PrefetchTable } from '../context.js';
 import { walletHandlers, walletPrefetchers } from './wallets.js';
-import { privateKeyHandlers } from './private-keys.js';
+import { privateKeyHandlers, privateKeyPrefetchers } from './private-keys.js';
 import { signingCompute, signingHandlers } from './signing.js';
 import { transactionCompute, transactionHandlers } from './transactions.js';
 import { policyHandlers } from './policies.js';
@@ -42,6 +42,7 @@ export const prefetchers: PrefetchTable = {
   ...walletPrefetchers,
   ...userPrefetchers,
   ...otpPrefetchers,
+  ...privateKeyPrefetchers,
 };
 
 /** Operations that only read and compute (signing): run outside any transaction (execute.ts). */

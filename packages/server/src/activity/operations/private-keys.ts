@@ -10,7 +10,8 @@ import type { Tx } from '../../store/db.js';
 import { newSortableId } from '../../store/ids.js';
 import { privateKeyTagMembers, privateKeyTags, privateKeys } from '../../store/schema.js';
 import { claimExportTarget } from './export-targets.js';
-import type { HandlerTable, OperationContext } from '../context.js';
+import type { Sealed } from '../../enclave/index.js';
+import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { assertAddressFormat, assertUserOf } from './wallet-records.js';
 
 type PrivateKeyRow = typeof privateKeys.$inferSelect;
@@ -78,6 +79,21 @@ async function insertPrivateKey(
   return { privateKeyId, addresses };
 }
 
+/** A key made or opened by the enclave before the activity's transaction. */
+type KeyBefore = { sealedPrivateKey: Sealed; publicKey: string };
+
+/**
+ * The enclave's work is done before the transaction: new keys generated and sealed, an imported
+ * key opened and sealed again. Undefined when it could not be done (the handler then does it in
+ * the transaction, as an approval, which runs no prefetcher, does, and refuses what it refuses).
+ */
+export const privateKeyPrefetchers = {
+  create_private_keys: (params, ctx): Promise<KeyBefore[] | undefined> =>
+    Promise.all(params.privateKeys.map((k) => ctx.enclave.createPrivateKey(k.curve))).catch(() => undefined),
+  import_private_key: (params, ctx): Promise<KeyBefore | undefined> =>
+    ctx.enclave.importPrivateKey(params.encryptedBundle, ctx.organizationId, params.userId, params.curve).catch(() => undefined),
+} satisfies PrefetchTable;
+
 export const privateKeyHandlers = {
   /** New random keys with their addresses; tags are attached when given. */
   create_private_keys: async (params, ctx) => {
@@ -91,9 +107,10 @@ export const privateKeyHandlers = {
     for (const [i, k] of params.privateKeys.entries()) {
       await assertTags(ctx.tx, ctx.organizationId, k.privateKeyTags, `privateKeys.${i}.privateKeyTags`);
     }
+    const before = ctx.prefetched as KeyBefore[] | undefined;
     const created = [];
     for (const [i, k] of params.privateKeys.entries()) {
-      const { sealedPrivateKey, publicKey } = await ctx.enclave.createPrivateKey(k.curve);
+      const { sealedPrivateKey, publicKey } = before?.[i] ?? (await ctx.enclave.createPrivateKey(k.curve));
       const key = await insertPrivateKey(ctx, {
         name: k.privateKeyName,
         curve: k.curve,
@@ -131,7 +148,9 @@ export const privateKeyHandlers = {
     await assertUserOf(ctx.tx, ctx.organizationId, params.userId);
     const formats = checkFormats(params.curve, params.addressFormats, 'addressFormats');
     await assertNamesFree(ctx.tx, ctx.organizationId, [params.privateKeyName], 'privateKeyName');
-    const { sealedPrivateKey, publicKey } = await ctx.enclave.importPrivateKey(params.encryptedBundle, ctx.organizationId, params.userId, params.curve);
+    const { sealedPrivateKey, publicKey } =
+      (ctx.prefetched as KeyBefore | undefined) ??
+      (await ctx.enclave.importPrivateKey(params.encryptedBundle, ctx.organizationId, params.userId, params.curve));
     return insertPrivateKey(ctx, { name: params.privateKeyName, curve: params.curve, sealed: sealedPrivateKey, publicKey, formats, imported: true });
   },
 } satisfies HandlerTable;

@@ -8,7 +8,7 @@ import { HARDENED_OFFSET, parsePath, type Curve } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength, PathFormat } from '@walletkit/protocol';
 import type { AccountSpec, DerivedAccount, Enclave, Sealed } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
-import type { Tx } from '../../store/db.js';
+import type { Executor, Tx } from '../../store/db.js';
 import { newSortableId } from '../../store/ids.js';
 import { users, walletAccounts, wallets } from '../../store/schema.js';
 
@@ -100,12 +100,61 @@ export async function deriveAndStoreAccounts(
   wallet: { id: string; sealedMnemonic: Sealed },
   accounts: readonly AccountParams[],
   persist: boolean,
+  before?: DerivedBefore,
 ): Promise<string[]> {
   assertAccounts(accounts);
   const unique = uniqueAccounts(accounts);
-  const derived = await target.enclave.deriveWalletAccounts(wallet.sealedMnemonic, unique.map(specOf));
+  // A wallet's mnemonic never changes: accounts derived before the transaction from the same wallet are these.
+  const derived = before?.walletId === wallet.id ? before.accounts : await target.enclave.deriveWalletAccounts(wallet.sealedMnemonic, unique.map(specOf));
   if (persist) await insertAccounts(target, wallet.id, unique, derived);
   return inRequestOrder(accounts, unique, derived);
+}
+
+/** Accounts of a stored wallet derived before the activity's transaction (`deriveBefore`), in `uniqueAccounts` order. */
+export interface DerivedBefore {
+  walletId: string;
+  accounts: DerivedAccount[];
+}
+
+/**
+ * The enclave's work for create_wallet_accounts (one unseal, PBKDF2, BIP32, a seal per account),
+ * done by its prefetcher from the wallet read without a lock, so that it holds no transaction.
+ * Undefined when the accounts do not check out or the wallet is not found: the handler refuses
+ * them as before.
+ */
+export async function deriveBefore(
+  db: Executor,
+  enclave: Enclave,
+  organizationId: string,
+  walletId: string,
+  accounts: readonly AccountParams[],
+): Promise<DerivedBefore | undefined> {
+  try {
+    assertAccounts(accounts);
+  } catch {
+    return undefined;
+  }
+  const [wallet] = await db
+    .select({ id: wallets.id, sealedMnemonic: wallets.mnemonicEncrypted })
+    .from(wallets)
+    .where(and(eq(wallets.id, walletId), eq(wallets.organizationId, organizationId)));
+  if (!wallet) return undefined;
+  const derived = await enclave.deriveWalletAccounts(wallet.sealedMnemonic, uniqueAccounts(accounts).map(specOf)).catch(() => undefined);
+  return derived ? { walletId: wallet.id, accounts: derived } : undefined;
+}
+
+/** The imported wallet of import_wallet, opened and derived before the transaction (its prefetcher). */
+export async function importBefore(
+  enclave: Enclave,
+  input: { encryptedBundle: string; organizationId: string; userId: string; accounts: readonly AccountParams[] },
+): Promise<Awaited<ReturnType<ImportedMnemonic>> | undefined> {
+  try {
+    assertAccounts(input.accounts);
+  } catch {
+    return undefined;
+  }
+  const specs = uniqueAccounts(input.accounts).map(specOf);
+  return enclave.importWallet(input.encryptedBundle, input.organizationId, input.userId, specs).catch(() => undefined);
 }
 
 function inRequestOrder(accounts: readonly AccountParams[], unique: readonly AccountParams[], derived: ReadonlyArray<{ address: string }>): string[] {

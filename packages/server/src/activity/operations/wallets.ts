@@ -9,7 +9,17 @@ import type { Tx } from '../../store/db.js';
 import { walletAccounts, wallets } from '../../store/schema.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { claimExportTarget } from './export-targets.js';
-import { assertUserOf, createWalletRecord, deriveAndStoreAccounts, type PreparedWallet, prepareWallet } from './wallet-records.js';
+import {
+  assertUserOf,
+  createWalletRecord,
+  type DerivedBefore,
+  deriveAndStoreAccounts,
+  deriveBefore,
+  type ImportedMnemonic,
+  importBefore,
+  type PreparedWallet,
+  prepareWallet,
+} from './wallet-records.js';
 
 type WalletRow = typeof wallets.$inferSelect;
 
@@ -38,9 +48,22 @@ async function markWalletExported(ctx: OperationContext, walletId: string): Prom
   await ctx.tx.update(wallets).set({ exported: true, updatedAt: ctx.now() }).where(eq(wallets.id, walletId));
 }
 
-/** The new wallet's mnemonic and accounts are made before the transaction (wallet-records.ts prepareWallet). */
+/**
+ * The enclave's work is done before the transaction: a new wallet's mnemonic and accounts
+ * (wallet-records.ts prepareWallet), more accounts of a stored wallet (deriveBefore), an imported
+ * mnemonic opened and derived (importBefore). Undefined when it could not be done; the handler
+ * then does it in the transaction, as an approval (which runs no prefetcher) does.
+ */
 export const walletPrefetchers = {
   create_wallet: (params, ctx) => prepareWallet(ctx.enclave, params.accounts, params.mnemonicLength),
+  create_wallet_accounts: (params, ctx) => deriveBefore(ctx.db, ctx.enclave, ctx.organizationId, params.walletId, params.accounts),
+  import_wallet: (params, ctx) =>
+    importBefore(ctx.enclave, {
+      encryptedBundle: params.encryptedBundle,
+      organizationId: ctx.organizationId,
+      userId: params.userId,
+      accounts: params.accounts,
+    }),
 } satisfies PrefetchTable;
 
 export const walletHandlers = {
@@ -63,6 +86,7 @@ export const walletHandlers = {
       { id: wallet.id, sealedMnemonic: wallet.mnemonicEncrypted },
       params.accounts,
       params.persist ?? true,
+      ctx.prefetched as DerivedBefore | undefined,
     );
     return { addresses };
   },
@@ -114,7 +138,11 @@ export const walletHandlers = {
       walletName: params.walletName,
       accounts: params.accounts,
       now: ctx.now(),
-      imported: (specs) => ctx.enclave.importWallet(params.encryptedBundle, ctx.organizationId, params.userId, specs),
+      imported: async (specs) => {
+        // Opened before the transaction from these same parameters (importBefore), unless it could not be.
+        const before = ctx.prefetched as Awaited<ReturnType<ImportedMnemonic>> | undefined;
+        return before ?? ctx.enclave.importWallet(params.encryptedBundle, ctx.organizationId, params.userId, specs);
+      },
     });
   },
 } satisfies HandlerTable;
