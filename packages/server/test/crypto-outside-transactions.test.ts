@@ -100,6 +100,8 @@ describe.each(storeKinds)('crypto outside transactions on %s', (kind) => {
 
     expect(watch.calls).toEqual([
       { what: 'importWallet', inTransaction: false },
+      // The import derives its accounts from the mnemonic it sealed, as for a stored wallet.
+      { what: 'deriveWalletAccounts', inTransaction: false },
       { what: 'deriveWalletAccounts', inTransaction: false },
       { what: 'createPrivateKey', inTransaction: false },
       { what: 'createPrivateKey', inTransaction: false },

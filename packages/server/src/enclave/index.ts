@@ -29,7 +29,6 @@ import { resolveMasterKey } from './master-key.js';
 import type { IssuedOtp } from './otp.js';
 import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.js';
-import { sealedAccounts } from './signer-core.js';
 import { AtRestKey } from './at-rest.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { ApiKeyStamps } from './api-key-stamps.js';
@@ -133,25 +132,17 @@ export class Enclave {
     return this.signer.makeWallet({ mnemonicLength, accounts: [...accounts] });
   }
 
-  private deriveFromMnemonic(mnemonic: string, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    return accounts.length === 0 ? Promise.resolve([]) : this.sealDerived(mnemonicSeed(mnemonic), accounts);
-  }
-
   /**
-   * Derive accounts and seal each one's private key at rest (signing then opens one 32-byte key
-   * instead of running BIP39's PBKDF2 and BIP32 on every signature: issue 14); zeroes `seed`.
+   * Derive accounts of a sealed wallet (public data and each sealed private key): one unseal, and
+   * BIP39's PBKDF2 and BIP32 on a signer thread (signer-core.ts `deriveSealed`), off the event loop.
    */
-  private async sealDerived(seed: Uint8Array, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    try {
-      return await sealedAccounts(seed, accounts, this.seal);
-    } finally {
-      seed.fill(0);
-    }
-  }
-
-  /** Derive accounts of a sealed wallet (public data and each sealed private key): one unseal. */
   async deriveWalletAccounts(sealedMnemonic: Sealed, accounts: readonly AccountSpec[]): Promise<DerivedAccount[]> {
-    return accounts.length === 0 ? [] : this.sealDerived(await this.seedOf(sealedMnemonic), accounts);
+    if (accounts.length === 0) return [];
+    try {
+      return await this.signer.deriveAccounts({ sealedMnemonic, accounts: [...accounts] });
+    } catch (cause) {
+      throw new ApiError('ERR_INTERNAL', "the wallet's accounts could not be derived from its sealed mnemonic", undefined, { cause });
+    }
   }
 
   /**
@@ -273,8 +264,9 @@ export class Enclave {
     accounts: readonly AccountSpec[] = [],
   ): Promise<{ sealedMnemonic: Sealed; mnemonicLength: number; accounts: DerivedAccount[] }> {
     const mnemonic = await openImportBundle(this.atRest.privateKey, encryptedBundle, organizationId, userId, parseImportedMnemonic);
-    const derived = await this.deriveFromMnemonic(mnemonic, accounts);
-    return { sealedMnemonic: await this.seal(utf8.encode(mnemonic)), mnemonicLength: mnemonic.split(' ').length, accounts: derived };
+    // Sealed first: the derivation runs on a signer thread from the sealed mnemonic, as for a stored wallet.
+    const sealedMnemonic = await this.seal(utf8.encode(mnemonic));
+    return { sealedMnemonic, mnemonicLength: mnemonic.split(' ').length, accounts: await this.deriveWalletAccounts(sealedMnemonic, accounts) };
   }
 
   /** Open a raw private key a client encrypted to its import target; re-seal it at rest. */

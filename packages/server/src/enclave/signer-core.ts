@@ -1,8 +1,8 @@
 /**
  * The enclave's CPU-bound steps that hold plaintext keys, shared by its worker threads
  * (signer-worker.ts) and its in-process fallback: open a sealed private key, sign the prepared
- * messages, zero the key; and make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts),
- * sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
+ * messages, zero the key; make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts) or
+ * derive more accounts of a stored one, sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
  */
 import { type ClientSignature, type Curve, generateMnemonic, generateP256KeyPair, stampApiKey, verifyClientSignature } from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';
@@ -25,6 +25,12 @@ export interface WalletJob {
 export interface MadeWallet {
   sealedMnemonic: SealedValue;
   accounts: Array<DerivedAccountPublic & { sealedPrivateKey: SealedValue }>;
+}
+
+/** More accounts of a stored wallet: its sealed mnemonic and what to derive. */
+export interface DeriveJob {
+  sealedMnemonic: SealedValue;
+  accounts: AccountSpec[];
 }
 
 /** A sealed key (HPKE to the at-rest key) and what to sign with it. */
@@ -78,6 +84,7 @@ export type SignerJob =
   | { check: StampCheckJob }
   | { sign: SignJob }
   | { wallet: WalletJob }
+  | { derive: DeriveJob }
   | { stamp: StampJob }
   | { otp: OtpIssueJob }
   | { attempt: OtpAttemptJob }
@@ -88,6 +95,7 @@ export function runSignerJob(atRest: AtRestKey, job: SignerJob): Promise<unknown
   if ('check' in job) return Promise.resolve(checkStamp(job.check));
   if ('sign' in job) return signSealed(atRest, job.sign);
   if ('wallet' in job) return makeWallet(atRest, job.wallet);
+  if ('derive' in job) return deriveSealed(atRest, job.derive);
   if ('stamp' in job) return stampSealed(atRest, job.stamp);
   if ('otp' in job) return issueCode(atRest, job.otp);
   if ('client' in job) return Promise.resolve(verifyClientSignature(job.client));
@@ -155,6 +163,19 @@ export async function makeWallet(atRest: AtRestKey, job: WalletJob): Promise<Mad
     }
   }
   return { sealedMnemonic: await seal(new TextEncoder().encode(mnemonic)), accounts };
+}
+
+/** Open a stored wallet's mnemonic, derive `job.accounts` (PBKDF2, BIP32) and seal each account's key; the mnemonic and seed are zeroed or dropped here. */
+export async function deriveSealed(atRest: AtRestKey, job: DeriveJob): Promise<MadeWallet['accounts']> {
+  const bytes = await atRest.open(job.sealedMnemonic);
+  const mnemonic = new TextDecoder().decode(bytes);
+  bytes.fill(0);
+  const seed = mnemonicSeed(mnemonic);
+  try {
+    return await sealedAccounts(seed, job.accounts, (plaintext) => atRest.seal(plaintext));
+  } finally {
+    seed.fill(0);
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ import type { AtRestKey } from './at-rest.js';
 import { ThreadPool } from '../threads/pool.js';
 import type { RawSignature } from './key-material.js';
 import {
+  type DeriveJob,
   type IssuedCode,
   type MadeWallet,
   type OtpAttemptJob,
@@ -48,6 +49,11 @@ export class SignerPool {
   /** Make a new wallet on the least busy worker, or in-process when there is none. */
   makeWallet(wallet: WalletJob): Promise<MadeWallet> {
     return this.pool.run({ wallet }) as Promise<MadeWallet>;
+  }
+
+  /** More accounts of a sealed wallet, derived and sealed on a worker. */
+  deriveAccounts(derive: DeriveJob): Promise<MadeWallet['accounts']> {
+    return this.pool.run({ derive }) as Promise<MadeWallet['accounts']>;
   }
 
   /** The X-Stamp of a body by a sealed API key, opened on a worker. */
