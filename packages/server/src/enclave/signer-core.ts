@@ -2,7 +2,8 @@
  * The enclave's CPU-bound steps that hold plaintext keys, shared by its worker threads
  * (signer-worker.ts) and its in-process fallback: open a sealed private key, sign the prepared
  * messages, zero the key; make a new wallet (BIP39 mnemonic, PBKDF2 seed, BIP32 accounts) or
- * derive more accounts of a stored one, sealing the mnemonic and each account's key before anything leaves. Nothing else holds them.
+ * derive more accounts of a stored one, sealing the mnemonic and each account's key before
+ * anything leaves. Nothing else holds them.
  */
 import { type ClientSignature, type Curve, generateMnemonic, generateP256KeyPair, stampApiKey, verifyClientSignature } from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';

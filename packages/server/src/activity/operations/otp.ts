@@ -56,10 +56,43 @@ function normalizeContact(type: OtpType, contact: string): string {
   return value;
 }
 
-/** Whether normalizeContact accepts the contact (it would not throw). */
+/** Whether normalizeContact accepts the contact. */
 function validContact(type: OtpType, contact: string): boolean {
-  const value = contact.trim();
-  return type === 'OTP_TYPE_EMAIL' ? EMAIL.test(value) : E164.test(value);
+  try {
+    normalizeContact(type, contact);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A verification token's lifetime: verify_otp's `expirationSeconds`, else the default; undefined when below 1 s. */
+function tokenSecondsOf(expirationSeconds: string | undefined): number | undefined {
+  const seconds = expirationSeconds === undefined ? DEFAULT_VERIFICATION_TOKEN_SECONDS : Number(expirationSeconds);
+  return seconds < 1 ? undefined : seconds;
+}
+
+/** The enclave's work for a code of init_otp's request (before its transaction, or in it on an approval). */
+function issueFor(
+  ctx: Pick<OperationContext, 'enclave' | 'organizationId'>,
+  otpId: string,
+  params: { otpLength?: number; alphanumeric?: boolean },
+): Promise<IssuedOtp> {
+  return ctx.enclave.issueOtp({
+    otpId,
+    organizationId: ctx.organizationId,
+    length: params.otpLength ?? DEFAULT_OTP_LENGTH,
+    alphanumeric: params.alphanumeric ?? false,
+  });
+}
+
+/** Open a verify attempt with its code's sealed target key: the client's key when the code is right. */
+function openAttempt(
+  ctx: Pick<OperationContext, 'enclave'>,
+  otp: { id: string; targetPrivateKeyEncrypted: IssuedOtp['sealedTargetKey']; codeMac: string },
+  encrypted: { encappedPublic: string; ciphertext: string },
+): Promise<string | undefined> {
+  return ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted });
 }
 
 /** The code's lifetime: the configured one, which a request may shorten but not extend. */
@@ -248,22 +281,18 @@ export const otpPrefetchers = {
     const channel = params.otpType === 'OTP_TYPE_EMAIL' ? 'email' : 'sms';
     if (ctx.delivery.kinds[channel] === 'none' || !validContact(params.otpType, params.contact)) return undefined;
     const otpId = newId();
-    const issued = await ctx.enclave
-      .issueOtp({ otpId, organizationId: ctx.organizationId, length: params.otpLength ?? DEFAULT_OTP_LENGTH, alphanumeric: params.alphanumeric ?? false })
-      .catch(() => undefined);
+    const issued = await issueFor(ctx, otpId, params).catch(() => undefined);
     return issued ? { otpId, issued } : undefined;
   },
   verify_otp: async (params, ctx): Promise<AttemptOpened | undefined> => {
     const encrypted = parseEncryptedOtpBundle(params.encryptedOtpBundle);
-    if (!encrypted || (params.expirationSeconds !== undefined && Number(params.expirationSeconds) < 1)) return undefined;
+    if (!encrypted || tokenSecondsOf(params.expirationSeconds) === undefined) return undefined;
     // Read without a lock: only a code that can still take an attempt is opened (an exhausted,
     // used, retired or expired one costs this lookup). The handler counts the attempt, and
     // checks again that the code is live, before it uses the verdict.
     const [otp] = await readOtp.run(ctx.db, { id: params.otpId, organizationId: ctx.organizationId });
     if (!otp || otp.attempts >= otp.maxAttempts || !isLive(otp, ctx.now())) return undefined;
-    const clientKey = await ctx.enclave
-      .checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted })
-      .catch(() => false as const);
+    const clientKey = await openAttempt(ctx, otp, encrypted).catch(() => false as const);
     return clientKey === false ? undefined : { otpId: otp.id, clientKey: clientKey ?? null };
   },
   otp_login: async (params, ctx): Promise<LoginChecks> => {
@@ -285,14 +314,7 @@ export const otpHandlers = {
     // Issued before the transaction by the prefetcher; here only on an approval, or when it could not.
     const before = ctx.prefetched as IssuedBefore | undefined;
     const otpId = before?.otpId ?? newId();
-    const issued =
-      before?.issued ??
-      (await ctx.enclave.issueOtp({
-        otpId,
-        organizationId: ctx.organizationId,
-        length: params.otpLength ?? DEFAULT_OTP_LENGTH,
-        alphanumeric: params.alphanumeric ?? false,
-      }));
+    const issued = before?.issued ?? (await issueFor(ctx, otpId, params));
     const now = ctx.now();
     // Written with the activity's UPDATE and COMMIT (store/round-trips.ts): nothing reads its answer.
     await sendWithNext(
@@ -326,8 +348,8 @@ export const otpHandlers = {
   verify_otp: async (params, ctx) => {
     const encrypted = parseEncryptedOtpBundle(params.encryptedOtpBundle);
     if (!encrypted) throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'encryptedOtpBundle must be JSON {encappedPublic, ciphertext}', 'encryptedOtpBundle');
-    const tokenSeconds = params.expirationSeconds === undefined ? DEFAULT_VERIFICATION_TOKEN_SECONDS : Number(params.expirationSeconds);
-    if (tokenSeconds < 1) throw new ApiError('ERR_INVALID_PARAMETER', 'expirationSeconds must be at least 1', 'expirationSeconds');
+    const tokenSeconds = tokenSecondsOf(params.expirationSeconds);
+    if (tokenSeconds === undefined) throw new ApiError('ERR_INVALID_PARAMETER', 'expirationSeconds must be at least 1', 'expirationSeconds');
     // Count first, atomically: the row lock serializes concurrent attempts and the condition
     // is re-checked after the wait, so no more than maxAttempts ever pass this line.
     const [otp] = await countAttempt.run(ctx.tx, { id: params.otpId, organizationId: ctx.organizationId });
@@ -343,11 +365,7 @@ export const otpHandlers = {
     // The attempt is counted and the code live: now its verdict may be used, the one opened
     // before the transaction (prefetcher) or, without one, opened here.
     const opened = ctx.prefetched as AttemptOpened | undefined;
-    const clientKey = !live
-      ? undefined
-      : opened?.otpId === otp.id
-        ? (opened.clientKey ?? undefined)
-        : await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted });
+    const clientKey = !live ? undefined : opened?.otpId === otp.id ? (opened.clientKey ?? undefined) : await openAttempt(ctx, otp, encrypted);
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
     await sendWithNext(ctx.tx, markUsed.bind({ id: otp.id, usedAt: now }));
     const verificationToken = ctx.enclave.signJwt({

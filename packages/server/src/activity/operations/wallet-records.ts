@@ -83,6 +83,16 @@ export function uniqueAccounts(accounts: readonly AccountParams[]): AccountParam
 
 const specOf = (a: AccountParams): AccountSpec => ({ curve: a.curve, path: a.path, addressFormat: a.addressFormat });
 
+/** What a prefetcher derives for `accounts`: their specs without repeats, or undefined when they do not check out (the handler then refuses them). */
+function specsOfValid(accounts: readonly AccountParams[]): AccountSpec[] | undefined {
+  try {
+    assertAccounts(accounts);
+  } catch {
+    return undefined;
+  }
+  return uniqueAccounts(accounts).map(specOf);
+}
+
 /** Where accounts are stored: the organization, the transaction and the clock reading. */
 export interface AccountTarget {
   tx: Tx;
@@ -129,17 +139,14 @@ export async function deriveBefore(
   walletId: string,
   accounts: readonly AccountParams[],
 ): Promise<DerivedBefore | undefined> {
-  try {
-    assertAccounts(accounts);
-  } catch {
-    return undefined;
-  }
+  const specs = specsOfValid(accounts);
+  if (!specs) return undefined;
   const [wallet] = await db
     .select({ id: wallets.id, sealedMnemonic: wallets.mnemonicEncrypted })
     .from(wallets)
     .where(and(eq(wallets.id, walletId), eq(wallets.organizationId, organizationId)));
   if (!wallet) return undefined;
-  const derived = await enclave.deriveWalletAccounts(wallet.sealedMnemonic, uniqueAccounts(accounts).map(specOf)).catch(() => undefined);
+  const derived = await enclave.deriveWalletAccounts(wallet.sealedMnemonic, specs).catch(() => undefined);
   return derived ? { walletId: wallet.id, accounts: derived } : undefined;
 }
 
@@ -147,14 +154,9 @@ export async function deriveBefore(
 export async function importBefore(
   enclave: Enclave,
   input: { encryptedBundle: string; organizationId: string; userId: string; accounts: readonly AccountParams[] },
-): Promise<Awaited<ReturnType<ImportedMnemonic>> | undefined> {
-  try {
-    assertAccounts(input.accounts);
-  } catch {
-    return undefined;
-  }
-  const specs = uniqueAccounts(input.accounts).map(specOf);
-  return enclave.importWallet(input.encryptedBundle, input.organizationId, input.userId, specs).catch(() => undefined);
+): Promise<ImportedWallet | undefined> {
+  const specs = specsOfValid(input.accounts);
+  return specs ? enclave.importWallet(input.encryptedBundle, input.organizationId, input.userId, specs).catch(() => undefined) : undefined;
 }
 
 function inRequestOrder(accounts: readonly AccountParams[], unique: readonly AccountParams[], derived: ReadonlyArray<{ address: string }>): string[] {
@@ -186,11 +188,14 @@ async function insertAccounts(target: AccountTarget, walletId: string, unique: r
 }
 
 /** A mnemonic opened from an import bundle and re-sealed by the enclave, with its accounts. */
-export type ImportedMnemonic = (specs: AccountSpec[]) => Promise<{
+export type ImportedMnemonic = (specs: AccountSpec[]) => Promise<ImportedWallet>;
+
+/** What the enclave makes of an imported mnemonic: sealed again, with its accounts. */
+export interface ImportedWallet {
   sealedMnemonic: Sealed;
   mnemonicLength: number;
   accounts: DerivedAccount[];
-}>;
+}
 
 /** A new wallet's sealed mnemonic and derived accounts, made before the activity's transaction. */
 export interface PreparedWallet {
@@ -211,12 +216,8 @@ export async function prepareWallet(
   accounts: readonly AccountParams[],
   mnemonicLength: MnemonicLength = 12,
 ): Promise<PreparedWallet | undefined> {
-  try {
-    assertAccounts(accounts);
-  } catch {
-    return undefined;
-  }
-  const specs = uniqueAccounts(accounts).map(specOf);
+  const specs = specsOfValid(accounts);
+  if (!specs) return undefined;
   return { ...(await enclave.createWallet(mnemonicLength, specs)), mnemonicLength, specs };
 }
 

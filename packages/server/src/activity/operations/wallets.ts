@@ -15,7 +15,7 @@ import {
   type DerivedBefore,
   deriveAndStoreAccounts,
   deriveBefore,
-  type ImportedMnemonic,
+  type ImportedWallet,
   importBefore,
   type PreparedWallet,
   prepareWallet,
@@ -140,7 +140,7 @@ export const walletHandlers = {
       now: ctx.now(),
       imported: async (specs) => {
         // Opened before the transaction from these same parameters (importBefore), unless it could not be.
-        const before = ctx.prefetched as Awaited<ReturnType<ImportedMnemonic>> | undefined;
+        const before = ctx.prefetched as ImportedWallet | undefined;
         return before ?? ctx.enclave.importWallet(params.encryptedBundle, ctx.organizationId, params.userId, specs);
       },
     });
