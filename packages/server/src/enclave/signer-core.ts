@@ -153,17 +153,8 @@ export async function signSealed(atRest: AtRestKey, job: SignJob): Promise<RawSi
  */
 export async function makeWallet(atRest: AtRestKey, job: WalletJob): Promise<MadeWallet> {
   const mnemonic = generateMnemonic(job.mnemonicLength);
-  const seal = (plaintext: Uint8Array) => atRest.seal(plaintext);
-  let accounts: MadeWallet['accounts'] = [];
-  if (job.accounts.length > 0) {
-    const seed = mnemonicSeed(mnemonic);
-    try {
-      accounts = await sealedAccounts(seed, job.accounts, seal);
-    } finally {
-      seed.fill(0);
-    }
-  }
-  return { sealedMnemonic: await seal(new TextEncoder().encode(mnemonic)), accounts };
+  const accounts = await sealedAccountsOf(atRest, mnemonic, job.accounts);
+  return { sealedMnemonic: await atRest.seal(new TextEncoder().encode(mnemonic)), accounts };
 }
 
 /** Open a stored wallet's mnemonic, derive `job.accounts` (PBKDF2, BIP32) and seal each account's key; the mnemonic and seed are zeroed or dropped here. */
@@ -171,29 +162,25 @@ export async function deriveSealed(atRest: AtRestKey, job: DeriveJob): Promise<M
   const bytes = await atRest.open(job.sealedMnemonic);
   const mnemonic = new TextDecoder().decode(bytes);
   bytes.fill(0);
-  const seed = mnemonicSeed(mnemonic);
-  try {
-    return await sealedAccounts(seed, job.accounts, (plaintext) => atRest.seal(plaintext));
-  } finally {
-    seed.fill(0);
-  }
+  return sealedAccountsOf(atRest, mnemonic, job.accounts);
 }
 
 /**
- * Derive `specs` from a BIP39 seed and seal each account's private key with `seal`; the plain
- * keys are zeroed before this returns. Shared by `makeWallet` and the enclave's own derivations.
+ * Derive `specs` from a mnemonic (BIP39's PBKDF2, BIP32) and seal each account's private key at
+ * rest; the seed and the plain keys are zeroed before this returns. Shared by `makeWallet` and
+ * `deriveSealed`.
  */
-export async function sealedAccounts(
-  seed: Uint8Array,
-  specs: readonly AccountSpec[],
-  seal: (plaintext: Uint8Array) => SealedValue | Promise<SealedValue>,
-): Promise<MadeWallet['accounts']> {
-  const keys = deriveAccountKeys(seed, specs);
+async function sealedAccountsOf(atRest: AtRestKey, mnemonic: string, specs: readonly AccountSpec[]): Promise<MadeWallet['accounts']> {
+  if (specs.length === 0) return [];
+  const seed = mnemonicSeed(mnemonic);
+  let keys: ReturnType<typeof deriveAccountKeys> = [];
   try {
+    keys = deriveAccountKeys(seed, specs);
     const out: MadeWallet['accounts'] = [];
-    for (const k of keys) out.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await seal(k.privateKey) });
+    for (const k of keys) out.push({ address: k.address, publicKey: k.publicKey, sealedPrivateKey: await atRest.seal(k.privateKey) });
     return out;
   } finally {
+    seed.fill(0);
     for (const k of keys) k.privateKey.fill(0);
   }
 }
