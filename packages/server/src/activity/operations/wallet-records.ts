@@ -8,7 +8,7 @@ import { HARDENED_OFFSET, parsePath, type Curve } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength, PathFormat } from '@walletkit/protocol';
 import type { AccountSpec, DerivedAccount, Enclave, Sealed } from '../../enclave/index.js';
 import { ApiError } from '../../errors.js';
-import type { Executor, Tx } from '../../store/db.js';
+import type { Tx } from '../../store/db.js';
 import { newSortableId } from '../../store/ids.js';
 import { users, walletAccounts, wallets } from '../../store/schema.js';
 
@@ -128,25 +128,20 @@ export interface DerivedBefore {
 
 /**
  * The enclave's work for create_wallet_accounts (one unseal, PBKDF2, BIP32, a seal per account),
- * done by its prefetcher from the wallet read without a lock, so that it holds no transaction.
- * Undefined when the accounts do not check out or the wallet is not found: the handler refuses
- * them as before.
+ * done by its prefetcher from the wallet `lookup` reads without a lock, so that it holds no
+ * transaction. Undefined when the accounts do not check out or the wallet is not found: the
+ * handler refuses them as before.
  */
 export async function deriveBefore(
-  db: Executor,
   enclave: Enclave,
-  organizationId: string,
-  walletId: string,
   accounts: readonly AccountParams[],
+  lookup: () => Promise<{ id: string; mnemonicEncrypted: Sealed } | undefined>,
 ): Promise<DerivedBefore | undefined> {
   const specs = specsOfValid(accounts);
   if (!specs) return undefined;
-  const [wallet] = await db
-    .select({ id: wallets.id, sealedMnemonic: wallets.mnemonicEncrypted })
-    .from(wallets)
-    .where(and(eq(wallets.id, walletId), eq(wallets.organizationId, organizationId)));
+  const wallet = await lookup();
   if (!wallet) return undefined;
-  const derived = await enclave.deriveWalletAccounts(wallet.sealedMnemonic, specs).catch(() => undefined);
+  const derived = await enclave.deriveWalletAccounts(wallet.mnemonicEncrypted, specs).catch(() => undefined);
   return derived ? { walletId: wallet.id, accounts: derived } : undefined;
 }
 

@@ -5,7 +5,7 @@
 import { and, eq } from 'drizzle-orm';
 import { checksumAddress, type Curve } from '@walletkit/crypto';
 import { ApiError } from '../../errors.js';
-import type { Tx } from '../../store/db.js';
+import type { Executor, Tx } from '../../store/db.js';
 import { walletAccounts, wallets } from '../../store/schema.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { claimExportTarget } from './export-targets.js';
@@ -23,12 +23,18 @@ import {
 
 type WalletRow = typeof wallets.$inferSelect;
 
-/** The wallet `walletId` of the target organization, or ERR_WALLET_NOT_FOUND (404). */
-export async function requireWallet(tx: Tx, organizationId: string, walletId: string): Promise<WalletRow> {
-  const [row] = await tx
+/** The wallet `walletId` of the organization, if it has one (in a transaction, or without one for a prefetcher). */
+async function findWallet(db: Executor, organizationId: string, walletId: string): Promise<WalletRow | undefined> {
+  const [row] = await db
     .select()
     .from(wallets)
     .where(and(eq(wallets.id, walletId), eq(wallets.organizationId, organizationId)));
+  return row;
+}
+
+/** The wallet `walletId` of the target organization, or ERR_WALLET_NOT_FOUND (404). */
+export async function requireWallet(tx: Tx, organizationId: string, walletId: string): Promise<WalletRow> {
+  const row = await findWallet(tx, organizationId, walletId);
   if (!row) throw new ApiError('ERR_WALLET_NOT_FOUND', `no wallet ${walletId} in this organization`, 'walletId');
   return row;
 }
@@ -56,7 +62,7 @@ async function markWalletExported(ctx: OperationContext, walletId: string): Prom
  */
 export const walletPrefetchers = {
   create_wallet: (params, ctx) => prepareWallet(ctx.enclave, params.accounts, params.mnemonicLength),
-  create_wallet_accounts: (params, ctx) => deriveBefore(ctx.db, ctx.enclave, ctx.organizationId, params.walletId, params.accounts),
+  create_wallet_accounts: (params, ctx) => deriveBefore(ctx.enclave, params.accounts, () => findWallet(ctx.db, ctx.organizationId, params.walletId)),
   import_wallet: (params, ctx) =>
     importBefore(ctx.enclave, {
       encryptedBundle: params.encryptedBundle,
