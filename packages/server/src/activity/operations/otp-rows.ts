@@ -1,0 +1,145 @@
+/**
+ * The one-time codes' rows (otp.ts): the per-contact throttle that retires a contact's earlier
+ * codes, whether a code is live, the statements that store, read, count and use a code, and the
+ * verified-contact user a login lands in.
+ */
+import { and, eq, lt, sql } from 'drizzle-orm';
+import { ApiError } from '../../errors.js';
+import { sendWithNext } from '../../store/round-trips.js';
+import { type Placeholders, statement } from '../../store/statements.js';
+import { otps, users } from '../../store/schema.js';
+import type { OperationContext } from '../context.js';
+import type { VerificationClaims } from './users-verification.js';
+
+const DAY_SECONDS = 24 * 3600;
+
+/**
+ * Refuse a code beyond `maxPerContactPerWindow` (or `maxPerContactPerDay`) for (organization,
+ * contact), then retire the contact's earlier codes: only the newest one verifies, so the
+ * guess budget is codes per window x tries per code (SECURITY.md). The advisory lock is
+ * transaction-scoped and keyed by both, so concurrent requests for one contact (on any
+ * instance sharing the PostgreSQL database) count one after another, each seeing the rows
+ * committed before it.
+ */
+export async function throttleAndRetire(ctx: OperationContext, contact: string): Promise<void> {
+  const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay } = ctx.config.otp;
+  // On the embedded database transactions run one at a time already.
+  // The lock goes with the count in one round trip (store/round-trips.ts); the count still reads
+  // after it is granted (each statement its own snapshot).
+  if (!ctx.serialized) await sendWithNext(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
+  const now = ctx.now();
+  const since = (seconds: number) => sql`${new Date(now.getTime() - seconds * 1000).toISOString()}::timestamptz`;
+  // One statement counts the contact's codes and retires every unused one by setting expires_at =
+  // created_at (which keeps expires_at >= created_at for retention); both see the same snapshot,
+  // and a refusal below rolls the retirement back. A retired code is recognized by that equality,
+  // not by a clock: retiring at this instance's `now` left the code live on an instance whose
+  // clock is behind.
+  const result = (await ctx.tx.execute(sql`
+    WITH retired AS (
+      UPDATE ${otps} SET expires_at = created_at
+      WHERE organization_id = ${ctx.organizationId} AND contact = ${contact} AND used_at IS NULL AND expires_at > created_at
+      RETURNING 1
+    )
+    SELECT count(*) FILTER (WHERE created_at > ${since(windowSeconds)})::int AS window,
+           count(*) FILTER (WHERE created_at > ${since(DAY_SECONDS)})::int AS day
+    FROM ${otps} WHERE organization_id = ${ctx.organizationId} AND contact = ${contact}`)) as unknown as { rows: Array<{ window: number; day: number }> };
+  const row = result.rows[0];
+  if (Number(row?.window ?? 0) >= maxPerContactPerWindow) {
+    throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerWindow} codes per ${windowSeconds} s may be sent to one contact`, 'contact');
+  }
+  if (maxPerContactPerDay !== undefined && Number(row?.day ?? 0) >= maxPerContactPerDay) {
+    throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerDay} codes per day may be sent to one contact`, 'contact');
+  }
+}
+
+/** Whether a code can still verify: unused, not retired by a newer one, not expired. */
+export function isLive(otp: { usedAt: Date | null; createdAt: Date; expiresAt: Date }, now: Date): boolean {
+  const retired = otp.expiresAt.getTime() <= otp.createdAt.getTime();
+  return otp.usedAt === null && !retired && otp.expiresAt.getTime() > now.getTime();
+}
+
+/**
+ * The user of this organization whose verified email or phone is the token's contact. An
+ * unverified contact (profile data someone typed, SECURITY.md "Identities") never matches:
+ * logging in by code must not land in an account somebody else created with your address.
+ */
+export async function userWithContact(ctx: OperationContext, claims: VerificationClaims): Promise<{ id: string }> {
+  const [user] =
+    claims.verification_type === 'OTP_TYPE_EMAIL'
+      ? await userWithEmail.run(ctx.tx, { organizationId: ctx.organizationId, contact: claims.contact.toLowerCase() })
+      : await userWithPhone.run(ctx.tx, { organizationId: ctx.organizationId, contact: claims.contact });
+  if (!user) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
+  return user;
+}
+
+// The statements of a login and of a code's check, built once (store/statements.ts).
+const userWithEmail = statement('otp_user_by_email', (db, p: Placeholders<{ organizationId: string; contact: string }>) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, p('organizationId')), sql`lower(${users.userEmail}) = ${p('contact')}`, eq(users.emailVerified, true))),
+);
+const userWithPhone = statement('otp_user_by_phone', (db, p: Placeholders<{ organizationId: string; contact: string }>) =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.organizationId, p('organizationId')), eq(users.userPhoneNumber, p('contact')), eq(users.phoneVerified, true))),
+);
+
+/** Count an attempt at a code, atomically: the row lock serializes concurrent attempts and the condition is re-checked after the wait. */
+export const countAttempt = statement('otp_count_attempt', (db, p: Placeholders<{ id: string; organizationId: string }>) =>
+  db
+    .update(otps)
+    .set({ attempts: sql`${otps.attempts} + 1` })
+    .where(and(eq(otps.id, p('id')), eq(otps.organizationId, p('organizationId')), lt(otps.attempts, otps.maxAttempts)))
+    .returning(),
+);
+/** A code by id, without a lock: verify_otp's prefetcher reads it before the transaction (the handler counts under the row's), and the handler tells an exhausted code from an unknown one. */
+export const readOtp = statement('otp_read', (db, p: Placeholders<{ id: string; organizationId: string }>) =>
+  db
+    .select()
+    .from(otps)
+    .where(and(eq(otps.id, p('id')), eq(otps.organizationId, p('organizationId')))),
+);
+export const markUsed = statement('otp_mark_used', (db, p: Placeholders<{ id: string; usedAt: Date }>) =>
+  db
+    .update(otps)
+    .set({ usedAt: p('usedAt') } as unknown as { usedAt: Date })
+    .where(eq(otps.id, p('id'))),
+);
+type NewOtp = typeof otps.$inferInsert;
+export const insertOtp = statement(
+  'otp_insert',
+  (
+    db,
+    p: Placeholders<
+      Required<
+        Pick<
+          NewOtp,
+          | 'id'
+          | 'organizationId'
+          | 'otpType'
+          | 'contact'
+          | 'codeMac'
+          | 'targetPublicKey'
+          | 'targetPrivateKeyEncrypted'
+          | 'maxAttempts'
+          | 'expiresAt'
+          | 'createdAt'
+        >
+      >
+    >,
+  ) =>
+    db.insert(otps).values({
+      id: p('id'),
+      organizationId: p('organizationId'),
+      otpType: p('otpType'),
+      contact: p('contact'),
+      codeMac: p('codeMac'),
+      targetPublicKey: p('targetPublicKey'),
+      targetPrivateKeyEncrypted: p('targetPrivateKeyEncrypted'),
+      maxAttempts: p('maxAttempts'),
+      expiresAt: p('expiresAt'),
+      createdAt: p('createdAt'),
+    }),
+);
