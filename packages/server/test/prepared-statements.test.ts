@@ -143,6 +143,34 @@ describe.each(storeKinds)('statements prepared on %s', (kind) => {
     });
   });
 
+  it('given activities run in their transactions, when a dozen have run, then their INSERT is prepared and planned once for any values (no longer at every execution), and every activity is stored once', async () => {
+    const server = await startTestServer(kind, { poolSize: 1 });
+    try {
+      const runs = 12;
+      const ids: string[] = [];
+      for (let i = 0; i < runs; i++) {
+        const reply = await server.client.submit('create_user_tag', { userTagName: `plan-${i}`, userIds: [] });
+        expect(reply.body.activity.status).toBe('ACTIVITY_STATUS_COMPLETED');
+        ids.push(reply.body.activity.id);
+      }
+      const plans = await server.store.query<{ statement: string; generic_plans: string; custom_plans: string }>({
+        text: `SELECT statement, generic_plans::text, custom_plans::text FROM pg_prepared_statements WHERE statement LIKE '%INSERT INTO activities%'`,
+        values: [],
+      });
+      // One text for an activity of a transaction; prepared from its PREPARE_AFTER-th execution,
+      // then planned for its values five times at most (plan_cache_mode auto) and for any values after.
+      expect(plans).toHaveLength(1);
+      const executions = runs - PREPARE_AFTER + 1;
+      expect(Number(plans[0]!.custom_plans)).toBeLessThanOrEqual(5);
+      expect(Number(plans[0]!.generic_plans) + Number(plans[0]!.custom_plans)).toBeGreaterThanOrEqual(executions);
+      expect(Number(plans[0]!.generic_plans)).toBeGreaterThanOrEqual(executions - 5);
+      const stored = await server.store.db.select({ id: activities.id }).from(activities).where(eq(activities.organizationId, server.org.organizationId));
+      for (const id of ids) expect(stored.filter((row) => row.id === id)).toHaveLength(1);
+    } finally {
+      await server.dispose();
+    }
+  });
+
   it('given the server`s one connection lost its statements, when an activity is submitted, then it completes once (run again if its transaction was refused) and later ones too', async () => {
     const server = await startTestServer(kind, { poolSize: 1 });
     try {
