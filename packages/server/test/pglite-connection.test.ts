@@ -29,7 +29,7 @@ describe('PgliteConnection', () => {
     const client = await connected();
     try {
       await client.query('INSERT INTO t VALUES (1, $1), (2, $2)', ['one', 'two']);
-      const handOvers = vi.spyOn(pglite, 'execProtocolStream');
+      const handOvers = vi.spyOn(pglite, 'execProtocolRawStream');
       const lookup = (id: number) => client.query({ name: 'lookup', text: 'SELECT id, v FROM t WHERE id = $1', values: [id] });
       expect((await lookup(1)).rows).toEqual([{ id: 1, v: 'one' }]);
       expect((await lookup(2)).rows).toEqual([{ id: 2, v: 'two' }]);
@@ -110,7 +110,7 @@ describe('PgliteConnection', () => {
     const client = await connected();
     const errors: Error[] = [];
     client.on('error', (err) => errors.push(err));
-    const broken = vi.spyOn(pglite, 'execProtocolStream').mockRejectedValueOnce(new Error('wasm trap'));
+    const broken = vi.spyOn(pglite, 'execProtocolRawStream').mockRejectedValueOnce(new Error('wasm trap'));
     try {
       await expect(client.query('SELECT 1')).rejects.toThrow('wasm trap');
       expect(errors.map((e) => e.message)).toEqual(['wasm trap']);
