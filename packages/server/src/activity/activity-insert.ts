@@ -71,9 +71,13 @@ function guardValues(guard: readonly OrgVersion[]): [string | null, string | nul
 
 const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
 
-/** Both texts' head: the stored columns, selected from the rows `v`. */
-const INTO = `
-    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
+/** The stored columns, in `rowValues`' order (its guard's four values follow them). */
+const STORED_COLUMNS = 14;
+const INSERT_HEAD = `
+    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)`;
+
+/** The guarded texts' head: the stored columns, selected from the rows `v`. */
+const INTO = `${INSERT_HEAD}
     SELECT v.id, v.organization_id, v.type, v.status, v.fingerprint, v.timestamp_ms, v.user_id, v.intent, v.result, v.app_proofs, v.generate_app_proofs, v.failure, v.created_at, v.updated_at`;
 
 /** Both texts' names of the rows' columns (`rowValues`' order), and the guard each row must pass. */
@@ -191,9 +195,8 @@ export function groupCommitInsert(rows: readonly GuardedRow[]): RawStatement {
  * text's plan for any values is as good as one for given values, and is kept from its sixth
  * execution on, as a prepared statement's plan is.
  */
-const UNGUARDED_TEXT = `
-    INSERT INTO activities (id, organization_id, type, status, fingerprint, timestamp_ms, user_id, intent, result, app_proofs, generate_app_proofs, failure, created_at, updated_at)
-    VALUES (${CASTS.slice(0, 14)
+const UNGUARDED_TEXT = `${INSERT_HEAD}
+    VALUES (${CASTS.slice(0, STORED_COLUMNS)
       .map((cast, c) => `$${c + 1}${cast}`)
       .join(', ')})
     RETURNING id`;
@@ -203,7 +206,7 @@ export async function insertActivities(db: Executor, rows: readonly GuardedRow[]
   if (rows.length === 0) return new Set();
   const one = rows.length === 1 && rows[0]!.guard.length === 0 && !opts.skipConflicts ? rows[0]! : undefined;
   const statement = one
-    ? { text: UNGUARDED_TEXT, values: rowValues(one).slice(0, 14) }
+    ? { text: UNGUARDED_TEXT, values: rowValues(one).slice(0, STORED_COLUMNS) }
     : { text: valuesText(rows.length, opts.skipConflicts), values: rows.flatMap(rowValues) };
   const written = await runRaw<{ id: string }>(db, statement);
   return new Set(written.map((r) => r.id));
