@@ -11,6 +11,7 @@ import type { Handlers, PrefetchTable, Services } from './activity/context.js';
 import type { Queries } from './activity/queries/context.js';
 import type { ServerConfig } from './config.js';
 import { createDelivery, type Delivery } from './delivery/index.js';
+import { startMaintenance } from './store/maintenance.js';
 import { startRetention } from './store/retention.js';
 import type { Enclave } from './enclave/index.js';
 import { ApiError } from './errors.js';
@@ -125,6 +126,21 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     stopRetention = startRetention(deps.store.db, config.otp, services.now, (err) => app.log.warn({ err: loggable(err) }, 'OTP retention sweep failed'));
   });
   app.addHook('onClose', async () => stopRetention?.());
+  // The embedded database has no autovacuum of its own: the server runs autovacuum's rules on it
+  // (store/maintenance.ts; nothing on PostgreSQL). A pass holds the one connection while it runs.
+  let stopMaintenance: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopMaintenance = startMaintenance(
+      deps.store,
+      (pass) => {
+        if (pass.vacuumed.length + pass.analyzed.length === 0) return;
+        const level = pass.ms >= 1000 ? 'warn' : 'debug';
+        app.log[level]({ vacuumed: pass.vacuumed, analyzed: pass.analyzed, ms: Math.round(pass.ms) }, 'embedded database vacuumed');
+      },
+      (err) => app.log.warn({ err: loggable(err) }, 'embedded database maintenance failed'),
+    );
+  });
+  app.addHook('onClose', async () => stopMaintenance?.());
   // The enclave's signing threads stop with the server.
   app.addHook('onClose', async () => {
     await deps.enclave.close();

@@ -1,0 +1,180 @@
+/**
+ * The embedded database's autovacuum (store/maintenance.ts, decision 0028): PGlite's single-user
+ * PostgreSQL starts none, so the server vacuums and analyzes what autovacuum's rules find due.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization } from '../src/admin/organizations';
+import { newId } from '../src/store/ids';
+import { maintain, startMaintenance, tablesDue, type MaintenancePass } from '../src/store/maintenance';
+import { otps } from '../src/store/schema';
+import { openTestStore, storeKinds, type TestStore } from './support/stores';
+
+interface TableStats {
+  n_live_tup: number;
+  n_dead_tup: number;
+  vacuum_count: number;
+  analyze_count: number;
+  autovacuum_count: number;
+}
+
+/** The otps table's statistics, as flushed now (stats reach the views at the next statement after a flush). */
+async function otpStats(store: TestStore): Promise<TableStats> {
+  await store.query({ text: 'SELECT pg_stat_force_next_flush()', values: [] });
+  await store.query({ text: 'SELECT 1', values: [] });
+  const [row] = await store.query<TableStats>({
+    text: `SELECT n_live_tup::int, n_dead_tup::int, vacuum_count::int, analyze_count::int, autovacuum_count::int
+           FROM pg_stat_user_tables WHERE relname = 'otps'`,
+    values: [],
+  });
+  return row!;
+}
+
+/** 200 codes, each then updated five times (a code's attempts): 1,000 dead row versions. */
+async function churn(store: TestStore, organizationId: string): Promise<void> {
+  const now = new Date();
+  await store.db.insert(otps).values(
+    Array.from({ length: 200 }, (_, i) => ({
+      id: `churn-${i}-${newId()}`,
+      organizationId,
+      otpType: 'OTP_TYPE_EMAIL' as const,
+      contact: `c${i}@example.com`,
+      codeMac: '00',
+      targetPublicKey: '04',
+      targetPrivateKeyEncrypted: { encappedPublic: '', ciphertext: '' },
+      maxAttempts: 100,
+      expiresAt: new Date(now.getTime() + 600_000),
+      createdAt: now,
+    })),
+  );
+  for (let i = 0; i < 5; i++) await store.query({ text: 'UPDATE otps SET attempts = attempts + 1', values: [] });
+}
+
+describe('the embedded database vacuums itself (PGlite)', () => {
+  let store: TestStore;
+  let organizationId: string;
+  beforeAll(async () => {
+    store = await openTestStore('pglite');
+    ({ organizationId } = await createOrganization(store, { name: 'maintenance' }));
+  });
+  afterAll(() => store?.dispose());
+
+  it('given dead rows past autovacuum threshold and no autovacuum (single-user mode), when a pass runs, then the table is vacuumed and analyzed and its dead rows are gone', async () => {
+    await churn(store, organizationId);
+    const before = await otpStats(store);
+    // The single-user backend never vacuums on its own: the dead versions stay (but for the few
+    // that page pruning took while updating).
+    expect(before.n_dead_tup).toBeGreaterThanOrEqual(500);
+    expect(before.autovacuum_count).toBe(0);
+    expect(await tablesDue(store)).toContainEqual({ name: 'public.otps', vacuum: true, analyze: true });
+
+    const pass = await maintain(store);
+    expect(pass.vacuumed).toContain('public.otps');
+    expect(pass.analyzed).toContain('public.otps');
+    const after = await otpStats(store);
+    expect(after.n_dead_tup).toBe(0);
+    expect(after.n_live_tup).toBe(before.n_live_tup);
+    expect(after.vacuum_count).toBe(before.vacuum_count + 1);
+    expect(after.analyze_count).toBe(before.analyze_count + 1);
+    // Nothing is due right after: the next pass costs only the lookup.
+    expect((await tablesDue(store)).map((t) => t.name)).not.toContain('public.otps');
+  });
+
+  it('given the space a vacuum frees, when the same churn repeats, then the table reuses it, and without the passes it grows at every round', async () => {
+    const size = async () => Number((await store.query<{ size: string }>({ text: `SELECT pg_relation_size('otps')::text AS size`, values: [] }))[0]!.size);
+    const round = async (vacuum: boolean) => {
+      await store.query({ text: 'DELETE FROM otps', values: [] });
+      if (vacuum) {
+        await otpStats(store);
+        await maintain(store);
+      }
+      await churn(store, organizationId);
+      return size();
+    };
+    const first = await round(true);
+    for (let i = 0; i < 3; i++) expect(await round(true)).toBeLessThanOrEqual(first);
+    // The same rounds without a pass: nothing is reclaimed, every round adds its rows' pages.
+    const unvacuumed = [await round(false), await round(false), await round(false)];
+    expect(unvacuumed[1]).toBeGreaterThan(unvacuumed[0]!);
+    expect(unvacuumed[2]).toBeGreaterThan(unvacuumed[1]!);
+  });
+
+  it('given frozen ids, when a pass runs, then the database age stays far from wraparound', async () => {
+    await maintain(store);
+    const [row] = await store.query<{ age: number; limit: number }>({
+      text: `SELECT age(datfrozenxid)::int AS age, current_setting('autovacuum_freeze_max_age')::int AS limit FROM pg_database WHERE datname = current_database()`,
+      values: [],
+    });
+    expect(row!.age).toBeLessThan(row!.limit);
+  });
+
+  it('given the running timer, when stopped, then passes ran on their own and none is left under way', async () => {
+    await churn(store, organizationId);
+    await otpStats(store);
+    const passes: MaintenancePass[] = [];
+    const errors: unknown[] = [];
+    const stop = startMaintenance(
+      store,
+      (p) => passes.push(p),
+      (e) => errors.push(e),
+      50,
+    );
+    const deadline = Date.now() + 10_000;
+    while (!passes.some((p) => p.vacuumed.includes('public.otps')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await stop();
+    expect(errors).toEqual([]);
+    expect(passes.some((p) => p.vacuumed.includes('public.otps'))).toBe(true);
+    const count = passes.length;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(passes.length).toBe(count);
+  });
+});
+
+describe('on PostgreSQL the server leaves it to autovacuum', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await openTestStore('postgres');
+  });
+  afterAll(() => store?.dispose());
+
+  it('given PostgreSQL, when a pass or the timer runs, then nothing is due and no statement is sent', async () => {
+    const sent: string[] = [];
+    const spy = {
+      kind: store.kind,
+      query: async <T>(s: { text: string; values: unknown[] }) => {
+        sent.push(s.text);
+        return store.query<T>(s);
+      },
+    };
+    expect(await tablesDue(spy)).toEqual([]);
+    expect(await maintain(spy)).toMatchObject({ vacuumed: [], analyzed: [] });
+    const stop = startMaintenance(
+      spy,
+      () => {},
+      () => {},
+      10,
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    await stop();
+    expect(sent).toEqual([]);
+  });
+});
+
+describe.each(storeKinds)('what ANALYZE samples on %s (migration 0012)', (kind) => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await openTestStore(kind);
+  });
+  afterAll(() => store?.dispose());
+
+  it('given the migrations, when the statistics targets are read, then only the columns queries filter by are analyzed', async () => {
+    const rows = await store.query<{ table: string; column: string; target: number | null }>({
+      text: `SELECT c.relname AS table, a.attname AS column, a.attstattarget::int AS target
+             FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+             WHERE c.relname IN ('activities', 'otps') AND a.attnum > 0 AND NOT a.attisdropped ORDER BY 1, 2`,
+      values: [],
+    });
+    const analyzed = (table: string) => rows.filter((r) => r.table === table && r.target !== 0).map((r) => r.column);
+    expect(analyzed('activities')).toEqual(['created_at', 'organization_id', 'status', 'type']);
+    expect(analyzed('otps')).toEqual(['attempts', 'contact', 'created_at', 'expires_at', 'id', 'max_attempts', 'organization_id', 'otp_type', 'used_at']);
+  });
+});
