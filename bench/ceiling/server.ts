@@ -27,16 +27,7 @@ import cluster from 'node:cluster';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  generateP256KeyPair,
-  parseApiKeyStamp,
-  signBundle,
-  signJwt,
-  signRawPayload,
-  verifyApiKeyStamp,
-  verifyClientSignature,
-  verifyJwt,
-} from '@walletkit/crypto';
+import { generateP256KeyPair, parseApiKeyStamp, signJwt, signRawPayload, verifyApiKeyStamp, verifyClientSignature, verifyJwt } from '@walletkit/crypto';
 import { AtRestKey } from '../../packages/server/src/enclave/at-rest.js';
 import { checkAttempt, issueCode, type SealedValue } from '../../packages/server/src/enclave/signer-core.js';
 import { installNativeCrypto, keepOwnSigningKey } from '../../packages/server/src/native-crypto.js';
@@ -53,6 +44,8 @@ accountKey[0] = 0x01;
 const atRestKey = generateP256KeyPair();
 const atRest = await AtRestKey.of(atRestKey.privateKey);
 const signingKey = generateP256KeyPair();
+/** What the server's signer threads hold: the at-rest key and the enclave's signing key. */
+const keys = { atRest, own: { privateKey: signingKey.privateKey, publicKey: signingKey.publicKeyUncompressed, keyId: signingKey.publicKey.slice(2, 18) } };
 keepOwnSigningKey(Buffer.from(signingKey.privateKey, 'hex'));
 
 /** The codes issued and not yet used, and the verification tokens spent (in memory: no database). */
@@ -162,24 +155,21 @@ async function otp(route: string, raw: Buffer, res: ServerResponse): Promise<voi
   } else if (route === '/otp/init') {
     if (typeof body.contact !== 'string') return reply(res, 400, { message: 'no contact' });
     const otpId = randomUUID();
-    const issued = await issueCode(atRest, { otpId, length: 6, alphanumeric: false });
+    // The code, its sealed target and its signed bundle, as the server's signer thread makes them.
+    const issued = await issueCode(keys, { otpId, organizationId: body.contact, length: 6, alphanumeric: false });
     codes.set(otpId, { codeMac: issued.codeMac, sealedTargetKey: issued.sealedTargetKey });
-    const bundle = signBundle({ targetPublic: issued.targetPublicKey, organizationId: body.contact, otpId }, signingKey.privateKey);
-    reply(res, 200, { otpId, otpEncryptionTargetBundle: JSON.stringify(bundle), code: issued.code });
+    reply(res, 200, { otpId, otpEncryptionTargetBundle: issued.otpEncryptionTargetBundle, code: issued.code });
   } else if (route === '/otp/verify') {
     const issued = codes.get(body.otpId);
     const encrypted = typeof body.encryptedOtpBundle === 'string' ? JSON.parse(body.encryptedOtpBundle) : undefined;
     if (!issued || !encrypted) return reply(res, 400, { message: 'no such code' });
-    const clientKey = await checkAttempt(atRest, { otpId: body.otpId, ...issued, encrypted });
-    if (!clientKey) return reply(res, 400, { message: 'wrong code' });
-    codes.delete(body.otpId);
+    // The attempt opened and, when right, its verification token signed: one job, as on the server's signer thread.
     const exp = Math.floor(Date.now() / 1000) + 600;
-    const verificationToken = signJwt(
-      { id: randomUUID(), verification_type: 'OTP_TYPE_EMAIL', contact: 'c', organization_id: 'o', public_key: clientKey, exp },
-      signingKey.privateKey,
-      { kid: signingKey.publicKey.slice(2, 18) },
-    );
-    reply(res, 200, { verificationToken });
+    const token = { id: randomUUID(), verification_type: 'OTP_TYPE_EMAIL', contact: 'c', organization_id: 'o', exp };
+    const opened = await checkAttempt(keys, { otpId: body.otpId, ...issued, encrypted, token });
+    if (!opened?.verificationToken) return reply(res, 400, { message: 'wrong code' });
+    codes.delete(body.otpId);
+    reply(res, 200, { verificationToken: opened.verificationToken });
   } else if (route === '/otp/login') {
     let claims: { id: string; public_key: string; organization_id: string };
     try {

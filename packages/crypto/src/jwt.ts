@@ -125,15 +125,31 @@ export function verifyJwt<T = Record<string, unknown>>(token: string, publicKeyH
   if (!ecdsaVerify(p256, publicKey, utf8ToBytes(`${head}.${payload}`), signature, 'compact')) {
     throw invalid('JWT signature is invalid');
   }
-  const claims: JwtObject<'exp' | 'nbf'> = decodeSegment(payload, 'payload');
-  const nowSeconds = (opts?.now ?? Date.now)() / 1000;
-  if (claims.exp !== undefined) {
-    if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) throw invalid('JWT exp must be a number');
-    if (claims.exp <= nowSeconds) throw new CryptoError('ERR_JWT_EXPIRED', 'JWT has expired');
-  }
-  if (claims.nbf !== undefined) {
-    if (typeof claims.nbf !== 'number' || !Number.isFinite(claims.nbf)) throw invalid('JWT nbf must be a number');
-    if (claims.nbf > nowSeconds) throw invalid('JWT is not valid yet');
-  }
+  const claims = decodeSegment(payload, 'payload');
+  checkJwtTimes(claims, (opts?.now ?? Date.now)());
   return claims as T;
+}
+
+/**
+ * The time checks of {@link verifyJwt} alone, on claims whose signature was verified before (a
+ * verifier that remembers the tokens it verified checks their times again at each use). Throws
+ * `ERR_JWT_EXPIRED` when `exp` (seconds) is at or before `nowMs`, `ERR_JWT_INVALID` for a
+ * non-numeric `exp`/`nbf` or an `nbf` after it.
+ *
+ * @example
+ * ```ts
+ * checkJwtTimes(rememberedClaims, Date.now());
+ * ```
+ */
+export function checkJwtTimes(claims: Record<string, unknown>, nowMs: number): void {
+  const { exp, nbf } = claims as JwtObject<'exp' | 'nbf'>;
+  const nowSeconds = nowMs / 1000;
+  if (exp !== undefined) {
+    if (typeof exp !== 'number' || !Number.isFinite(exp)) throw invalid('JWT exp must be a number');
+    if (exp <= nowSeconds) throw new CryptoError('ERR_JWT_EXPIRED', 'JWT has expired');
+  }
+  if (nbf !== undefined) {
+    if (typeof nbf !== 'number' || !Number.isFinite(nbf)) throw invalid('JWT nbf must be a number');
+    if (nbf > nowSeconds) throw invalid('JWT is not valid yet');
+  }
 }

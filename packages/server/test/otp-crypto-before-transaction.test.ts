@@ -19,7 +19,8 @@ import { codeIn, encryptOtpAttempt, loginSignature, otpTargetOf } from './suppor
 import { storeKinds } from './support/stores';
 
 const OTP_LIMITS = { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 50, windowSeconds: 600 };
-const CRYPTO = ['issueOtp', 'checkOtpAttempt', 'verifyJwt', 'checkClientSignature'] as const;
+/** The enclave's crypto an OTP login can call: `verifyJwt` and `signJwt` on the event loop, the others on a signer thread. */
+const CRYPTO = ['issueOtp', 'checkOtpAttempt', 'verifyJwt', 'verifyJwtOnThread', 'checkClientSignature', 'signJwt', 'signJwtOnThread'] as const;
 
 describe.each(storeKinds)('one-time codes: crypto before the transaction on %s', (kind) => {
   let server: TestServer;
@@ -56,7 +57,7 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
   }
   const rowOf = async (otpId: string) => (await server.store.db.select().from(otps).where(eq(otps.id, otpId)))[0]!;
 
-  it('given an email OTP login, when its three activities run, then the code, the attempt and the token are each checked or made with no transaction open', async () => {
+  it('given an email OTP login, when its three activities run, then the code, the attempt and the token are each checked or made with no transaction open, and nothing signs on the event loop', async () => {
     watch.calls = [];
     const { otpId, target, code } = await issue();
     const client = generateP256KeyPair();
@@ -72,8 +73,12 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
       { organizationId: subOrganizationId },
     );
     expect(login.status, JSON.stringify(login.body)).toBe(200);
-    expect(watch.calls.map((c) => c.what).sort()).toEqual(['checkClientSignature', 'checkOtpAttempt', 'issueOtp', 'verifyJwt']);
-    expect(watch.calls.filter((c) => c.inTransaction)).toEqual([]);
+    // The code's bundle and the verification token are signed with the code and the attempt (issueOtp, checkOtpAttempt).
+    expect(watch.calls.map((c) => c.what).sort()).toEqual(['checkClientSignature', 'checkOtpAttempt', 'issueOtp', 'signJwtOnThread', 'verifyJwtOnThread']);
+    // The session's signature alone is made while a transaction is open: on a signer thread, beside its statements.
+    expect(watch.calls.filter((c) => c.inTransaction)).toEqual([{ what: 'signJwtOnThread', inTransaction: true }]);
+    const session = verifyJwt<{ public_key: string }>(login.body.activity.result.otpLoginResult.session, server.enclave.signingPublicKey, { now: () => now });
+    expect(session.public_key).toBe(client.publicKey);
   });
 
   it('given a signup with a verification token, when it runs, then the token is verified with no transaction open and spent in it', async () => {
@@ -92,7 +97,7 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
       verificationToken: token,
       clientSignature: loginSignature(client.privateKey, token, 'USAGE_TYPE_SIGNUP'),
     });
-    expect(watch.calls.filter((c) => c.what === 'verifyJwt')).toEqual([{ what: 'verifyJwt', inTransaction: false }]);
+    expect(watch.calls.filter((c) => c.what.startsWith('verifyJwt'))).toEqual([{ what: 'verifyJwtOnThread', inTransaction: false }]);
     const { id } = verifyJwt<VerificationClaims>(token, server.enclave.signingPublicKey, { now: () => now });
     const [spent] = await server.store.db.select().from(usedVerificationTokens).where(eq(usedVerificationTokens.tokenId, id));
     expect(spent).toMatchObject({ purpose: 'signup', subOrganizationId: signup.subOrganizationId });

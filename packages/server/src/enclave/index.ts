@@ -8,7 +8,18 @@
  * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts,
  * export and import bundles in ./transfer.ts, API keys and stamps in ./api-key-stamps.ts.
  */
-import { signAppProof, signBundle, signJwt, verifyJwt, type AppProof, type ClientSignature, type Curve, type SignedBundle } from '@walletkit/crypto';
+import {
+  checkJwtTimes,
+  CryptoError,
+  signAppProof,
+  signBundle,
+  signJwt,
+  verifyJwt,
+  type AppProof,
+  type ClientSignature,
+  type Curve,
+  type SignedBundle,
+} from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
@@ -33,6 +44,7 @@ import { AtRestKey } from './at-rest.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { ApiKeyStamps } from './api-key-stamps.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
+import type { OpenedAttempt } from './signer-core.js';
 import type { DerivedAccount, Sealed, SigningKey } from './types.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
@@ -41,9 +53,19 @@ export { exportTarget } from './transfer.js';
 
 const utf8 = new TextEncoder();
 
+/** Tokens of the enclave's remembered as verified (`verifyJwtOnThread`): as many as logins in flight, and more. */
+const VERIFIED_LIMIT = 1024;
+
+/** Stable key id of a signing key (its compressed public key's hex, first 8 bytes of x), for JWT headers and the JWKS. */
+function keyIdOf(signing: EnclaveKeyPair): string {
+  return signing.publicKey.slice(2, 18);
+}
+
 export class Enclave {
   /** API keys sealed here, the stamps they sign (or passes in-process) and every request's stamp check (api-key-stamps.ts). */
   readonly stamps: ApiKeyStamps;
+  /** Tokens verified by `verifyJwtOnThread`, by their text: their claims. */
+  private readonly verified = new Map<string, Readonly<Record<string, unknown>>>();
 
   private constructor(
     private readonly atRest: EnclaveKeyPair,
@@ -74,7 +96,8 @@ export class Enclave {
     // Its tokens, bundles and App Proofs sign with a key object built once.
     keepOwnSigningKey(Buffer.from(signing.privateKey, 'hex'));
     const recipient = await AtRestKey.of(atRest.privateKey);
-    const signer = new SignerPool(atRest.privateKey, recipient, opts.signerThreads ?? defaultSignerThreads());
+    const own = { privateKey: signing.privateKey, publicKey: signing.publicKeyUncompressed, keyId: keyIdOf(signing) };
+    const signer = new SignerPool(atRest.privateKey, recipient, own, opts.signerThreads ?? defaultSignerThreads());
     return new Enclave(atRest, signing, recipient, signer);
   }
 
@@ -324,29 +347,31 @@ export class Enclave {
    * sealed here, and the signed encryption target bundle.
    * @example const issued = await enclave.issueOtp({ otpId, organizationId, length: 6, alphanumeric: false });
    */
-  async issueOtp(input: { otpId: string; organizationId: string; length: number; alphanumeric: boolean }): Promise<IssuedOtp> {
-    const issued = await this.signer.issueOtp({ otpId: input.otpId, length: input.length, alphanumeric: input.alphanumeric });
-    const bundle = this.signBundle({ targetPublic: issued.targetPublicKey, organizationId: input.organizationId, otpId: input.otpId });
-    return { ...issued, otpEncryptionTargetBundle: JSON.stringify(bundle) };
+  issueOtp(input: { otpId: string; organizationId: string; length: number; alphanumeric: boolean }): Promise<IssuedOtp> {
+    // All of it on a signer thread, the bundle's signature too (decision 0029).
+    return this.signer.issueOtp({ otpId: input.otpId, organizationId: input.organizationId, length: input.length, alphanumeric: input.alphanumeric });
   }
 
   /**
-   * Open a verify attempt with the code's sealed target key and check its code in constant time.
-   * @returns the client's compressed P-256 public key when the code is right, else undefined
+   * Open a verify attempt with the code's sealed target key and check its code in constant time,
+   * on a signer thread; when the code is right and `token` is given, the verification token of
+   * those claims bound to the attempt's client key (`public_key`) is signed there too.
+   * @returns the client's compressed P-256 public key (and the token) when the code is right, else undefined
    */
   async checkOtpAttempt(input: {
     otpId: string;
     sealedTargetKey: Sealed;
     codeMac: string;
     encrypted: { encappedPublic: string; ciphertext: string };
-  }): Promise<string | undefined> {
-    let clientKey: string | null;
+    token?: Record<string, unknown>;
+  }): Promise<OpenedAttempt | undefined> {
+    let opened: OpenedAttempt | null;
     try {
-      clientKey = await this.signer.checkOtpAttempt(input);
+      opened = await this.signer.checkOtpAttempt(input);
     } catch (cause) {
       throw new ApiError('ERR_INTERNAL', 'a sealed value does not open with the at-rest key', undefined, { cause });
     }
-    return clientKey ?? undefined;
+    return opened ?? undefined;
   }
 
   // ---- signatures ------------------------------------------------------------------------
@@ -360,6 +385,37 @@ export class Enclave {
     return verifyJwt<T>(token, this.signing.publicKeyUncompressed, now ? { now } : undefined);
   }
 
+  /**
+   * {@link signJwt} on a signer thread, for a caller that has other work meanwhile (a session's
+   * statements) or nothing to hold the event loop for (decision 0029).
+   */
+  signJwtOnThread(claims: Record<string, unknown>): Promise<string> {
+    return this.signer.signJwt(claims);
+  }
+
+  /**
+   * {@link verifyJwt} with the signature checked on a signer thread, once per token: a token that
+   * verified is remembered (its claims, public data; at most VERIFIED_LIMIT, the oldest out first)
+   * and its next check here is its times alone, at `now`. An OTP login's token is checked by the
+   * proxy's account lookup, then by otp_login (decision 0029).
+   * @throws CryptoError ERR_JWT_INVALID | ERR_JWT_EXPIRED, as verifyJwt
+   */
+  async verifyJwtOnThread<T>(token: string, now: () => number): Promise<T> {
+    const known = this.verified.get(token);
+    if (known !== undefined) {
+      checkJwtTimes(known, now());
+      return known as T;
+    }
+    const checked = await this.signer.verifyJwt({ token, nowMs: now() });
+    if ('refused' in checked) {
+      throw new CryptoError(checked.refused, checked.refused === 'ERR_JWT_EXPIRED' ? 'JWT has expired' : 'JWT does not verify');
+    }
+    const claims = Object.freeze(checked.claims);
+    if (this.verified.size >= VERIFIED_LIMIT) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
+    return claims as T;
+  }
+
   signBundle(data: object): SignedBundle {
     return signBundle(data, this.signing.privateKey);
   }
@@ -370,7 +426,7 @@ export class Enclave {
 
   /** Stable key id of the signing key, for JWT headers and the JWKS. */
   get keyId(): string {
-    return this.signing.publicKey.slice(2, 18);
+    return keyIdOf(this.signing);
   }
 
   /** The signing key as a public JWK (for /.well-known/jwks.json). */

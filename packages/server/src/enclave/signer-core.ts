@@ -5,13 +5,24 @@
  * derive more accounts of a stored one, sealing the mnemonic and each account's key before
  * anything leaves. Nothing else holds them.
  */
-import { type ClientSignature, type Curve, generateMnemonic, generateP256KeyPair, stampApiKey, verifyClientSignature } from '@walletkit/crypto';
+import {
+  type ClientSignature,
+  CryptoError,
+  type Curve,
+  generateMnemonic,
+  generateP256KeyPair,
+  signBundle,
+  signJwt,
+  stampApiKey,
+  verifyClientSignature,
+  verifyJwt,
+} from '@walletkit/crypto';
 import type { MnemonicLength } from '@walletkit/protocol';
 import { type AccountSpec, deriveAccountKeys, type DerivedAccountPublic, mnemonicSeed, signMessages, type RawSignature } from './key-material.js';
 import { checkStamp, type StampCheckJob } from '../activity/stamp-check.js';
 import type { AtRestKey } from './at-rest.js';
 import type { Sealed } from './types.js';
-import { checkOtpAttemptWith, issueOtpWith } from './otp.js';
+import { checkOtpAttemptWith, type IssuedOtp, issueOtpWith } from './otp.js';
 
 /** A value sealed at rest (types.ts: AES-256-GCM, or HPKE for older values and callers' secrets). */
 export type SealedValue = Sealed;
@@ -51,19 +62,29 @@ export interface StampJob {
   body: string;
 }
 
-/** A one-time code to issue for `otpId` (otp.ts `issueOtpWith`). */
-export interface OtpIssueJob {
-  otpId: string;
-  length: number;
-  alphanumeric: boolean;
+/**
+ * The enclave's own signing key, as the jobs that sign in its name use it (verification tokens,
+ * sessions, code bundles) and the key id its JWTs name; its public key checks the tokens it signed.
+ */
+export interface OwnSigningKey {
+  privateKey: string;
+  /** Uncompressed hex. */
+  publicKey: string;
+  keyId: string;
 }
 
-/** A one-time code as issued: the code (for delivery only), its MAC and its target key, the private half sealed. */
-export interface IssuedCode {
-  code: string;
-  codeMac: string;
-  targetPublicKey: string;
-  sealedTargetKey: SealedValue;
+/** What a signer thread, or the in-process fallback, holds: the at-rest key and the enclave's signing key. */
+export interface SignerKeys {
+  atRest: AtRestKey;
+  own: OwnSigningKey;
+}
+
+/** A one-time code to issue for `otpId` of `organizationId` (otp.ts `issueOtpWith`), its target bundle signed. */
+export interface OtpIssueJob {
+  otpId: string;
+  organizationId: string;
+  length: number;
+  alphanumeric: boolean;
 }
 
 /** A verify attempt to open with the code's sealed target key (otp.ts `checkOtpAttemptWith`). */
@@ -72,14 +93,36 @@ export interface OtpAttemptJob {
   sealedTargetKey: SealedValue;
   codeMac: string;
   encrypted: { encappedPublic: string; ciphertext: string };
+  /**
+   * The claims of the verification token to sign when the code is right, but the client key the
+   * attempt names (`public_key`, added here): the token leaves signed, or not at all.
+   */
+  token?: Record<string, unknown>;
 }
+
+/** A right attempt: the client's compressed key and, when the job asked for it, the verification token bound to it. */
+export interface OpenedAttempt {
+  clientKey: string;
+  verificationToken?: string;
+}
+
+/** A JWT to check against the enclave's own key at `nowMs` (signature, shape, times). */
+export interface JwtCheckJob {
+  token: string;
+  nowMs: number;
+}
+
+/** A JWT's claims when it verified, else the code of its refusal (an error text never leaves a thread). */
+export type JwtChecked = { claims: Record<string, unknown> } | { refused: 'ERR_JWT_EXPIRED' | 'ERR_JWT_INVALID' };
 
 /**
  * A job of a signer thread (signer-worker.ts): a signature, a new wallet, a stamp by a sealed key,
  * a one-time code issued or an attempt checked. Every one opens or makes a secret that never
- * leaves the job but as ciphertext (or, for a code, to its delivery). The jobs without a
- * secret, a request's X-Stamp checked (`check`) and a client signature checked (`client`), share
- * the threads instead of waking threads of their own (decision 0022).
+ * leaves the job but as ciphertext (or, for a code, to its delivery). The enclave's own signatures
+ * (`jwt`: sessions; a code's bundle and a right attempt's verification token in `otp` and
+ * `attempt`) and the jobs without a secret, a request's X-Stamp checked (`check`), a client
+ * signature checked (`client`) and a token of the enclave's checked (`verify`), share the threads
+ * instead of waking threads of their own or taking the event loop (decisions 0022, 0029).
  */
 export type SignerJob =
   | { check: StampCheckJob }
@@ -89,18 +132,39 @@ export type SignerJob =
   | { stamp: StampJob }
   | { otp: OtpIssueJob }
   | { attempt: OtpAttemptJob }
-  | { client: ClientSignature };
+  | { client: ClientSignature }
+  | { jwt: Record<string, unknown> }
+  | { verify: JwtCheckJob };
 
-/** Run any job with the at-rest key (the worker's and the in-process fallback's one dispatch). */
-export function runSignerJob(atRest: AtRestKey, job: SignerJob): Promise<unknown> {
+/** Run any job with the thread's keys (the worker's and the in-process fallback's one dispatch). */
+export function runSignerJob(keys: SignerKeys, job: SignerJob): Promise<unknown> {
+  const { atRest, own } = keys;
   if ('check' in job) return Promise.resolve(checkStamp(job.check));
   if ('sign' in job) return signSealed(atRest, job.sign);
   if ('wallet' in job) return makeWallet(atRest, job.wallet);
   if ('derive' in job) return deriveSealed(atRest, job.derive);
   if ('stamp' in job) return stampSealed(atRest, job.stamp);
-  if ('otp' in job) return issueCode(atRest, job.otp);
+  if ('otp' in job) return issueCode(keys, job.otp);
   if ('client' in job) return Promise.resolve(verifyClientSignature(job.client));
-  return checkAttempt(atRest, job.attempt);
+  if ('jwt' in job) return Promise.resolve(signOwnJwt(own, job.jwt));
+  if ('verify' in job) return Promise.resolve(checkOwnJwt(own, job.verify));
+  return checkAttempt(keys, job.attempt);
+}
+
+/** An ES256 JWT of `claims` by the enclave's signing key, naming its key id. */
+export function signOwnJwt(own: OwnSigningKey, claims: Record<string, unknown>): string {
+  return signJwt(claims, own.privateKey, { kid: own.keyId });
+}
+
+/** A token checked against the enclave's signing key: its claims, or the code of its refusal. */
+export function checkOwnJwt(own: OwnSigningKey, job: JwtCheckJob): JwtChecked {
+  try {
+    return { claims: verifyJwt<Record<string, unknown>>(job.token, own.publicKey, { now: () => job.nowMs }) };
+  } catch (err) {
+    if (err instanceof CryptoError && err.code === 'ERR_JWT_EXPIRED') return { refused: 'ERR_JWT_EXPIRED' };
+    if (err instanceof CryptoError) return { refused: 'ERR_JWT_INVALID' };
+    throw err;
+  }
 }
 
 /** The private key text of a sealed API key (hex of 32 bytes, as createSealedApiKey stores it). */
@@ -118,18 +182,28 @@ export async function stampSealed(atRest: AtRestKey, job: StampJob): Promise<str
   return stampApiKey(job.body, { privateKey: await openApiKey(atRest, job.sealedPrivateKey), publicKey: job.publicKey });
 }
 
-/** A fresh target key pair for the code, the code and its MAC, the target's private key sealed. */
-export async function issueCode(atRest: AtRestKey, job: OtpIssueJob): Promise<IssuedCode> {
+/**
+ * A fresh target key pair for the code, the code and its MAC, the target's private key sealed, and
+ * the target bundle `{targetPublic, organizationId, otpId}` signed by the enclave.
+ */
+export async function issueCode(keys: SignerKeys, job: OtpIssueJob): Promise<IssuedOtp> {
   const target = generateP256KeyPair();
   const issued = issueOtpWith(target, job);
-  const sealedTargetKey = atRest.seal(new TextEncoder().encode(target.privateKey));
-  return { ...issued, targetPublicKey: target.publicKeyUncompressed, sealedTargetKey };
+  const sealedTargetKey = keys.atRest.seal(new TextEncoder().encode(target.privateKey));
+  const targetPublicKey = target.publicKeyUncompressed;
+  const bundle = signBundle({ targetPublic: targetPublicKey, organizationId: job.organizationId, otpId: job.otpId }, keys.own.privateKey);
+  return { ...issued, targetPublicKey, sealedTargetKey, otpEncryptionTargetBundle: JSON.stringify(bundle) };
 }
 
-/** The client's compressed key when the attempt holds the right code, else null (every failure alike). */
-export async function checkAttempt(atRest: AtRestKey, job: OtpAttemptJob): Promise<string | null> {
-  const targetPrivateKey = await openApiKey(atRest, job.sealedTargetKey);
-  return (await checkOtpAttemptWith(targetPrivateKey, job)) ?? null;
+/**
+ * The client's compressed key when the attempt holds the right code, with the verification token
+ * the job asked for bound to it; null for any wrong attempt (every failure alike).
+ */
+export async function checkAttempt(keys: SignerKeys, job: OtpAttemptJob): Promise<OpenedAttempt | null> {
+  const targetPrivateKey = await openApiKey(keys.atRest, job.sealedTargetKey);
+  const clientKey = await checkOtpAttemptWith(targetPrivateKey, job);
+  if (clientKey === undefined) return null;
+  return job.token ? { clientKey, verificationToken: signOwnJwt(keys.own, { ...job.token, public_key: clientKey }) } : { clientKey };
 }
 
 /**

@@ -11,12 +11,16 @@ import type { StampCheckJob } from '../activity/stamp-check.js';
 import type { AtRestKey } from './at-rest.js';
 import { ThreadPool } from '../threads/pool.js';
 import type { RawSignature } from './key-material.js';
+import type { IssuedOtp } from './otp.js';
 import {
   type DeriveJob,
-  type IssuedCode,
+  type JwtChecked,
+  type JwtCheckJob,
   type MadeWallet,
+  type OpenedAttempt,
   type OtpAttemptJob,
   type OtpIssueJob,
+  type OwnSigningKey,
   runSignerJob,
   type SignerJob,
   type SignJob,
@@ -24,21 +28,26 @@ import {
   type WalletJob,
 } from './signer-core.js';
 
+/** What a signer thread starts with (signer-worker.ts): the at-rest key and the enclave's signing key. */
+export interface SignerWorkerData {
+  atRestPrivateKey: string;
+  own: OwnSigningKey;
+}
+
 export { defaultThreads as defaultSignerThreads } from '../threads/pool.js';
 
 export class SignerPool {
   private readonly pool: ThreadPool<SignerJob, unknown>;
 
   /**
-   * A pool of `threads` workers holding the at-rest key (0: sign in-process). The workers start
-   * at the first signature, so a one-shot command (`org create`) or a server that never signs
-   * starts none.
-   * @example const pool = new SignerPool(atRestPrivateKey, recipient, defaultSignerThreads());
+   * A pool of `threads` workers holding the at-rest key and the enclave's signing key (0: sign
+   * in-process). The workers start at the first signature, so a one-shot command (`org create`)
+   * or a server that never signs starts none.
+   * @example const pool = new SignerPool(atRestPrivateKey, recipient, own, defaultSignerThreads());
    */
-  constructor(atRestPrivateKey: string, atRest: AtRestKey, threads: number) {
-    this.pool = new ThreadPool<SignerJob, unknown>(new URL('./signer-worker.js', import.meta.url), { atRestPrivateKey }, threads, (job) =>
-      runSignerJob(atRest, job),
-    );
+  constructor(atRestPrivateKey: string, atRest: AtRestKey, own: OwnSigningKey, threads: number) {
+    const data: SignerWorkerData = { atRestPrivateKey, own };
+    this.pool = new ThreadPool<SignerJob, unknown>(new URL('./signer-worker.js', import.meta.url), data, threads, (job) => runSignerJob({ atRest, own }, job));
   }
 
   /** Sign on the least busy worker, or in-process when there is none (null: the job's stamp does not hold). */
@@ -61,14 +70,24 @@ export class SignerPool {
     return this.pool.run({ stamp: job }) as Promise<string>;
   }
 
-  /** A one-time code, its MAC and its sealed target key, made on a worker. */
-  issueOtp(job: OtpIssueJob): Promise<IssuedCode> {
-    return this.pool.run({ otp: job }) as Promise<IssuedCode>;
+  /** A one-time code, its MAC, its sealed target key and its signed target bundle, made on a worker. */
+  issueOtp(job: OtpIssueJob): Promise<IssuedOtp> {
+    return this.pool.run({ otp: job }) as Promise<IssuedOtp>;
   }
 
-  /** The client key of a right attempt, null for any wrong one, checked on a worker. */
-  checkOtpAttempt(job: OtpAttemptJob): Promise<string | null> {
-    return this.pool.run({ attempt: job }) as Promise<string | null>;
+  /** The client key of a right attempt (and the token asked for), null for any wrong one, checked on a worker. */
+  checkOtpAttempt(job: OtpAttemptJob): Promise<OpenedAttempt | null> {
+    return this.pool.run({ attempt: job }) as Promise<OpenedAttempt | null>;
+  }
+
+  /** An ES256 JWT of `claims` by the enclave's signing key, signed on a worker. */
+  signJwt(claims: Record<string, unknown>): Promise<string> {
+    return this.pool.run({ jwt: claims }) as Promise<string>;
+  }
+
+  /** A token of the enclave's checked on a worker: its claims, or the code of its refusal. */
+  verifyJwt(job: JwtCheckJob): Promise<JwtChecked> {
+    return this.pool.run({ verify: job }) as Promise<JwtChecked>;
   }
 
   /** Whether a request's X-Stamp signs its body (false for a bad stamp), on the least busy worker. */

@@ -1,18 +1,22 @@
 /**
- * An enclave worker thread (signer-pool.ts): it holds the at-rest key (workerData) and answers
- * its jobs (signer-core.ts: signatures, new wallets, stamps by sealed keys, one-time codes), so
- * unsealing, ECDSA and HPKE run beside the event loop instead of on it. Plaintext keys exist here
- * for one job, as in the enclave itself.
+ * An enclave worker thread (signer-pool.ts): it holds the at-rest key and the enclave's signing key
+ * (workerData) and answers its jobs (signer-core.ts: signatures, new wallets, stamps by sealed keys,
+ * one-time codes, the enclave's own tokens and sessions), so unsealing, ECDSA and HPKE run beside
+ * the event loop instead of on it. Plaintext keys exist here for one job, as in the enclave itself.
  */
 import { workerData } from 'node:worker_threads';
-import { installNativeCrypto } from '../native-crypto.js';
+import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
 import { serveJobs } from '../threads/serve.js';
 import { AtRestKey } from './at-rest.js';
 import { runSignerJob, type SignerJob } from './signer-core.js';
+import type { SignerWorkerData } from './signer-pool.js';
 
 // An isolate of its own: its @walletkit/crypto opens and seals on node:crypto too.
 installNativeCrypto();
 
-const atRest = AtRestKey.of((workerData as { atRestPrivateKey: string }).atRestPrivateKey);
+const { atRestPrivateKey, own } = workerData as SignerWorkerData;
+// Its tokens, sessions and bundles sign with a key object built once, as on the event loop.
+keepOwnSigningKey(Buffer.from(own.privateKey, 'hex'));
+const atRest = AtRestKey.of(atRestPrivateKey);
 
-serveJobs(async (job: SignerJob) => runSignerJob(await atRest, job));
+serveJobs(async (job: SignerJob) => runSignerJob({ atRest: await atRest, own }, job));

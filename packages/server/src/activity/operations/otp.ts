@@ -83,12 +83,36 @@ function issueFor(
 }
 
 /** Open a verify attempt with its code's sealed target key: the client's key when the code is right. */
-function openAttempt(
+async function openAttempt(
   ctx: Pick<OperationContext, 'enclave'>,
   otp: { id: string; targetPrivateKeyEncrypted: IssuedOtp['sealedTargetKey']; codeMac: string },
   encrypted: { encappedPublic: string; ciphertext: string },
 ): Promise<string | undefined> {
-  return ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted });
+  const opened = await ctx.enclave.checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted });
+  return opened?.clientKey;
+}
+
+/** The claims of the verification token a right attempt at a code earns, but its client key (`public_key`). */
+interface TokenClaims {
+  id: string;
+  verification_type: string;
+  contact: string;
+  organization_id: string;
+  exp: number;
+}
+
+/** The fields of a code's row a verification token names. */
+type CodeOf = { otpType: string; contact: string; organizationId: string };
+
+/** A new verification token's claims for a code of `otp`'s, good for `tokenSeconds` from `now`. */
+function tokenClaimsFor(otp: CodeOf, now: Date, tokenSeconds: number): TokenClaims {
+  return {
+    id: newId(),
+    verification_type: otp.otpType,
+    contact: otp.contact,
+    organization_id: otp.organizationId,
+    exp: Math.floor(now.getTime() / 1000) + tokenSeconds,
+  };
 }
 
 /** The code's lifetime: the configured one, which a request may shorten but not extend. */
@@ -114,6 +138,11 @@ function deliverAfterCommit(ctx: OperationContext, send: () => Promise<void>): v
 
 const otpInvalid = () => new ApiError('ERR_OTP_INVALID');
 
+/** Whether a token's claims name the code `otp`'s type, contact and organization. */
+function sameCode(claims: TokenClaims, otp: CodeOf): boolean {
+  return claims.verification_type === otp.otpType && claims.contact === otp.contact && claims.organization_id === otp.organizationId;
+}
+
 /** A code init_otp issued before its transaction (the enclave's work: its MAC, its sealed target key, the signed bundle). */
 interface IssuedBefore {
   otpId: string;
@@ -125,6 +154,8 @@ interface AttemptOpened {
   otpId: string;
   /** The client's key when the code was right, else null. */
   clientKey: string | null;
+  /** When the code was right: the verification token signed with it, bound to the client's key, and its other claims. */
+  token?: { value: string; claims: TokenClaims };
 }
 
 /** What an otp_login checked before its transaction: its client signature (on a signing thread) and its verification token. */
@@ -151,19 +182,31 @@ export const otpPrefetchers = {
   },
   verify_otp: async (params, ctx): Promise<AttemptOpened | undefined> => {
     const encrypted = parseEncryptedOtpBundle(params.encryptedOtpBundle);
-    if (!encrypted || tokenSecondsOf(params.expirationSeconds) === undefined) return undefined;
+    const tokenSeconds = tokenSecondsOf(params.expirationSeconds);
+    if (!encrypted || tokenSeconds === undefined) return undefined;
     // Read without a lock: only a code that can still take an attempt is opened (an exhausted,
     // used, retired or expired one costs this lookup). The handler counts the attempt, and
     // checks again that the code is live, before it uses the verdict.
+    const now = ctx.now();
     const [otp] = await readOtp.run(ctx.db, { id: params.otpId, organizationId: ctx.organizationId });
-    if (!otp || otp.attempts >= otp.maxAttempts || !isLive(otp, ctx.now())) return undefined;
-    const clientKey = await openAttempt(ctx, otp, encrypted).catch(() => false as const);
-    return clientKey === false ? undefined : { otpId: otp.id, clientKey: clientKey ?? null };
+    if (!otp || otp.attempts >= otp.maxAttempts || !isLive(otp, now)) return undefined;
+    // The token a right code earns is signed on the thread that opens the attempt (decision 0029):
+    // it leaves the thread only with a right code, and the handler hands it out only once the
+    // attempt is counted in its transaction and the code still live.
+    const claims = tokenClaimsFor(otp, now, tokenSeconds);
+    const opened = await ctx.enclave
+      .checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted, token: { ...claims } })
+      .catch(() => false as const);
+    if (opened === false) return undefined;
+    if (opened === undefined || opened.verificationToken === undefined) return { otpId: otp.id, clientKey: null };
+    return { otpId: otp.id, clientKey: opened.clientKey, token: { value: opened.verificationToken, claims } };
   },
   otp_login: async (params, ctx): Promise<LoginChecks> => {
-    const clientSignature = ctx.enclave.checkClientSignature(params.clientSignature);
-    const token = verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime());
-    return { clientSignature: await clientSignature, token };
+    const [clientSignature, token] = await Promise.all([
+      ctx.enclave.checkClientSignature(params.clientSignature),
+      verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime()),
+    ]);
+    return { clientSignature, token };
   },
 } satisfies PrefetchTable;
 
@@ -230,14 +273,11 @@ export const otpHandlers = {
     const clientKey = !live ? undefined : opened?.otpId === otp.id ? (opened.clientKey ?? undefined) : await openAttempt(ctx, otp, encrypted);
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
     await sendWithNext(ctx.tx, markUsed.bind({ id: otp.id, usedAt: now }));
-    const verificationToken = ctx.enclave.signJwt({
-      id: newId(),
-      verification_type: otp.otpType,
-      contact: otp.contact,
-      organization_id: otp.organizationId,
-      public_key: clientKey,
-      exp: Math.floor(now.getTime() / 1000) + tokenSeconds,
-    });
+    // Signed with the attempt before the transaction when there was one for this very code (its
+    // claims are the row's: type, contact and organization never change), else here.
+    const signed = opened?.otpId === otp.id ? opened.token : undefined;
+    if (signed && sameCode(signed.claims, otp)) return { verificationToken: signed.value };
+    const verificationToken = ctx.enclave.signJwt({ ...tokenClaimsFor(otp, now, tokenSeconds), public_key: clientKey });
     return { verificationToken };
   },
 

@@ -36,6 +36,17 @@ export async function openSession(
   const publicKey = normalizeApiPublicKey('API_KEY_CURVE_P256', input.publicKey, 'publicKey');
   const now = ctx.now();
   const expiresAt = expiryOf(input.expirationSeconds ?? String(DEFAULT_SESSION_SECONDS), now, 'expirationSeconds')!;
+  const claims: SessionClaims = {
+    exp: Math.floor(expiresAt.getTime() / 1000),
+    public_key: publicKey,
+    session_type: 'SESSION_TYPE_READ_WRITE',
+    user_id: owner.userId,
+    organization_id: owner.organizationId,
+  };
+  // Signed on a signer thread while the statements below run (decision 0029): the transaction
+  // waits for it only if the thread is slower than they are. Unused when a statement refuses.
+  const signed = ctx.enclave.signJwtOnThread({ ...claims });
+  signed.catch(() => {});
   // One statement: the session keys this login replaces go (the same key renewed, or every one
   // with invalidateExisting), and whatever else in the organization holds the key is read. The
   // CTE's DELETE and the SELECT see one snapshot, so the rows deleted are left out by id.
@@ -61,14 +72,7 @@ export async function openSession(
     () => '',
     { isSession: true, taken: holders.rows.map((r) => r.public_key) },
   );
-  const claims: SessionClaims = {
-    exp: Math.floor(expiresAt.getTime() / 1000),
-    public_key: publicKey,
-    session_type: 'SESSION_TYPE_READ_WRITE',
-    user_id: owner.userId,
-    organization_id: owner.organizationId,
-  };
-  return ctx.enclave.signJwt({ ...claims });
+  return signed;
 }
 
 export const sessionHandlers = {

@@ -7,7 +7,7 @@
  * sub-organization it created, as Turnkey's signUpWithOtp does with the token it signed up with.
  */
 import { and, eq } from 'drizzle-orm';
-import { compressPublicKey, verifyClientSignature } from '@walletkit/crypto';
+import { compressPublicKey, CryptoError, verifyClientSignature } from '@walletkit/crypto';
 import { verificationClaimsFrom, type OtpType, type ParamsOf, type VerificationTokenClaims } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { Tx } from '../../store/db.js';
@@ -67,9 +67,42 @@ export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token:
   try {
     payload = enclave.verifyJwt<unknown>(token, now);
   } catch (cause) {
-    const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
-    throw invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
+    throw tokenRefusal(cause, field);
   }
+  return claimsOfPayload(payload, field);
+}
+
+/**
+ * {@link verificationClaimsOf} with the signature checked on a signer thread, once per token
+ * (`Enclave.verifyJwtOnThread`): for the checks made outside a transaction, the proxy's account
+ * lookup and the prefetchers (decision 0029).
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
+ */
+export async function verificationClaimsOnThread(
+  enclave: Pick<Enclave, 'verifyJwtOnThread'>,
+  token: string,
+  now: () => number,
+  field = 'verificationToken',
+): Promise<VerificationClaims> {
+  let payload: unknown;
+  try {
+    payload = await enclave.verifyJwtOnThread<unknown>(token, now);
+  } catch (cause) {
+    // A thread that failed is the server's failure, not the token's.
+    if (!(cause instanceof CryptoError)) throw cause;
+    throw tokenRefusal(cause, field);
+  }
+  return claimsOfPayload(payload, field);
+}
+
+/** The refusal of a token whose JWT did not verify: expired, or not the enclave's. */
+function tokenRefusal(cause: unknown, field: string): ApiError {
+  const expired = (cause as { code?: string }).code === 'ERR_JWT_EXPIRED';
+  return invalid(expired ? 'the verification token has expired' : 'the verification token does not verify', field, cause);
+}
+
+/** A verified JWT's claims read as a verification token's (sessions and issued id tokens are signed by the same key). */
+function claimsOfPayload(payload: unknown, field: string): VerificationClaims {
   const claims = verificationClaimsFrom(payload);
   if (!claims) throw invalid('the token is not a verification token', field);
   return claims;
@@ -79,14 +112,20 @@ export function verificationClaimsOf(enclave: Pick<Enclave, 'verifyJwt'>, token:
 export type VerifiedToken = { claims: VerificationClaims } | { error: ApiError };
 
 /**
- * {@link verificationClaimsOf} before the activity's transaction (a prefetcher), so that its ES256
- * verification holds no transaction (issue 14). It never throws: the refusal is raised by the
- * handler, in the transaction, where it becomes the activity's stored failure as before.
- * @example const token = verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime());
+ * {@link verificationClaimsOnThread} before the activity's transaction (a prefetcher), so that its
+ * ES256 verification holds no transaction (issue 14) nor the event loop. It never throws a
+ * refusal: the refusal is raised by the handler, in the transaction, where it becomes the
+ * activity's stored failure as before.
+ * @example const token = await verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime());
  */
-export function verifyVerificationToken(enclave: Pick<Enclave, 'verifyJwt'>, token: string, now: () => number, field = 'verificationToken'): VerifiedToken {
+export async function verifyVerificationToken(
+  enclave: Pick<Enclave, 'verifyJwtOnThread'>,
+  token: string,
+  now: () => number,
+  field = 'verificationToken',
+): Promise<VerifiedToken> {
   try {
-    return { claims: verificationClaimsOf(enclave, token, now, field) };
+    return { claims: await verificationClaimsOnThread(enclave, token, now, field) };
   } catch (err) {
     if (err instanceof ApiError) return { error: err };
     throw err;

@@ -197,14 +197,12 @@ interface SignupPrefetch {
 /** A signup's wallet is made, and its client signature and token checked, before the transaction (wallet-records.ts prepareWallet). */
 export const userPrefetchers = {
   create_sub_organization: async (params, ctx): Promise<SignupPrefetch> => {
-    const work = Promise.all([
+    // All three on the signer threads at once; the token is spent in the transaction (useVerificationToken).
+    const [wallet, clientSignature, token] = await Promise.all([
       params.wallet ? prepareWallet(ctx.enclave, params.wallet.accounts, params.wallet.mnemonicLength) : undefined,
       params.clientSignature ? ctx.enclave.checkClientSignature(params.clientSignature) : undefined,
+      params.verificationToken !== undefined ? verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime()) : undefined,
     ]);
-    // Checked on the event loop while the threads work; spent in the transaction (useVerificationToken).
-    const token =
-      params.verificationToken !== undefined ? verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime()) : undefined;
-    const [wallet, clientSignature] = await work;
     return { wallet, clientSignature, token };
   },
 } satisfies PrefetchTable;

@@ -13,7 +13,7 @@ import { proxyConfigOfOrganization } from '../../store/proxy-configs.js';
 import { apiKeys, organizations, subOrganizationIdentities, usedVerificationTokens, users, walletAccounts } from '../../store/schema.js';
 import { type Placeholders, statement } from '../../store/statements.js';
 import { normalizeEmail, normalizeLookupPublicKey, oidcIdentityValue, type IdentityKind } from '../operations/identities.js';
-import { type VerificationClaims, verificationClaimsOf } from '../operations/users-verification.js';
+import { type VerificationClaims, verificationClaimsOnThread } from '../operations/users-verification.js';
 import type { QueryContext, QueryTable } from './context.js';
 
 type Request = QueryRequestOf<'list_suborgs'>;
@@ -84,12 +84,14 @@ const usedToken = statement('verification_token_used', (db, p: Placeholders<{ to
 
 /**
  * The verification token of a lookup, verified (signature, expiry, shape) before anything is
- * read, so a forged one costs no database work; undefined without one.
+ * read, so a forged one costs no database work; undefined without one. Its signature is checked
+ * on a signer thread and remembered, so the login that spends it next checks its times alone
+ * (`Enclave.verifyJwtOnThread`).
  * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID
  */
-function tokenClaimsOf(request: Request, ctx: QueryContext): VerificationClaims | undefined {
+async function tokenClaimsOf(request: Request, ctx: QueryContext): Promise<VerificationClaims | undefined> {
   if (request.verificationToken === undefined) return undefined;
-  return verificationClaimsOf(ctx.enclave, request.verificationToken, () => ctx.now().getTime(), 'verificationToken');
+  return verificationClaimsOnThread(ctx.enclave, request.verificationToken, () => ctx.now().getTime(), 'verificationToken');
 }
 
 /**
@@ -179,7 +181,7 @@ export const authProxyQueries = {
     if (page?.before !== undefined) conditions.push(sql`${position} < ${await cursorOf(ctx, page.before, 'paginationOptions.before')}`);
     const backwards = page?.before !== undefined && page.after === undefined;
     const order = backwards ? [desc(organizations.createdAt), desc(organizations.id)] : [asc(organizations.createdAt), asc(organizations.id)];
-    const claims = tokenClaimsOf(request, ctx);
+    const claims = await tokenClaimsOf(request, ctx);
     // Whether the token was used rides on every row found: a login's lookup is one round trip.
     const used = claims
       ? sql<boolean>`exists (select 1 from ${usedVerificationTokens} where ${usedVerificationTokens.tokenId} = ${claims.id})`
