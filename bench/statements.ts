@@ -5,7 +5,8 @@
  * count as they do under load), and counts the statements the server ran between two markers.
  * Not a figure: a tool for finding statements to remove.
  *
- *   SHOW=otp  also print the statements of that kind (sign, tx, read, accounts, signup, otp)
+ *   SHOW=otp  also print the statements of that kind (sign, tx, read, accounts, signup, otp),
+ *             each cut to SHOW_CHARS characters (default 200)
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ try {
       lines = [];
     } else if (mark?.[1] === 'end') {
       console.log(`${current}: ${lines.length} statements`);
-      if (show === current) for (const l of lines) console.log(`    ${l.slice(0, 200)}`);
+      if (show === current) for (const l of lines) console.log(`    ${l.slice(0, Number(process.env.SHOW_CHARS ?? 200))}`);
       current = undefined;
     } else if (current && /LOG: {2}(statement|execute)/.test(line)) {
       lines.push(line.replace(/^\d+ LOG:\s+/, ''));
