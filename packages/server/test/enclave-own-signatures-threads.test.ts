@@ -5,7 +5,7 @@
 // checked on a thread is remembered, so its next check is its times alone.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { compressPublicKey, generateP256KeyPair, signJwt, verifyBundle, verifyJwt } from '@walletkit/crypto';
+import { compressPublicKey, createClientSignature, generateP256KeyPair, signJwt, verifyBundle, verifyJwt } from '@walletkit/crypto';
 import { loadConfig } from '../src/config';
 import { Enclave } from '../src/enclave';
 import { encryptOtpAttempt } from './support/otp';
@@ -81,6 +81,25 @@ describe.each([1, 0])("the enclave's own signatures with %i signer threads", (th
       encrypted: JSON.parse(await encryptOtpAttempt(issued.targetPublicKey, issued.code, client.publicKeyUncompressed)),
     });
     expect(bare).toEqual({ clientKey: opened!.clientKey });
+  });
+
+  it('given client signatures, when their key is asked for, then a good one gives its key compressed, in either encoding, and anything else none', async () => {
+    const client = generateP256KeyPair();
+    const message = JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: randomUUID() });
+    const good = createClientSignature({ privateKey: client.privateKey, message });
+    const compressed = compressPublicKey('p256', client.publicKeyUncompressed);
+    expect(await enclave.clientSignatureKey(good)).toBe(compressed);
+    expect(await enclave.clientSignatureKey({ ...good, publicKey: client.publicKeyUncompressed })).toBe(compressed);
+    expect(await enclave.checkClientSignature(good)).toBe(true);
+    const other = generateP256KeyPair();
+    for (const bad of [
+      { ...good, message: `${message} ` },
+      { ...good, publicKey: other.publicKey },
+      { ...good, publicKey: 'zz' },
+    ]) {
+      expect(await enclave.clientSignatureKey(bad)).toBeUndefined();
+      expect(await enclave.checkClientSignature(bad)).toBe(false);
+    }
   });
 
   it('given claims, when a session is signed on a thread, then it verifies against the enclave key and names its key id', async () => {

@@ -20,7 +20,16 @@ import { storeKinds } from './support/stores';
 
 const OTP_LIMITS = { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 50, windowSeconds: 600 };
 /** The enclave's crypto an OTP login can call: `verifyJwt` and `signJwt` on the event loop, the others on a signer thread. */
-const CRYPTO = ['issueOtp', 'checkOtpAttempt', 'verifyJwt', 'verifyJwtOnThread', 'checkClientSignature', 'signJwt', 'signJwtOnThread'] as const;
+const CRYPTO = [
+  'issueOtp',
+  'checkOtpAttempt',
+  'verifyJwt',
+  'verifyJwtOnThread',
+  'checkClientSignature',
+  'clientSignatureKey',
+  'signJwt',
+  'signJwtOnThread',
+] as const;
 
 describe.each(storeKinds)('one-time codes: crypto before the transaction on %s', (kind) => {
   let server: TestServer;
@@ -74,7 +83,7 @@ describe.each(storeKinds)('one-time codes: crypto before the transaction on %s',
     );
     expect(login.status, JSON.stringify(login.body)).toBe(200);
     // The code's bundle and the verification token are signed with the code and the attempt (issueOtp, checkOtpAttempt).
-    expect(watch.calls.map((c) => c.what).sort()).toEqual(['checkClientSignature', 'checkOtpAttempt', 'issueOtp', 'signJwtOnThread', 'verifyJwtOnThread']);
+    expect(watch.calls.map((c) => c.what).sort()).toEqual(['checkOtpAttempt', 'clientSignatureKey', 'issueOtp', 'signJwtOnThread', 'verifyJwtOnThread']);
     // The session's signature alone is made while a transaction is open: on a signer thread, beside its statements.
     expect(watch.calls.filter((c) => c.inTransaction)).toEqual([{ what: 'signJwtOnThread', inTransaction: true }]);
     const session = verifyJwt<{ public_key: string }>(login.body.activity.result.otpLoginResult.session, server.enclave.signingPublicKey, { now: () => now });

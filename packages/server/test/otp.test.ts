@@ -109,6 +109,30 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
     expectError(await verify(otpId, await encryptOtpAttempt(target.targetPublic, code, client.publicKey)), 401, 'ERR_OTP_INVALID');
   });
 
+  it('given the session key written in the other encoding than the client signature names it, when logging in, then the session is the same compressed key either way', async () => {
+    for (const uncompressedIn of ['publicKey', 'clientSignature'] as const) {
+      const { otpId, target, code } = await issue('login@example.com');
+      const client = generateP256KeyPair();
+      const verified = await server.client.submit('verify_otp', {
+        otpId,
+        encryptedOtpBundle: await encryptOtpAttempt(target.targetPublic, code, client.publicKey),
+      });
+      const token = verified.body.activity.result.verifyOtpResult.verificationToken as string;
+      const signature = loginSignature(client.privateKey, token);
+      const login = await submit(
+        'otp_login',
+        uncompressedIn === 'publicKey'
+          ? { verificationToken: token, publicKey: client.publicKeyUncompressed, clientSignature: signature }
+          : { verificationToken: token, publicKey: client.publicKey, clientSignature: { ...signature, publicKey: client.publicKeyUncompressed } },
+        { organizationId: subOrganizationId },
+      );
+      expect(login.status, `${uncompressedIn}: ${JSON.stringify(login.body)}`).toBe(200);
+      const session = verifyJwt<SessionClaims>(login.body.activity.result.otpLoginResult.session, server.enclave.signingPublicKey, { now: () => now });
+      expect(session.public_key).toBe(client.publicKey);
+      expect((await server.client.with({ key: client, organizationId: subOrganizationId }).query('get_api_keys', {})).status).toBe(200);
+    }
+  });
+
   it('given an SMS code of 9 alphanumeric characters with a shorter lifetime, when it is typed in lowercase, then it verifies as an SMS proof', async () => {
     const { otpId, target, code, message } = await issue('+15550001111', {
       otpType: 'OTP_TYPE_SMS',

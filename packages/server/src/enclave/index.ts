@@ -111,8 +111,18 @@ export class Enclave {
    * never a throw), checked on the signing threads like a stamp: public data only. An activity's
    * prefetch asks it before the transaction opens (otp_login, a signup with a verification token).
    */
-  checkClientSignature(signature: ClientSignature): Promise<boolean> {
-    return this.signer.checkClientSignature(signature);
+  async checkClientSignature(signature: ClientSignature): Promise<boolean> {
+    return (await this.clientSignatureKey(signature)) !== undefined;
+  }
+
+  /**
+   * {@link checkClientSignature} that also gives the key that signed, compressed: what
+   * `normalizeApiPublicKey` makes of it, without a second decompression on the event loop
+   * (otp_login's session key is that key).
+   * @returns the compressed P-256 key when the signature verifies, else undefined
+   */
+  async clientSignatureKey(signature: ClientSignature): Promise<string | undefined> {
+    return (await this.signer.clientSignatureKey(signature)) ?? undefined;
   }
 
   /** Uncompressed P-256 hex of the key that signs bundles, tokens, sessions and App Proofs. */

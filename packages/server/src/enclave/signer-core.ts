@@ -7,6 +7,7 @@
  */
 import {
   type ClientSignature,
+  compressPublicKey,
   CryptoError,
   type Curve,
   generateMnemonic,
@@ -145,10 +146,24 @@ export function runSignerJob(keys: SignerKeys, job: SignerJob): Promise<unknown>
   if ('derive' in job) return deriveSealed(atRest, job.derive);
   if ('stamp' in job) return stampSealed(atRest, job.stamp);
   if ('otp' in job) return issueCode(keys, job.otp);
-  if ('client' in job) return Promise.resolve(verifyClientSignature(job.client));
+  if ('client' in job) return Promise.resolve(clientSignatureKey(job.client));
   if ('jwt' in job) return Promise.resolve(signOwnJwt(own, job.jwt));
   if ('verify' in job) return Promise.resolve(checkOwnJwt(own, job.verify));
   return checkAttempt(keys, job.attempt);
+}
+
+/**
+ * The key that made a client signature, compressed, when the signature verifies; else null. The
+ * check has just proved the key a point of the curve, so its caller needs no second check of it
+ * (a login's session key is that key: decision 0029).
+ */
+export function clientSignatureKey(signature: ClientSignature): string | null {
+  if (!verifyClientSignature(signature)) return null;
+  try {
+    return compressPublicKey('p256', signature.publicKey);
+  } catch {
+    return null;
+  }
 }
 
 /** An ES256 JWT of `claims` by the enclave's signing key, naming its key id. */

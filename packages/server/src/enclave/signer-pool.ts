@@ -95,9 +95,9 @@ export class SignerPool {
     return this.pool.run({ check: job }) as Promise<boolean>;
   }
 
-  /** Whether a client signature signs its message with its own key (false for anything malformed), on the least busy worker. */
-  checkClientSignature(signature: ClientSignature): Promise<boolean> {
-    return this.pool.run({ client: signature }) as Promise<boolean>;
+  /** The key of a client signature that signs its message with it, compressed (null for anything else), on the least busy worker. */
+  clientSignatureKey(signature: ClientSignature): Promise<string | null> {
+    return this.pool.run({ client: signature }) as Promise<string | null>;
   }
 
   /** Stop the workers (the server is closing). */

@@ -161,6 +161,8 @@ interface AttemptOpened {
 /** What an otp_login checked before its transaction: its client signature (on a signing thread) and its verification token. */
 interface LoginChecks {
   clientSignature: boolean;
+  /** The client signature's key, compressed, when it verified. */
+  clientKey?: string;
   token: VerifiedToken;
 }
 
@@ -198,15 +200,16 @@ export const otpPrefetchers = {
       .checkOtpAttempt({ otpId: otp.id, sealedTargetKey: otp.targetPrivateKeyEncrypted, codeMac: otp.codeMac, encrypted, token: { ...claims } })
       .catch(() => false as const);
     if (opened === false) return undefined;
-    if (opened === undefined || opened.verificationToken === undefined) return { otpId: otp.id, clientKey: null };
-    return { otpId: otp.id, clientKey: opened.clientKey, token: { value: opened.verificationToken, claims } };
+    if (opened === undefined) return { otpId: otp.id, clientKey: null };
+    const token = opened.verificationToken === undefined ? {} : { token: { value: opened.verificationToken, claims } };
+    return { otpId: otp.id, clientKey: opened.clientKey, ...token };
   },
   otp_login: async (params, ctx): Promise<LoginChecks> => {
-    const [clientSignature, token] = await Promise.all([
-      ctx.enclave.checkClientSignature(params.clientSignature),
+    const [clientKey, token] = await Promise.all([
+      ctx.enclave.clientSignatureKey(params.clientSignature),
       verifyVerificationToken(ctx.enclave, params.verificationToken, () => ctx.now().getTime()),
     ]);
-    return { clientSignature, token };
+    return { clientSignature: clientKey !== undefined, ...(clientKey !== undefined ? { clientKey } : {}), token };
   },
 } satisfies PrefetchTable;
 
@@ -295,11 +298,14 @@ export const otpHandlers = {
     const sameKey = sameKeyAs(params.clientSignature.publicKey, params.publicKey);
     if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'publicKey must be the key that made the client signature', 'publicKey');
     const user = await userWithContact(ctx, claims);
+    // The session key as written is the client signature's, which its check proved a point and compressed.
+    const checkedKey = params.publicKey === params.clientSignature.publicKey ? checked?.clientKey : undefined;
     const session = await openSession(
       ctx,
       { organizationId: ctx.organizationId, userId: user.id },
       {
         publicKey: params.publicKey,
+        ...(checkedKey !== undefined ? { checkedPublicKey: checkedKey } : {}),
         ...(params.expirationSeconds !== undefined ? { expirationSeconds: params.expirationSeconds } : {}),
         ...(params.invalidateExisting !== undefined ? { invalidateExisting: params.invalidateExisting } : {}),
       },

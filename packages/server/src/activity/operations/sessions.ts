@@ -31,9 +31,15 @@ export interface SessionClaims {
 export async function openSession(
   ctx: OperationContext,
   owner: CredentialOwner,
-  input: { publicKey: string; expirationSeconds?: string; invalidateExisting?: boolean },
+  input: {
+    publicKey: string;
+    /** `publicKey` compressed, when a check already proved it a P-256 point (the client signature's, on a signer thread). */
+    checkedPublicKey?: string;
+    expirationSeconds?: string;
+    invalidateExisting?: boolean;
+  },
 ): Promise<string> {
-  const publicKey = normalizeApiPublicKey('API_KEY_CURVE_P256', input.publicKey, 'publicKey');
+  const publicKey = input.checkedPublicKey ?? normalizeApiPublicKey('API_KEY_CURVE_P256', input.publicKey, 'publicKey');
   const now = ctx.now();
   const expiresAt = expiryOf(input.expirationSeconds ?? String(DEFAULT_SESSION_SECONDS), now, 'expirationSeconds')!;
   const claims: SessionClaims = {
