@@ -8,18 +8,7 @@
  * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts,
  * export and import bundles in ./transfer.ts, API keys and stamps in ./api-key-stamps.ts.
  */
-import {
-  checkJwtTimes,
-  CryptoError,
-  signAppProof,
-  signBundle,
-  signJwt,
-  verifyJwt,
-  type AppProof,
-  type ClientSignature,
-  type Curve,
-  type SignedBundle,
-} from '@walletkit/crypto';
+import { signAppProof, verifyJwt, type AppProof, type ClientSignature, type Curve } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
@@ -44,7 +33,8 @@ import { AtRestKey } from './at-rest.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { ApiKeyStamps } from './api-key-stamps.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
-import type { OpenedAttempt } from './signer-core.js';
+import { type OpenedAttempt, type OwnSigningKey, signOwnJwt } from './signer-core.js';
+import { VerifiedTokens } from './verified-tokens.js';
 import type { DerivedAccount, Sealed, SigningKey } from './types.js';
 
 export type { AccountSpec, DerivedAccountPublic, RawSignature } from './key-material.js';
@@ -53,29 +43,24 @@ export { exportTarget } from './transfer.js';
 
 const utf8 = new TextEncoder();
 
-/** Tokens of the enclave's remembered as verified (`verifyJwtOnThread`): as many as logins in flight, and more. */
-const VERIFIED_LIMIT = 1024;
-
-/** Stable key id of a signing key (its compressed public key's hex, first 8 bytes of x), for JWT headers and the JWKS. */
-function keyIdOf(signing: EnclaveKeyPair): string {
-  return signing.publicKey.slice(2, 18);
-}
-
 export class Enclave {
   /** API keys sealed here, the stamps they sign (or passes in-process) and every request's stamp check (api-key-stamps.ts). */
   readonly stamps: ApiKeyStamps;
-  /** Tokens verified by `verifyJwtOnThread`, by their text: their claims. */
-  private readonly verified = new Map<string, Readonly<Record<string, unknown>>>();
+  /** Tokens of its own checked on the signer threads and remembered (verified-tokens.ts). */
+  private readonly tokens: VerifiedTokens;
 
   private constructor(
     private readonly atRest: EnclaveKeyPair,
     private readonly signing: EnclaveKeyPair,
+    /** The signing key as the signer threads and this enclave sign with it, and its key id. */
+    private readonly own: OwnSigningKey,
     /** The at-rest key prepared once for sealing and opening (at-rest.ts; its import costs more than a decryption). */
     private readonly atRestRecipient: AtRestKey,
     /** Worker threads that open sealed keys and sign (signer-pool.ts). */
     private readonly signer: SignerPool,
   ) {
     this.stamps = new ApiKeyStamps(atRestRecipient, signer);
+    this.tokens = new VerifiedTokens((job) => signer.verifyJwt(job));
   }
 
   /**
@@ -96,9 +81,10 @@ export class Enclave {
     // Its tokens, bundles and App Proofs sign with a key object built once.
     keepOwnSigningKey(Buffer.from(signing.privateKey, 'hex'));
     const recipient = await AtRestKey.of(atRest.privateKey);
-    const own = { privateKey: signing.privateKey, publicKey: signing.publicKeyUncompressed, keyId: keyIdOf(signing) };
+    // Its key id: the compressed public key's hex, first 8 bytes of x (JWT headers, the JWKS).
+    const own = { privateKey: signing.privateKey, publicKey: signing.publicKeyUncompressed, keyId: signing.publicKey.slice(2, 18) };
     const signer = new SignerPool(atRest.privateKey, recipient, own, opts.signerThreads ?? defaultSignerThreads());
-    return new Enclave(atRest, signing, recipient, signer);
+    return new Enclave(atRest, signing, own, recipient, signer);
   }
 
   /** Stop the signing threads. */
@@ -388,11 +374,11 @@ export class Enclave {
 
   /** ES256 JWT by the enclave signing key (sessions, verification tokens, issued OIDC tokens). */
   signJwt(claims: Record<string, unknown>): string {
-    return signJwt(claims, this.signing.privateKey, { kid: this.keyId });
+    return signOwnJwt(this.own, claims);
   }
 
   verifyJwt<T>(token: string, now?: () => number): T {
-    return verifyJwt<T>(token, this.signing.publicKeyUncompressed, now ? { now } : undefined);
+    return verifyJwt<T>(token, this.own.publicKey, now ? { now } : undefined);
   }
 
   /**
@@ -405,29 +391,13 @@ export class Enclave {
 
   /**
    * {@link verifyJwt} with the signature checked on a signer thread, once per token: a token that
-   * verified is remembered (its claims, public data; at most VERIFIED_LIMIT, the oldest out first)
-   * and its next check here is its times alone, at `now`. An OTP login's token is checked by the
-   * proxy's account lookup, then by otp_login (decision 0029).
+   * verified is remembered and its next check here is its times alone, at `now`
+   * (verified-tokens.ts). An OTP login's token is checked by the proxy's account lookup, then by
+   * otp_login (decision 0029).
    * @throws CryptoError ERR_JWT_INVALID | ERR_JWT_EXPIRED, as verifyJwt
    */
-  async verifyJwtOnThread<T>(token: string, now: () => number): Promise<T> {
-    const known = this.verified.get(token);
-    if (known !== undefined) {
-      checkJwtTimes(known, now());
-      return known as T;
-    }
-    const checked = await this.signer.verifyJwt({ token, nowMs: now() });
-    if ('refused' in checked) {
-      throw new CryptoError(checked.refused, checked.refused === 'ERR_JWT_EXPIRED' ? 'JWT has expired' : 'JWT does not verify');
-    }
-    const claims = Object.freeze(checked.claims);
-    if (this.verified.size >= VERIFIED_LIMIT) this.verified.delete(this.verified.keys().next().value as string);
-    this.verified.set(token, claims);
-    return claims as T;
-  }
-
-  signBundle(data: object): SignedBundle {
-    return signBundle(data, this.signing.privateKey);
+  verifyJwtOnThread<T>(token: string, now: () => number): Promise<T> {
+    return this.tokens.verify<T>(token, now);
   }
 
   signAppProof(payload: object): AppProof {
@@ -436,7 +406,7 @@ export class Enclave {
 
   /** Stable key id of the signing key, for JWT headers and the JWKS. */
   get keyId(): string {
-    return keyIdOf(this.signing);
+    return this.own.keyId;
   }
 
   /** The signing key as a public JWK (for /.well-known/jwks.json). */

@@ -159,8 +159,13 @@ export function runSignerJob(keys: SignerKeys, job: SignerJob): Promise<unknown>
  */
 export function clientSignatureKey(signature: ClientSignature): string | null {
   if (!verifyClientSignature(signature)) return null;
+  // A key a signature verified with is a point of the curve written as 02|03 x or 04 x y: its
+  // compressed form is read off the text, with no second decompression.
+  const key = signature.publicKey.toLowerCase();
+  if (key.length === 66) return key;
+  if (key.length === 130 && key.startsWith('04')) return `${Number.parseInt(key.slice(-1), 16) % 2 === 0 ? '02' : '03'}${key.slice(2, 66)}`;
   try {
-    return compressPublicKey('p256', signature.publicKey);
+    return compressPublicKey('p256', key);
   } catch {
     return null;
   }

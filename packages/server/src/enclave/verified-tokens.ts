@@ -1,0 +1,40 @@
+/**
+ * Tokens of the enclave's own (ES256 JWTs by its signing key) checked on a signer thread, each
+ * remembered once it verified (decision 0029): its claims, frozen, by its exact text, at most LIMIT,
+ * the oldest out first. A token's next check here is its times alone (`checkJwtTimes`), so the
+ * proxy's account lookup checks an OTP login's verification token and otp_login, which checks it
+ * next, does not verify its signature again. A token that fails is never remembered. Only public
+ * data is kept: the claims any holder of the token can read.
+ */
+import { checkJwtTimes, CryptoError } from '@walletkit/crypto';
+import type { JwtChecked, JwtCheckJob } from './signer-core.js';
+
+const LIMIT = 1024;
+
+export class VerifiedTokens {
+  private readonly verified = new Map<string, Readonly<Record<string, unknown>>>();
+
+  /** @param check a token's check on a signer thread (signer-pool.ts `verifyJwt`) */
+  constructor(private readonly check: (job: JwtCheckJob) => Promise<JwtChecked>) {}
+
+  /**
+   * The claims of a token of the enclave's at `now`: its signature checked on a thread the first
+   * time, its times at every check.
+   * @throws CryptoError ERR_JWT_INVALID | ERR_JWT_EXPIRED, as verifyJwt
+   */
+  async verify<T>(token: string, now: () => number): Promise<T> {
+    const known = this.verified.get(token);
+    if (known !== undefined) {
+      checkJwtTimes(known, now());
+      return known as T;
+    }
+    const checked = await this.check({ token, nowMs: now() });
+    if ('refused' in checked) {
+      throw new CryptoError(checked.refused, checked.refused === 'ERR_JWT_EXPIRED' ? 'JWT has expired' : 'JWT does not verify');
+    }
+    const claims = Object.freeze(checked.claims);
+    if (this.verified.size >= LIMIT) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(token, claims);
+    return claims as T;
+  }
+}
