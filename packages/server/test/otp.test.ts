@@ -106,6 +106,15 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
       { organizationId: subOrganizationId },
     );
     expectError(again, 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
+    expect(JSON.stringify(again.body)).toContain('already been used');
+    // A spent token is refused as spent before its client signature is looked at.
+    const replayed = await submit(
+      'otp_login',
+      { verificationToken: token, publicKey: client.publicKey, clientSignature: loginSignature(generateP256KeyPair().privateKey, token) },
+      { organizationId: subOrganizationId },
+    );
+    expectError(replayed, 401, 'ERR_VERIFICATION_TOKEN_INVALID', 'verificationToken');
+    expect(JSON.stringify(replayed.body)).toContain('already been used');
     expectError(await verify(otpId, await encryptOtpAttempt(target.targetPublic, code, client.publicKey)), 401, 'ERR_OTP_INVALID');
   });
 
@@ -152,6 +161,16 @@ describe.each(storeKinds)('one-time codes on %s', (kind) => {
       verification_type: 'OTP_TYPE_SMS',
       contact: '+15550001111',
     });
+    // The SMS proof logs in the user whose verified phone it is.
+    const smsToken = reply.body.activity.result.verifyOtpResult.verificationToken as string;
+    const login = await submit(
+      'otp_login',
+      { verificationToken: smsToken, publicKey: client.publicKey, clientSignature: loginSignature(client.privateKey, smsToken) },
+      { organizationId: subOrganizationId },
+    );
+    expect(login.status, JSON.stringify(login.body)).toBe(200);
+    const session = verifyJwt<SessionClaims>(login.body.activity.result.otpLoginResult.session, server.enclave.signingPublicKey, { now: () => now });
+    expect(session).toMatchObject({ user_id: subUserId, organization_id: subOrganizationId, public_key: client.publicKey });
 
     // A request may shorten the configured lifetime, never extend it.
     const longer = await issue('+15550002222', { otpType: 'OTP_TYPE_SMS', expirationSeconds: '3600' });

@@ -6,8 +6,8 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
 import { sendWithNext } from '../../store/round-trips.js';
-import { type Placeholders, statement } from '../../store/statements.js';
-import { otps, users } from '../../store/schema.js';
+import { type Placeholders, runRaw, statement } from '../../store/statements.js';
+import { otps } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
 import type { VerificationClaims } from './users-verification.js';
 
@@ -59,32 +59,34 @@ export function isLive(otp: { usedAt: Date | null; createdAt: Date; expiresAt: D
 }
 
 /**
- * The user of this organization whose verified email or phone is the token's contact. An
+ * otp_login's one statement in its transaction: spend the token `claims` prove (its first use, as
+ * users-verification.ts `spendVerificationToken` records a login of this organization) and read
+ * the user of this organization whose verified email or phone is the token's contact. The
+ * INSERT's row lock makes one of racing logins with one token the spender, as before; the read
+ * sees the users as the transaction does. Which of the two refuses, and in what order, is the
+ * caller's: a spent token before the client signature's checks, no user after them. An
  * unverified contact (profile data someone typed, SECURITY.md "Identities") never matches:
  * logging in by code must not land in an account somebody else created with your address.
  */
-export async function userWithContact(ctx: OperationContext, claims: VerificationClaims): Promise<{ id: string }> {
-  const [user] =
-    claims.verification_type === 'OTP_TYPE_EMAIL'
-      ? await userWithEmail.run(ctx.tx, { organizationId: ctx.organizationId, contact: claims.contact.toLowerCase() })
-      : await userWithPhone.run(ctx.tx, { organizationId: ctx.organizationId, contact: claims.contact });
-  if (!user) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
-  return user;
+export async function spendForLogin(ctx: OperationContext, claims: VerificationClaims): Promise<{ spent: boolean; userId: string | null }> {
+  const email = claims.verification_type === 'OTP_TYPE_EMAIL';
+  const [row] = await runRaw<{ spent: boolean; user_id: string | null }>(ctx.tx, {
+    name: email ? 'wk_otp_login_spend_email' : 'wk_otp_login_spend_phone',
+    text: email ? SPEND_FOR_LOGIN_EMAIL : SPEND_FOR_LOGIN_PHONE,
+    values: [claims.id, ctx.now().toISOString(), ctx.organizationId, email ? claims.contact.toLowerCase() : claims.contact],
+  });
+  return { spent: row?.spent === true, userId: row?.user_id ?? null };
 }
 
-// The statements of a login and of a code's check, built once (store/statements.ts).
-const userWithEmail = statement('otp_user_by_email', (db, p: Placeholders<{ organizationId: string; contact: string }>) =>
-  db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.organizationId, p('organizationId')), sql`lower(${users.userEmail}) = ${p('contact')}`, eq(users.emailVerified, true))),
-);
-const userWithPhone = statement('otp_user_by_phone', (db, p: Placeholders<{ organizationId: string; contact: string }>) =>
-  db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.organizationId, p('organizationId')), eq(users.userPhoneNumber, p('contact')), eq(users.phoneVerified, true))),
-);
+const spendForLoginText = (user: string) => `
+  WITH spent AS (
+    INSERT INTO used_verification_tokens (token_id, used_at, purpose, sub_organization_id)
+    VALUES ($1, $2::timestamptz, 'login', $3) ON CONFLICT DO NOTHING RETURNING 1
+  )
+  SELECT EXISTS (SELECT 1 FROM spent) AS spent,
+         (SELECT id FROM users WHERE organization_id = $3 AND ${user} LIMIT 1) AS user_id`;
+const SPEND_FOR_LOGIN_EMAIL = spendForLoginText('lower(user_email) = $4 AND email_verified');
+const SPEND_FOR_LOGIN_PHONE = spendForLoginText('user_phone_number = $4 AND phone_verified');
 
 /** Count an attempt at a code, atomically: the row lock serializes concurrent attempts and the condition is re-checked after the wait. */
 export const countAttempt = statement('otp_count_attempt', (db, p: Placeholders<{ id: string; organizationId: string }>) =>

@@ -22,13 +22,14 @@ import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { CommittedFailure } from '../execute.js';
-import { countAttempt, insertOtp, isLive, markUsed, readOtp, throttleAndRetire, userWithContact } from './otp-rows.js';
+import { countAttempt, insertOtp, isLive, markUsed, readOtp, spendForLogin, throttleAndRetire } from './otp-rows.js';
 import { openSession } from './sessions.js';
 import {
   checkClientSignature,
+  checkVerificationToken,
   organizationAndParent,
   sameKeyAs,
-  useVerificationToken,
+  tokenAlreadyUsed,
   type VerifiedToken,
   verifyVerificationToken,
 } from './users-verification.js';
@@ -288,21 +289,24 @@ export const otpHandlers = {
   otp_login: async (params, ctx) => {
     // A login, and the token's only use: the login after a signup is stamp_login's (decision 0020).
     const checked = ctx.prefetched as LoginChecks | undefined;
-    const claims = await useVerificationToken(ctx, params.verificationToken, {
+    const claims = checkVerificationToken(ctx, params.verificationToken, {
       organizationIds: await organizationAndParent(ctx.tx, ctx.organizationId, ctx.caller),
-      use: { purpose: 'login', subOrganizationId: ctx.organizationId, afterSignup: false },
       ...(checked ? { verified: checked.token } : {}),
     });
+    // The token is spent and the contact's user read in one statement; they refuse in this order:
+    // a spent token, the client signature, its key, no user.
+    const { spent, userId } = await spendForLogin(ctx, claims);
+    if (!spent) throw tokenAlreadyUsed();
     checkClientSignature(params.clientSignature, claims, 'USAGE_TYPE_LOGIN', checked?.clientSignature);
     // Spec A: the signature is "made with the private key matching publicKey".
     const sameKey = sameKeyAs(params.clientSignature.publicKey, params.publicKey);
     if (!sameKey) throw new ApiError('ERR_CLIENT_SIGNATURE_INVALID', 'publicKey must be the key that made the client signature', 'publicKey');
-    const user = await userWithContact(ctx, claims);
+    if (userId === null) throw new ApiError('ERR_VERIFICATION_TOKEN_INVALID', 'no user of this organization has the verified contact', 'verificationToken');
     // The session key as written is the client signature's, which its check proved a point and compressed.
     const checkedKey = params.publicKey === params.clientSignature.publicKey ? checked?.clientKey : undefined;
     const session = await openSession(
       ctx,
-      { organizationId: ctx.organizationId, userId: user.id },
+      { organizationId: ctx.organizationId, userId },
       {
         publicKey: params.publicKey,
         ...(checkedKey !== undefined ? { checkedPublicKey: checkedKey } : {}),

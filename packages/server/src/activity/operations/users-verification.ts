@@ -187,7 +187,12 @@ export async function spendVerificationToken(ctx: OperationContext, tokenId: str
       .returning({ tokenId: usedVerificationTokens.tokenId });
     if (advanced.length > 0) return;
   }
-  throw invalid('the verification token has already been used', field);
+  throw tokenAlreadyUsed(field);
+}
+
+/** A spent token's refusal (spendVerificationToken; otp-rows.ts `spendForLogin`). */
+export function tokenAlreadyUsed(field = 'verificationToken'): ApiError {
+  return invalid('the verification token has already been used', field);
 }
 
 /**
@@ -211,11 +216,27 @@ export async function useVerificationToken(
     verified?: VerifiedToken;
   },
 ): Promise<VerificationClaims> {
+  const claims = checkVerificationToken(ctx, token, expect);
+  await spendVerificationToken(ctx, claims.id, expect.use ?? { purpose: 'use' }, expect.field);
+  return claims;
+}
+
+/**
+ * `useVerificationToken` up to its spend: the token verified (or its check before the
+ * transaction read) and what it proves compared with `expect`. The caller spends it in the same
+ * transaction (otp_login with its user's lookup, otp-rows.ts `spendForLogin`).
+ * @throws ApiError ERR_VERIFICATION_TOKEN_INVALID (bad signature, expired, other organization, other contact)
+ */
+export function checkVerificationToken(
+  ctx: OperationContext,
+  token: string,
+  expect: { organizationIds: string[]; type?: OtpType; contact?: string; field?: string; stampedByBoundKey?: boolean; verified?: VerifiedToken },
+): VerificationClaims {
   const field = expect.field ?? 'verificationToken';
   const claims = expect.verified
     ? claimsOfVerified(expect.verified, ctx.now().getTime(), field)
     : verificationClaimsOf(ctx.enclave, token, () => ctx.now().getTime(), field);
-  const { id, verification_type: type, contact, organization_id: org } = claims;
+  const { verification_type: type, contact, organization_id: org } = claims;
   if (!expect.organizationIds.includes(org)) throw invalid('the verification token was issued for another organization', field);
   if (expect.type !== undefined && type !== expect.type) throw invalid(`the verification token is not for ${expect.type}`, field);
   if (expect.contact !== undefined && contact.toLowerCase() !== expect.contact.toLowerCase()) {
@@ -224,7 +245,6 @@ export async function useVerificationToken(
   if (expect.stampedByBoundKey && !stampedBy(ctx, claims.public_key)) {
     throw invalid('the verification token is bound to another key: stamp this request with the key it was issued to', field);
   }
-  await spendVerificationToken(ctx, id, expect.use ?? { purpose: 'use' }, field);
   return claims;
 }
 
