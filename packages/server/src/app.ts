@@ -126,16 +126,19 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     stopRetention = startRetention(deps.store.db, config.otp, services.now, (err) => app.log.warn({ err: loggable(err) }, 'OTP retention sweep failed'));
   });
   app.addHook('onClose', async () => stopRetention?.());
-  // The embedded database has no autovacuum of its own: the server runs autovacuum's rules on it
-  // (store/maintenance.ts; nothing on PostgreSQL). A pass holds the one connection while it runs.
+  // The embedded database has no autovacuum and no checkpointer of its own: the server runs their
+  // rules on it (store/maintenance.ts; nothing on PostgreSQL). A pass holds the one connection while it runs.
   let stopMaintenance: (() => Promise<void>) | undefined;
   app.addHook('onReady', async () => {
     stopMaintenance = startMaintenance(
       deps.store,
       (pass) => {
-        if (pass.vacuumed.length + pass.analyzed.length === 0) return;
+        if (pass.vacuumed.length + pass.analyzed.length === 0 && !pass.checkpoint) return;
         const level = pass.ms >= 1000 ? 'warn' : 'debug';
-        app.log[level]({ vacuumed: pass.vacuumed, analyzed: pass.analyzed, ms: Math.round(pass.ms) }, 'embedded database vacuumed');
+        app.log[level](
+          { vacuumed: pass.vacuumed, analyzed: pass.analyzed, checkpoint: pass.checkpoint, ms: Math.round(pass.ms) },
+          'embedded database maintained',
+        );
       },
       (err) => app.log.warn({ err: loggable(err) }, 'embedded database maintenance failed'),
     );

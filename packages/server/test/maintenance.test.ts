@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../src/admin/organizations';
 import { newId } from '../src/store/ids';
-import { maintain, startMaintenance, tablesDue, type MaintenancePass } from '../src/store/maintenance';
+import { checkpointDue, maintain, startMaintenance, tablesDue, type MaintenancePass } from '../src/store/maintenance';
 import { otps } from '../src/store/schema';
 import { openTestStore, storeKinds, type TestStore } from './support/stores';
 
@@ -176,5 +176,80 @@ describe.each(storeKinds)('what ANALYZE samples on %s (migration 0012)', (kind) 
     const analyzed = (table: string) => rows.filter((r) => r.table === table && r.target !== 0).map((r) => r.column);
     expect(analyzed('activities')).toEqual(['created_at', 'organization_id', 'status', 'type']);
     expect(analyzed('otps')).toEqual(['attempts', 'contact', 'created_at', 'expires_at', 'id', 'max_attempts', 'organization_id', 'otp_type', 'used_at']);
+  });
+});
+
+describe('the embedded database checkpoints itself (PGlite)', () => {
+  let store: TestStore;
+  beforeAll(async () => {
+    store = await openTestStore('pglite');
+    await store.query({ text: 'CREATE TABLE wal_churn (id serial PRIMARY KEY, v text)', values: [] });
+  });
+  afterAll(() => store?.dispose());
+
+  const MiB = 2 ** 20;
+  /** About `mib` MiB of WAL: rows of 1 KiB. */
+  const writeWal = (mib: number) =>
+    store.query({ text: `INSERT INTO wal_churn (v) SELECT repeat('x', 1024) FROM generate_series(1, $1::int)`, values: [mib * 900] });
+  const state = async () =>
+    (
+      await store.query<{ redo: string; insert: string; segments: number }>({
+        text: `SELECT c.redo_lsn::text AS redo, pg_current_wal_insert_lsn()::text AS insert, (SELECT count(*)::int FROM pg_ls_waldir()) AS segments
+               FROM pg_control_checkpoint() c`,
+        values: [],
+      })
+    )[0]!;
+  const lsnDiff = async (a: string, b: string) =>
+    Number((await store.query<{ d: string }>({ text: 'SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::text AS d', values: [a, b] }))[0]!.d);
+
+  it('given a running single-user backend, when WAL is written, then it never checkpoints on its own and the WAL to replay only grows', async () => {
+    const before = await state();
+    await writeWal(8);
+    await writeWal(8);
+    const after = await state();
+    expect(after.redo).toBe(before.redo);
+    expect(await lsnDiff(after.insert, after.redo)).toBeGreaterThan(16 * MiB);
+  });
+
+  it('given WAL past the limit since the last redo point, when a pass runs, then it checkpoints: the redo point moves to the end of the WAL and the segments before it are reused', async () => {
+    const limits = { walBytes: 4 * MiB };
+    await writeWal(6);
+    const before = await state();
+    expect(await checkpointDue(store, limits)).toBe('wal');
+    const pass = await maintain(store, limits);
+    expect(pass.checkpoint).toBe('wal');
+    const after = await state();
+    // Nothing before the pass is needed for recovery any more.
+    expect(await lsnDiff(after.redo, before.insert)).toBeGreaterThanOrEqual(0);
+    expect(await checkpointDue(store, limits)).toBeNull();
+    // Round after round with a pass between them, pg_wal stops growing: old segments are recycled.
+    const counts: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await writeWal(6);
+      expect((await maintain(store, limits)).checkpoint).toBe('wal');
+      counts.push((await state()).segments);
+    }
+    expect(counts[3]).toBeLessThanOrEqual(counts[1]!);
+  });
+
+  it('given the checkpoint timeout passed, when a pass runs, then it checkpoints only if WAL was written since the last checkpoint', async () => {
+    const limits = { walBytes: 1024 * MiB, timeoutSeconds: 0 };
+    await maintain(store, limits);
+    // Nothing written since: a timed checkpoint is skipped.
+    expect(await checkpointDue(store, limits)).toBeNull();
+    expect((await maintain(store, limits)).checkpoint).toBeNull();
+    await writeWal(1);
+    expect(await checkpointDue(store, limits)).toBe('time');
+    // Within the timeout nothing is due.
+    expect(await checkpointDue(store, { ...limits, timeoutSeconds: 3600 })).toBeNull();
+    const redo = (await state()).redo;
+    expect((await maintain(store, limits)).checkpoint).toBe('time');
+    expect((await state()).redo).not.toBe(redo);
+  });
+
+  it("given the database's own settings, when a pass runs after little WAL, then nothing is due (max_wal_size and checkpoint_timeout decide)", async () => {
+    await maintain(store, { timeoutSeconds: 0 });
+    await writeWal(1);
+    expect(await checkpointDue(store)).toBeNull();
   });
 });

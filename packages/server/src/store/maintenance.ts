@@ -13,6 +13,14 @@
  * between them (each statement holds the event loop while it runs: PGlite is WebAssembly on it).
  * A VACUUM skips the pages its last run left all-visible, so a pass costs about what changed since
  * the one before. On PostgreSQL the server's autovacuum does this and nothing runs.
+ *
+ * A pass also does the checkpointer's work, which single-user mode leaves undone as well: its
+ * backend never requests a checkpoint for WAL written (PostgreSQL asks for one only under a
+ * postmaster) and has no timer, so until the server stopped every WAL segment since it started
+ * stayed in pg_wal and a crash replayed all of them. {@link checkpointDue} applies the
+ * checkpointer's two rules with the database's own settings (`max_wal_size` and
+ * `checkpoint_completion_target`, `checkpoint_timeout`); the CHECKPOINT is immediate (a lone
+ * backend cannot spread its writes), so it holds the event loop while it writes the dirty buffers.
  */
 import type { Store } from './db.js';
 
@@ -35,6 +43,8 @@ export interface DueTable {
 export interface MaintenancePass {
   vacuumed: string[];
   analyzed: string[];
+  /** Why the pass ran a CHECKPOINT (checkpointDue), or null when it ran none. */
+  checkpoint: CheckpointReason | null;
   /** The pass's time, the connection held and waited for. */
   ms: number;
 }
@@ -68,14 +78,60 @@ export async function tablesDue(store: Pick<Store, 'kind' | 'query'>): Promise<D
   return rows.filter((r) => r.vacuum || r.analyze);
 }
 
+/** `wal`: the WAL since the last checkpoint's redo point reached the limit; `time`: `checkpoint_timeout` passed with WAL to replay. */
+export type CheckpointReason = 'wal' | 'time';
+
+/** When a checkpoint is due; by default the database's settings (checkpointDue). */
+export interface CheckpointLimits {
+  /** WAL bytes since the last checkpoint's redo point. */
+  walBytes: number;
+  /** Seconds since the last checkpoint, once it has WAL to replay. */
+  timeoutSeconds: number;
+}
+
+/**
+ * WAL a timed checkpoint needs to be worth it: the checkpointer skips one when nothing was written
+ * since the last; here less than one WAL page since the checkpoint record (the record itself, a
+ * commit or two) leaves nothing a crash would take long to replay.
+ */
+const TIMED_MIN_WAL_BYTES = 8192;
+
+const CHECKPOINT_STATE = `
+  SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), c.redo_lsn)::float8 AS since_redo,
+    pg_wal_lsn_diff(pg_current_wal_insert_lsn(), c.checkpoint_lsn)::float8 AS since_checkpoint,
+    extract(epoch FROM clock_timestamp() - c.checkpoint_time)::float8 AS age_seconds,
+    pg_size_bytes(current_setting('max_wal_size')) / (1 + current_setting('checkpoint_completion_target')::float8) AS wal_bytes,
+    extract(epoch FROM current_setting('checkpoint_timeout')::interval)::float8 AS timeout_seconds
+  FROM pg_control_checkpoint() c`;
+
+/**
+ * Whether the checkpointer would run now, by its two rules (PostgreSQL documentation, "WAL
+ * Configuration"): the WAL since the last checkpoint's redo point reached `max_wal_size / (1 +
+ * checkpoint_completion_target)` (where the checkpointer starts a spread checkpoint so that it ends
+ * by max_wal_size), or `checkpoint_timeout` passed and there is WAL to replay. `limits` replaces
+ * the settings (tests). Null on PostgreSQL, whose checkpointer decides.
+ */
+export async function checkpointDue(store: Pick<Store, 'kind' | 'query'>, limits: Partial<CheckpointLimits> = {}): Promise<CheckpointReason | null> {
+  if (store.kind !== 'pglite') return null;
+  const [row] = await store.query<{ since_redo: number; since_checkpoint: number; age_seconds: number; wal_bytes: number; timeout_seconds: number }>({
+    text: CHECKPOINT_STATE,
+    values: [],
+  });
+  if (!row) return null;
+  if (Number(row.since_redo) >= (limits.walBytes ?? Number(row.wal_bytes))) return 'wal';
+  const timedOut = Number(row.age_seconds) >= (limits.timeoutSeconds ?? Number(row.timeout_seconds));
+  return timedOut && Number(row.since_checkpoint) >= TIMED_MIN_WAL_BYTES ? 'time' : null;
+}
+
 /**
  * One pass: each table due gets its VACUUM and then its ANALYZE, each a statement of its own, so
- * requests' statements queued on the connection run between them.
- * @example const { vacuumed, analyzed } = await maintain(store);
+ * requests' statements queued on the connection run between them; then a CHECKPOINT if one is due
+ * (after the vacuums, whose writes it then includes).
+ * @example const { vacuumed, analyzed, checkpoint } = await maintain(store);
  */
-export async function maintain(store: Pick<Store, 'kind' | 'query'>): Promise<MaintenancePass> {
+export async function maintain(store: Pick<Store, 'kind' | 'query'>, limits: Partial<CheckpointLimits> = {}): Promise<MaintenancePass> {
   const started = performance.now();
-  const pass: MaintenancePass = { vacuumed: [], analyzed: [], ms: 0 };
+  const pass: MaintenancePass = { vacuumed: [], analyzed: [], checkpoint: null, ms: 0 };
   const run = (command: string) => store.query({ text: command, values: [] });
   for (const table of await tablesDue(store)) {
     if (table.vacuum) {
@@ -87,6 +143,8 @@ export async function maintain(store: Pick<Store, 'kind' | 'query'>): Promise<Ma
       pass.analyzed.push(table.name);
     }
   }
+  pass.checkpoint = await checkpointDue(store, limits);
+  if (pass.checkpoint) await run('CHECKPOINT');
   pass.ms = performance.now() - started;
   return pass;
 }
