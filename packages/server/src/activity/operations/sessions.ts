@@ -4,10 +4,11 @@
  * session JWT describing it (DESIGN section 2, "Session JWT"); requests are then authorized
  * by stamps from that key, never by presenting the JWT.
  */
-import { sql } from 'drizzle-orm';
 import { ApiError } from '../../errors.js';
+import { newId } from '../../store/ids.js';
+import { runRaw } from '../../store/statements.js';
 import type { HandlerTable, OperationContext } from '../context.js';
-import { expiryOf, insertApiKeys, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
+import { expiryOf, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
 import { spendVerificationToken } from './users-verification.js';
 
 /** Spec limits: "Default session expiration when expirationSeconds is absent: 15 minutes". */
@@ -53,33 +54,40 @@ export async function openSession(
   // waits for it only if the thread is slower than they are. Unused when a statement refuses.
   const signed = ctx.enclave.signJwtOnThread({ ...claims });
   signed.catch(() => {});
-  // One statement: the session keys this login replaces go (the same key renewed, or every one
-  // with invalidateExisting), and whatever else in the organization holds the key is read. The
-  // CTE's DELETE and the SELECT see one snapshot, so the rows deleted are left out by id.
-  const renewed = input.invalidateExisting ? sql`` : sql`AND public_key = ${publicKey}`;
-  const holders = (await ctx.tx.execute(sql`
-    WITH gone AS (
-      DELETE FROM api_keys WHERE organization_id = ${owner.organizationId} AND user_id = ${owner.userId} AND is_session ${renewed} RETURNING id
-    )
-    SELECT public_key FROM api_keys
-    WHERE organization_id = ${owner.organizationId} AND public_key = ${publicKey} AND id NOT IN (SELECT id FROM gone)
-    LIMIT 1`)) as unknown as { rows: Array<{ public_key: string }> };
-  await insertApiKeys(
-    ctx,
-    owner,
-    [
-      {
-        apiKeyName: `session ${now.toISOString()}`,
-        publicKey,
-        curveType: 'API_KEY_CURVE_P256',
-        expirationSeconds: String(Math.round((expiresAt.getTime() - now.getTime()) / 1000)),
-      },
-    ],
-    () => '',
-    { isSession: true, taken: holders.rows.map((r) => r.public_key) },
-  );
+  // One statement (SESSION_KEY_TEXT): the session keys this login replaces go, whatever else in
+  // the organization holds the key is read, and the new session key is written unless something does.
+  const [row] = await runRaw<{ taken: string | null }>(ctx.tx, {
+    name: input.invalidateExisting ? 'wk_session_key_only' : 'wk_session_key_renewed',
+    text: input.invalidateExisting ? SESSION_KEY_ONLY : SESSION_KEY_RENEWED,
+    values: [owner.organizationId, owner.userId, publicKey, newId(), `session ${now.toISOString()}`, expiresAt.toISOString(), now.toISOString()],
+  });
+  if (row?.taken != null) throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', 'publicKey');
   return signed;
 }
+
+/**
+ * A login's session key, in one statement ($1 organization, $2 user, $3 the key, $4-$7 the new
+ * row's id, name, expiry and creation). `gone`: the user's session keys this login replaces (the
+ * same key renewed, or with invalidateExisting every one). `holder`: another key of the
+ * organization with this public key (the CTEs share one snapshot, so the rows deleted are left
+ * out by id). `added`: the new key, unless there is a holder; its `(SELECT count(*) FROM gone)`
+ * makes the DELETE complete before the INSERT runs, so a renewed key's old row no longer
+ * conflicts with the new one (api_keys_user_public_key_uq). The answer is the holder's key, or null.
+ */
+const sessionKeyText = (replaced: string) => `
+  WITH gone AS (
+    DELETE FROM api_keys WHERE organization_id = $1 AND user_id = $2 AND is_session ${replaced} RETURNING id
+  ), holder AS (
+    SELECT public_key FROM api_keys WHERE organization_id = $1 AND public_key = $3 AND id NOT IN (SELECT id FROM gone) LIMIT 1
+  ), added AS (
+    INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, expires_at, is_session, created_at)
+    SELECT $4, $1, $2, $5, $3, 'API_KEY_CURVE_P256', $6::timestamptz, true, $7::timestamptz
+    WHERE NOT EXISTS (SELECT 1 FROM holder) AND (SELECT count(*) FROM gone) >= 0
+    RETURNING id
+  )
+  SELECT (SELECT public_key FROM holder) AS taken`;
+const SESSION_KEY_RENEWED = sessionKeyText('AND public_key = $3');
+const SESSION_KEY_ONLY = sessionKeyText('');
 
 export const sessionHandlers = {
   /**
