@@ -105,7 +105,7 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
   const proof = new StampProof({ body: rawBody, stamp }, (job) => services.enclave.stamps.checkStamp(job.body, job.stamp));
   if (!defer) await proof.settle();
   const settle = () => proof.settle();
-  const { keys, versions } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme], settle);
+  const { keys, versions, seen } = await services.facts.apiKey(organizationId, stamp.publicKey.toLowerCase(), CURVE_OF_SCHEME[stamp.scheme], settle);
   if (keys.length === 0) {
     await settle();
     throw new ApiError('ERR_STAMP_KEY_UNKNOWN');
@@ -127,6 +127,7 @@ async function authenticateApiKey(services: Services, value: string, rawBody: Ui
     credential: { kind: 'api_key', id: live.id, publicKey: live.publicKey },
     facts: { isProxy: live.isProxy, proxyEnabled: live.proxyEnabled, rootMember: live.rootMember, threshold: live.threshold },
     versions,
+    ...(seen ? { seen } : {}),
     stamp: proof,
   };
 }

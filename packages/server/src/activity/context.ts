@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config.js';
 import type { Delivery } from '../delivery/index.js';
 import type { Enclave } from '../enclave/index.js';
 import type { Executor, Tx } from '../store/db.js';
+import type { FactsSeen } from '../store/fact-cache.js';
 import type { Facts, OrgVersion } from './facts.js';
 import type { Signer } from './operations/signers.js';
 import type { StampProof } from './stamp-check.js';
@@ -26,6 +27,13 @@ export interface Caller {
    * facts that another server process changed meanwhile.
    */
   versions?: readonly OrgVersion[];
+  /**
+   * Where this process's change feed stood for those organizations when `versions` were known
+   * current (fact-cache.ts `FactsSeen`): on the embedded database, whose one process makes every
+   * change and hears of it before its commit resolves, the guard is checked against it in memory
+   * (execute.ts). Absent when not known: the guard is a statement.
+   */
+  seen?: FactsSeen;
   /**
    * Its X-Stamp's check (stamp-check.ts). Settled before anything reaches the database, except on
    * a signature's path where every fact read so far was cached: its job checks the stamp on the

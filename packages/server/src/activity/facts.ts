@@ -11,7 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Executor, Store } from '../store/db.js';
-import { FactCache } from '../store/fact-cache.js';
+import { FactCache, type FactsSeen } from '../store/fact-cache.js';
 import { resolveSigner, type Signer } from './operations/signers.js';
 
 /** An organization and its `auth_version` when a fact was read. */
@@ -92,13 +92,14 @@ export class Facts {
   }
 
   /**
-   * The keys that may stamp for `organizationId` with this public key (lowercase hex) and curve.
+   * The keys that may stamp for `organizationId` with this public key (lowercase hex) and curve,
+   * and where the change feed stood when they were known current (`seen`, FactCache.getSeen).
    * Nothing found is not kept: an unknown key reads again (and is refused) every time.
    * `beforeRead` runs before the database is read (not for a cached answer): a stamp not yet
    * checked is checked there (stamp-check.ts `StampProof`).
    */
-  apiKey(organizationId: string, publicKey: string, curve: string, beforeRead?: () => Promise<void>): Promise<KeyLookup> {
-    return this.cache.get(`key|${organizationId}|${curve}|${publicKey}`, async () => {
+  async apiKey(organizationId: string, publicKey: string, curve: string, beforeRead?: () => Promise<void>): Promise<KeyLookup & { seen?: FactsSeen }> {
+    const { value, seen } = await this.cache.getSeen<KeyLookup>(`key|${organizationId}|${curve}|${publicKey}`, async () => {
       await beforeRead?.();
       const rows = await readKeys(this.store.db, organizationId, publicKey, curve);
       const first = rows[0];
@@ -122,6 +123,7 @@ export class Facts {
       );
       return { value: { keys, versions }, organizations: versions.map(([o]) => o), keep: keys.length > 0 };
     });
+    return seen ? { ...value, seen } : value;
   }
 
   /**

@@ -15,11 +15,19 @@ export interface Fill<T> {
   keep?: boolean;
 }
 
-interface Entry {
+/**
+ * Where the change feed stood for a value's organizations when the value was known current: their
+ * epochs and the feed's resets. {@link FactCache.unchangedSince} tells whether any of them moved
+ * since (the embedded database's in-memory guard, execute.ts).
+ */
+export interface FactsSeen {
+  readonly organizations: readonly string[];
+  readonly epochs: readonly number[];
+  readonly resets: number;
+}
+
+interface Entry extends FactsSeen {
   value: unknown;
-  organizations: readonly string[];
-  epochs: number[];
-  resets: number;
 }
 
 /** Entries kept at most (least recently used dropped first). */
@@ -33,10 +41,11 @@ export class FactCache {
     private readonly capacity = DEFAULT_CAPACITY,
   ) {}
 
-  private good(entry: Entry): boolean {
-    if (entry.resets !== this.feed.resets) return false;
-    for (let i = 0; i < entry.organizations.length; i++) {
-      if (this.feed.epochOf(entry.organizations[i]!) !== entry.epochs[i]) return false;
+  /** Whether no change to `seen`'s organizations was announced since it was taken, and the feed stayed live (no reset). */
+  unchangedSince(seen: FactsSeen): boolean {
+    if (!this.feed.live || seen.resets !== this.feed.resets) return false;
+    for (let i = 0; i < seen.organizations.length; i++) {
+      if (this.feed.epochOf(seen.organizations[i]!) !== seen.epochs[i]) return false;
     }
     return true;
   }
@@ -47,28 +56,34 @@ export class FactCache {
    * @example const signer = await cache.get(`signer|${org}|${address}`, async () => ({ value: await read(), organizations: [org] }));
    */
   async get<T>(key: string, load: () => Promise<Fill<T>>): Promise<T> {
+    return (await this.getSeen(key, load)).value;
+  }
+
+  /**
+   * `get`, with where the feed stood when the value was known current (`seen`): a kept entry's, or
+   * after a read that no announced change spanned, the feed's then. Without `seen` (a read that a
+   * change spanned, or the feed not live) nothing is known beyond the value itself.
+   */
+  async getSeen<T>(key: string, load: () => Promise<Fill<T>>): Promise<{ value: T; seen?: FactsSeen }> {
     const feed = this.feed;
-    if (!feed.live) return (await load()).value;
+    if (!feed.live) return { value: (await load()).value };
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
-      if (this.good(hit)) {
+      if (this.unchangedSince(hit)) {
         this.entries.set(key, hit); // most recently used last
-        return hit.value as T;
+        return { value: hit.value as T, seen: hit };
       }
     }
     const generation = feed.generation;
     const fill = await load();
-    if (fill.keep !== false && feed.generation === generation && feed.live) {
-      this.entries.set(key, {
-        value: fill.value,
-        organizations: fill.organizations,
-        epochs: fill.organizations.map((o) => feed.epochOf(o)),
-        resets: feed.resets,
-      });
+    if (feed.generation !== generation || !feed.live) return { value: fill.value };
+    const seen: FactsSeen = { organizations: fill.organizations, epochs: fill.organizations.map((o) => feed.epochOf(o)), resets: feed.resets };
+    if (fill.keep !== false) {
+      this.entries.set(key, { value: fill.value, ...seen });
       if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
     }
-    return fill.value;
+    return { value: fill.value, seen };
   }
 
   /** How many entries are kept (tests, diagnostics). */
