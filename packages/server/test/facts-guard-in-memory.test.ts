@@ -1,6 +1,6 @@
 /**
  * On the embedded database the caller's facts are checked against the change feed in memory
- * instead of by `walletkit_facts_current` (execute.ts `factsUnchanged`, decision 0032): its one
+ * instead of by `walletkit_facts_current` (facts.ts `knownCurrent`, decision 0032): its one
  * process makes every change and hears of it before the commit resolves, and its transactions run
  * one at a time. What the statement caught must still be caught: a change between the facts'
  * read and the activity's transaction (here made right before the transaction begins) refuses a

@@ -177,20 +177,6 @@ export class ActivityRunner {
   }
 
   /**
-   * Whether the caller's facts are known unchanged without asking the database: only on the
-   * embedded database (decision 0032). There one process makes every change, its transactions
-   * run one at a time on its one connection (this one, held by the caller's transaction, so
-   * nothing commits until it ends), and it hears of each change of an organization's facts before
-   * that commit resolves (change-feed.ts). So if the feed announced no change to the caller's
-   * organizations since its facts were known current (`seen`), their versions are still the ones
-   * `versions` holds, which is what `walletkit_facts_current` would check. Any move (a real change,
-   * or another organization sharing an epoch slot) leaves the check to the statement.
-   */
-  private factsUnchanged(caller: Caller): boolean {
-    return this.store.kind === 'pglite' && caller.seen !== undefined && this.services.facts.cache.unchangedSince(caller.seen);
-  }
-
-  /**
    * Submit an activity. An identical body (same fingerprint) returns the stored record and never
    * takes effect twice, also when copies race: the unique (organization, fingerprint) index fails
    * every copy but the first at its INSERT (a transaction rolls back whatever it did), after
@@ -325,8 +311,8 @@ export class ActivityRunner {
     }
     // The caller's facts are checked before any statement of the handler, in that statement's
     // round trip: a moved version fails it with STALE_FACTS_SQLSTATE (the request runs again).
-    // On the embedded database, in memory when it can be (factsUnchanged).
-    if (guard.length > 0 && !this.factsUnchanged(input.caller)) await sendWithNext(tx, factsCurrent(guard));
+    // On the embedded database, in memory when it can be (facts.ts `knownCurrent`).
+    if (guard.length > 0 && !this.services.facts.knownCurrent(input.caller)) await sendWithNext(tx, factsCurrent(guard));
     const outcome = await this.outcomeOf(tx, row, input.caller, afterCommit, prefetched);
     const done: ActivityRow = { ...row, ...outcome };
     const failure = failureOf(done);

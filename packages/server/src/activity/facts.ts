@@ -12,6 +12,7 @@
 import { sql } from 'drizzle-orm';
 import type { Executor, Store } from '../store/db.js';
 import { FactCache, type FactsSeen } from '../store/fact-cache.js';
+import type { Caller } from './context.js';
 import { resolveSigner, type Signer } from './operations/signers.js';
 
 /** An organization and its `auth_version` when a fact was read. */
@@ -87,7 +88,7 @@ async function readKeys(db: Executor, organizationId: string, publicKey: string,
 export class Facts {
   readonly cache: FactCache;
 
-  constructor(private readonly store: Pick<Store, 'db' | 'changes'>) {
+  constructor(private readonly store: Pick<Store, 'db' | 'changes' | 'kind'>) {
     this.cache = new FactCache(store.changes);
   }
 
@@ -124,6 +125,20 @@ export class Facts {
       return { value: { keys, versions }, organizations: versions.map(([o]) => o), keep: keys.length > 0 };
     });
     return seen ? { ...value, seen } : value;
+  }
+
+  /**
+   * Whether `caller`'s facts are known current without asking the database (decision 0032), which
+   * only the embedded database allows. There one process makes every change, its transactions run
+   * one at a time on its one connection (held by the caller's transaction while this is asked, so
+   * nothing commits until it ends), and it hears of each change of an organization's facts before
+   * that commit resolves (change-feed.ts). So if the feed announced no change to the caller's
+   * organizations since its facts were known current (`seen`), their versions are still the ones
+   * `versions` holds, which is what `walletkit_facts_current` checks (execute.ts). Any move (a real
+   * change, or another organization sharing an epoch slot) leaves the check to that statement.
+   */
+  knownCurrent(caller: Pick<Caller, 'seen'>): boolean {
+    return this.store.kind === 'pglite' && caller.seen !== undefined && this.cache.unchangedSince(caller.seen);
   }
 
   /**

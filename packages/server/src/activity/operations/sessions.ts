@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { runRaw } from '../../store/statements.js';
 import type { HandlerTable, OperationContext } from '../context.js';
-import { expiryOf, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
+import { apiKeyTaken, expiryOf, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
 import { spendVerificationToken } from './users-verification.js';
 
 /** Spec limits: "Default session expiration when expirationSeconds is absent: 15 minutes". */
@@ -54,14 +54,14 @@ export async function openSession(
   // waits for it only if the thread is slower than they are. Unused when a statement refuses.
   const signed = ctx.enclave.signJwtOnThread({ ...claims });
   signed.catch(() => {});
-  // One statement (SESSION_KEY_TEXT): the session keys this login replaces go, whatever else in
+  // One statement (sessionKeyText): the session keys this login replaces go, whatever else in
   // the organization holds the key is read, and the new session key is written unless something does.
   const [row] = await runRaw<{ taken: string | null }>(ctx.tx, {
     name: input.invalidateExisting ? 'wk_session_key_only' : 'wk_session_key_renewed',
     text: input.invalidateExisting ? SESSION_KEY_ONLY : SESSION_KEY_RENEWED,
     values: [owner.organizationId, owner.userId, publicKey, newId(), `session ${now.toISOString()}`, expiresAt.toISOString(), now.toISOString()],
   });
-  if (row?.taken != null) throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', 'publicKey');
+  if (row?.taken != null) throw apiKeyTaken('publicKey');
   return signed;
 }
 

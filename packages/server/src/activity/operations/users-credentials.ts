@@ -98,8 +98,13 @@ export const newOrganization = (parent: string): NewOrganization => ({ parent, s
 /** The (iss, sub, aud) key of an OIDC identity, as the clash checks compare them. */
 const oidcKey = (id: { iss: string; sub: string; aud: string }): string => JSON.stringify([id.iss, id.sub, id.aud]);
 
+/** The refusal of a public key another API key of the organization holds (insertApiKeys; sessions.ts `openSession`). */
+export function apiKeyTaken(field: string): ApiError {
+  return new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', field);
+}
+
 /**
- * Insert API keys of a user; returns their ids in order.
+ * Insert API keys of a user (never session keys: sessions.ts writes those); returns their ids in order.
  * @throws ApiError ERR_INVALID_PUBLIC_KEY | ERR_INVALID_PARAMETER | ERR_ALREADY_EXISTS (key already registered in the organization)
  */
 export async function insertApiKeys(
@@ -108,9 +113,7 @@ export async function insertApiKeys(
   keys: ApiKeyInput[],
   field: ListField,
   opts: {
-    isSession?: boolean;
     syncIdentities?: boolean;
-    taken?: readonly string[];
     newOrganization?: NewOrganization;
   } = {},
 ): Promise<string[]> {
@@ -124,15 +127,13 @@ export async function insertApiKeys(
     publicKey: normalizeApiPublicKey(k.curveType, k.publicKey, itemField(field, i, 'publicKey')),
     curve: k.curveType,
     expiresAt: expiryOf(k.expirationSeconds, now, itemField(field, i, 'expirationSeconds')),
-    isSession: opts.isSession === true,
+    isSession: false,
     createdAt: now,
   }));
   const publicKeys = rows.map((r) => r.publicKey);
   const repeated = publicKeys.findIndex((pk, i) => publicKeys.indexOf(pk) !== i);
   if (repeated >= 0) throw new ApiError('ERR_ALREADY_EXISTS', 'the same public key is given twice', itemField(field, repeated, 'publicKey'));
-  // `opts.taken`: the caller already read which of these keys the organization holds (openSession).
   const taken =
-    opts.taken ??
     (opts.newOrganization ? publicKeys.filter((pk) => opts.newOrganization!.sources.keys.some((k) => k.publicKey === pk)) : undefined) ??
     (
       await ctx.tx
@@ -142,14 +143,14 @@ export async function insertApiKeys(
     ).map((r) => r.publicKey);
   if (taken.length > 0) {
     const i = publicKeys.indexOf(taken[0]!);
-    throw new ApiError('ERR_ALREADY_EXISTS', 'this public key is already an API key in the organization', itemField(field, i, 'publicKey'));
+    throw apiKeyTaken(itemField(field, i, 'publicKey'));
   }
   // With the transaction's next statement (store/round-trips.ts): nothing reads its answer, and a
   // key taken meanwhile fails that statement and the transaction as it would fail here.
   await sendWithNext(ctx.tx, rows.length === 1 ? insertApiKey.bind(rows[0]!) : ctx.tx.insert(apiKeys).values(rows));
-  // A new organization's keys are its users' (never session keys): its identities, and what a later key is checked against.
-  if (opts.isSession !== true) opts.newOrganization?.sources.keys.push(...rows.map((r) => ({ publicKey: r.publicKey })));
-  if (opts.isSession !== true && opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
+  // A new organization's keys are its users': its identities, and what a later key is checked against.
+  opts.newOrganization?.sources.keys.push(...rows.map((r) => ({ publicKey: r.publicKey })));
+  if (opts.syncIdentities !== false) await syncSubOrganizationIdentities(ctx.tx, owner.organizationId);
   return rows.map((r) => r.id);
 }
 
