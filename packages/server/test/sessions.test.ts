@@ -128,6 +128,45 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
     expect(await keysOfA()).toEqual([`${a.publicKey}:false`, `${aSession.publicKey}:true`].sort());
   });
 
+  it('given two users of one organization logging in at once with the same session key, when both stamp_login, then one gets it and the other a 409, every time', async () => {
+    const a = generateP256KeyPair();
+    const b = generateP256KeyPair();
+    const root = (name: string, key: { publicKey: string }) => ({
+      userName: name,
+      apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+      authenticators: [],
+      oauthProviders: [],
+    });
+    const { subOrganizationId } = await server.client.run('create_sub_organization', {
+      subOrganizationName: 'racing-users',
+      rootUsers: [root('a', a), root('b', b)],
+      rootQuorumThreshold: 1,
+    });
+    const asA = server.client.with({ key: a, organizationId: subOrganizationId });
+    const asB = server.client.with({ key: b, organizationId: subOrganizationId });
+    for (let round = 0; round < 12; round++) {
+      const key = generateP256KeyPair();
+      // alternate who sends first, and half the time invalidating (the other statement's form)
+      const invalidateExisting = round % 2 === 1;
+      const order = round % 4 < 2 ? [asA, asB] : [asB, asA];
+      // (bodies that differ: one body is one activity, whoever stamps it)
+      const replies = await Promise.all(
+        order.map((c, i) => c.submit('stamp_login', { publicKey: key.publicKey, invalidateExisting, expirationSeconds: String(600 + i) })),
+      );
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+      const refused = replies.find((r) => r.status === 409)!;
+      expectError(refused, 409, 'ERR_ALREADY_EXISTS', 'publicKey');
+      const holders = await server.store.db
+        .select({ userId: apiKeys.userId })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, subOrganizationId), eq(apiKeys.publicKey, key.publicKey)));
+      expect(holders).toHaveLength(1);
+      // the winner's session stamps as the winner
+      const winner = order[replies.findIndex((r) => r.status === 200)]!;
+      expect(await canStamp(winner.with({ key }))).toBe(200);
+    }
+  });
+
   it('given a passkey stamp of a sub-organization user, when stamp_login runs, then the session belongs to that user and organization', async () => {
     const passkey = new SoftwareAuthenticator();
     const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {

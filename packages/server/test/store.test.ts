@@ -304,6 +304,71 @@ describe.each(storeKinds)('store on %s', (kind) => {
     }
   });
 
+  it('given one public key held by several users of an organization, when 0013 runs, then the registered key (or else the oldest) stays, the other session keys go, and two registered keys stop it with nothing changed', async () => {
+    if (kind !== 'pglite') return;
+    const all = loadMigrations();
+    const before = all.filter((m) => m.version < '0013');
+    const seed = async (client: PGlite, keys: string) => {
+      await migrate(client, before);
+      await client.exec(`
+        INSERT INTO organizations (id, name) VALUES ('org-1', 'o'), ('org-2', 'p');
+        INSERT INTO users (id, organization_id, user_name) VALUES ('u1', 'org-1', 'a'), ('u2', 'org-1', 'b'), ('u3', 'org-1', 'c'), ('u4', 'org-2', 'd');
+        INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, is_session, created_at) VALUES ${keys};`);
+    };
+    const key = (id: string, org: string, user: string, pk: string, session: boolean, at: string) =>
+      `('${id}', '${org}', '${user}', '${id}', '${pk}', 'API_KEY_CURVE_P256', ${session}, '2026-01-01T00:00:${at}Z')`;
+    const keysOf = async (client: PGlite) => (await client.query<{ id: string }>('SELECT id FROM api_keys ORDER BY id')).rows.map((r) => r.id);
+    const indexes = async (client: PGlite) =>
+      (await client.query<{ n: string }>("SELECT indexname AS n FROM pg_indexes WHERE tablename = 'api_keys' ORDER BY 1")).rows.map((r) => r.n);
+
+    const dir = createTestDataDir();
+    const client = await PGlite.create(join(dir.dataDir, 'pglite'));
+    try {
+      await seed(
+        client,
+        [
+          key('k1-session-older', 'org-1', 'u2', 'p1', true, '01'), // a session of another user, older than the registered key: goes
+          key('k1-registered', 'org-1', 'u1', 'p1', false, '05'), // stays
+          key('k2-session-oldest', 'org-1', 'u1', 'p2', true, '01'), // stays
+          key('k2-session-newer', 'org-1', 'u2', 'p2', true, '02'), // goes
+          key('k2-session-newest', 'org-1', 'u3', 'p2', true, '03'), // goes
+          key('k3-other-org', 'org-2', 'u4', 'p1', false, '01'), // another organization: stays
+          key('k4-alone', 'org-1', 'u3', 'p3', true, '09'), // stays
+        ].join(', '),
+      );
+      expect(await migrate(client, all)).toEqual(all.filter((m) => m.version >= '0013').map((m) => m.version));
+      expect(await keysOf(client)).toEqual(['k1-registered', 'k2-session-oldest', 'k3-other-org', 'k4-alone']);
+      expect(await indexes(client)).toEqual(['api_keys_org_public_key_uq', 'api_keys_pkey', 'api_keys_public_key_idx']);
+      // and the database refuses a second holder from now on
+      const err = await client
+        .query(`INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve) VALUES ('k5', 'org-1', 'u2', 'k5', 'p3', 'c')`)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(isUniqueViolation(err, 'api_keys_org_public_key_uq')).toBe(true);
+    } finally {
+      await client.close();
+      dir.remove();
+    }
+
+    const dir2 = createTestDataDir();
+    const client2 = await PGlite.create(join(dir2.dataDir, 'pglite'));
+    try {
+      await seed(
+        client2,
+        [key('r1', 'org-1', 'u1', 'p1', false, '01'), key('r2', 'org-1', 'u2', 'p1', false, '02'), key('s3', 'org-1', 'u3', 'p1', true, '03')].join(', '),
+      );
+      await expect(migrate(client2, all)).rejects.toThrow(/organization org-1 has the API key p1 registered by more than one user \(u1, u2\)/);
+      expect(await keysOf(client2)).toEqual(['r1', 'r2', 's3']);
+      expect((await client2.query<{ v: string }>('SELECT max(version) AS v FROM schema_migrations')).rows[0]!.v).toBe('0012');
+      expect(await indexes(client2)).toContain('api_keys_org_idx');
+    } finally {
+      await client2.close();
+      dir2.remove();
+    }
+  });
+
   it('applies later migrations in order, each atomically, and refuses an edited one', async () => {
     // Drive migrate() directly on a raw connection of this kind.
     let target: PGlite | pg.Pool;

@@ -91,9 +91,9 @@ export const apiKeys = pgTable(
     createdAt: created(),
   },
   (t) => [
-    uniqueIndex('api_keys_user_public_key_uq').on(t.userId, t.publicKey),
+    /** One holder per public key in an organization (0013, decision 0033); also its keys by organization. */
+    uniqueIndex('api_keys_org_public_key_uq').on(t.organizationId, t.publicKey),
     index('api_keys_public_key_idx').on(t.publicKey),
-    index('api_keys_org_idx').on(t.organizationId),
   ],
 );
 

@@ -5,6 +5,7 @@
  * by stamps from that key, never by presenting the JWT.
  */
 import { ApiError } from '../../errors.js';
+import { isUniqueViolation } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import { runRaw } from '../../store/statements.js';
 import type { HandlerTable, OperationContext } from '../context.js';
@@ -56,10 +57,15 @@ export async function openSession(
   signed.catch(() => {});
   // One statement (sessionKeyText): the session keys this login replaces go, whatever else in
   // the organization holds the key is read, and the new session key is written unless something does.
+  // A login racing this one for the same key (another user's, on PostgreSQL) passes the holder read
+  // of its snapshot too; the organization's unique index (0013) then refuses the later INSERT. (No
+  // cause: execute.ts would read the unique violation in it and answer without the field.)
   const [row] = await runRaw<{ taken: string | null }>(ctx.tx, {
     name: input.invalidateExisting ? 'wk_session_key_only' : 'wk_session_key_renewed',
     text: input.invalidateExisting ? SESSION_KEY_ONLY : SESSION_KEY_RENEWED,
     values: [owner.organizationId, owner.userId, publicKey, newId(), `session ${now.toISOString()}`, expiresAt.toISOString(), now.toISOString()],
+  }).catch((err: unknown) => {
+    throw isUniqueViolation(err, 'api_keys_org_public_key_uq') ? apiKeyTaken('publicKey') : err;
   });
   if (row?.taken != null) throw apiKeyTaken('publicKey');
   return signed;
@@ -72,7 +78,7 @@ export async function openSession(
  * organization with this public key (the CTEs share one snapshot, so the rows deleted are left
  * out by id). `added`: the new key, unless there is a holder; its `(SELECT count(*) FROM gone)`
  * makes the DELETE complete before the INSERT runs, so a renewed key's old row no longer
- * conflicts with the new one (api_keys_user_public_key_uq). The answer is the holder's key, or null.
+ * conflicts with the new one (api_keys_org_public_key_uq). The answer is the holder's key, or null.
  */
 const sessionKeyText = (replaced: string) => `
   WITH gone AS (
