@@ -128,7 +128,7 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
     expect(await keysOfA()).toEqual([`${a.publicKey}:false`, `${aSession.publicKey}:true`].sort());
   });
 
-  it('given two users of one organization logging in at once with the same session key, when both stamp_login, then one gets it and the other a 409, every time', async () => {
+  it('given two users of one organization logging in at once with the same session key, when both stamp_login, then one gets it and the other a 409, every time (and so for two registered keys)', async () => {
     const a = generateP256KeyPair();
     const b = generateP256KeyPair();
     const root = (name: string, key: { publicKey: string }) => ({
@@ -137,7 +137,7 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
       authenticators: [],
       oauthProviders: [],
     });
-    const { subOrganizationId } = await server.client.run('create_sub_organization', {
+    const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {
       subOrganizationName: 'racing-users',
       rootUsers: [root('a', a), root('b', b)],
       rootQuorumThreshold: 1,
@@ -164,6 +164,26 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
       // the winner's session stamps as the winner
       const winner = order[replies.findIndex((r) => r.status === 200)]!;
       expect(await canStamp(winner.with({ key }))).toBe(200);
+    }
+    // the same for two registered keys: create_api_keys for each user at once with one key
+    const users = [
+      { client: asA, userId: rootUserIds[0]! },
+      { client: asB, userId: rootUserIds[1]! },
+    ];
+    for (let round = 0; round < 6; round++) {
+      const key = generateP256KeyPair();
+      const replies = await Promise.all(
+        users.map(({ client, userId }) =>
+          client.submit('create_api_keys', { userId, apiKeys: [{ apiKeyName: `k${round}`, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' }] }),
+        ),
+      );
+      expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+      expectError(replies.find((r) => r.status === 409)!, 409, 'ERR_ALREADY_EXISTS');
+      const holders = await server.store.db
+        .select({ userId: apiKeys.userId })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.organizationId, subOrganizationId), eq(apiKeys.publicKey, key.publicKey)));
+      expect(holders).toHaveLength(1);
     }
   });
 
