@@ -20,6 +20,25 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
   const claimsOf = (session: string) => verifyJwt<SessionClaims>(session, server.enclave.signingPublicKey, { now: () => now });
   /** Any accepted stamped request proves the key works: a read of the caller's API keys. */
   const canStamp = async (client: ActivityClient) => (await client.query('get_api_keys', {})).status;
+  /** A sub-organization of two root users, a and b, each with an API key, and a client for each. */
+  const twoUsers = async (subOrganizationName: string) => {
+    const a = generateP256KeyPair();
+    const b = generateP256KeyPair();
+    const root = (name: string, key: { publicKey: string }) => ({
+      userName: name,
+      apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
+      authenticators: [],
+      oauthProviders: [],
+    });
+    const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {
+      subOrganizationName,
+      rootUsers: [root('a', a), root('b', b)],
+      rootQuorumThreshold: 1,
+    });
+    const asA = server.client.with({ key: a, organizationId: subOrganizationId });
+    const asB = server.client.with({ key: b, organizationId: subOrganizationId });
+    return { a, b, subOrganizationId, rootUserIds: rootUserIds as string[], asA, asB };
+  };
 
   it('given a stamp from the root key, when stamp_login runs, then an enclave-signed session describes a session key that stamps until it expires', async () => {
     const sessionKey = generateP256KeyPair();
@@ -94,22 +113,8 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
   });
 
   it("given another user's key, when stamp_login asks for it (renewing or invalidating), then it is a 409 and that user's keys keep stamping", async () => {
-    const a = generateP256KeyPair();
-    const b = generateP256KeyPair();
+    const { a, subOrganizationId, rootUserIds, asA, asB } = await twoUsers('two-users');
     const aSession = generateP256KeyPair();
-    const root = (name: string, key: { publicKey: string }) => ({
-      userName: name,
-      apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
-      authenticators: [],
-      oauthProviders: [],
-    });
-    const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {
-      subOrganizationName: 'two-users',
-      rootUsers: [root('a', a), root('b', b)],
-      rootQuorumThreshold: 1,
-    });
-    const asA = server.client.with({ key: a, organizationId: subOrganizationId });
-    const asB = server.client.with({ key: b, organizationId: subOrganizationId });
     await asA.run('stamp_login', { publicKey: aSession.publicKey });
     for (const key of [a, aSession]) {
       for (const invalidateExisting of [false, true]) {
@@ -129,21 +134,7 @@ describe.each(storeKinds)('stamp_login on %s', (kind) => {
   });
 
   it('given two users of one organization logging in at once with the same session key, when both stamp_login, then one gets it and the other a 409, every time (and so for two registered keys)', async () => {
-    const a = generateP256KeyPair();
-    const b = generateP256KeyPair();
-    const root = (name: string, key: { publicKey: string }) => ({
-      userName: name,
-      apiKeys: [{ apiKeyName: name, publicKey: key.publicKey, curveType: 'API_KEY_CURVE_P256' as const }],
-      authenticators: [],
-      oauthProviders: [],
-    });
-    const { subOrganizationId, rootUserIds } = await server.client.run('create_sub_organization', {
-      subOrganizationName: 'racing-users',
-      rootUsers: [root('a', a), root('b', b)],
-      rootQuorumThreshold: 1,
-    });
-    const asA = server.client.with({ key: a, organizationId: subOrganizationId });
-    const asB = server.client.with({ key: b, organizationId: subOrganizationId });
+    const { subOrganizationId, rootUserIds, asA, asB } = await twoUsers('racing-users');
     for (let round = 0; round < 12; round++) {
       const key = generateP256KeyPair();
       // alternate who sends first, and half the time invalidating (the other statement's form)
