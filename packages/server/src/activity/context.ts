@@ -1,6 +1,7 @@
 import type { OperationName, ParamsOf, ResultOf } from '@walletkit/protocol';
 import type { AttestedCredential } from './attested.js';
 import type { ServerConfig } from '../config.js';
+import type { ApiError } from '../errors.js';
 import type { Delivery } from '../delivery/index.js';
 import type { Enclave } from '../enclave/index.js';
 import type { Executor, Tx } from '../store/db.js';
@@ -76,6 +77,13 @@ export interface OperationContext extends Services {
    * An error thrown by `fn` becomes the reply's error; the committed activity stays.
    */
   afterCommit(fn: () => Promise<void>): void;
+  /**
+   * The refusal a unique violation of `constraint` stands for in this activity. A statement sent
+   * with the transaction's next one (store/round-trips.ts `sendWithNext`) fails there, in the
+   * activity's own statements rather than in the handler; without this its refusal is a nameless
+   * ERR_ALREADY_EXISTS.
+   */
+  refuseViolation(constraint: string, error: ApiError): void;
   /** What the operation's prefetcher fetched before the transaction; absent when it did not run (an approval). */
   prefetched?: unknown;
   /** Transactions run one at a time (the embedded database): a lock between them is moot. */

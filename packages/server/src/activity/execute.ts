@@ -16,7 +16,7 @@ import { eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
 import { operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
-import { isUniqueViolation, sqlState, type Store, type Tx } from '../store/db.js';
+import { isUniqueViolation, sqlState, violatedConstraint, type Store, type Tx } from '../store/db.js';
 import { newSortableId } from '../store/ids.js';
 import { commitWithNext, sendWithNext } from '../store/round-trips.js';
 import { type Placeholders, statement } from '../store/statements.js';
@@ -29,6 +29,13 @@ import { toReply } from './record.js';
 import { failureOf, failureRecord, findByFingerprint, replyOf } from './stored.js';
 
 type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>;
+
+/** What a submit's handlers leave for after their transaction: work once it committed, and refusals a unique violation stands for (OperationContext). */
+interface Pending {
+  afterCommit: Array<() => Promise<void>>;
+  /** By constraint name (OperationContext.refuseViolation). */
+  refusals: Map<string, ApiError>;
+}
 
 /** An activity's outcome, stored by the activity's last statement (built once: store/statements.ts). */
 const storeOutcome = statement('activity_outcome', (db, p: Placeholders<Outcome & { id: string }>) =>
@@ -190,7 +197,7 @@ export class ActivityRunner {
       if (done) return done;
     }
     await input.caller.stamp?.settle();
-    const afterCommit: Array<() => Promise<void>> = [];
+    const pending: Pending = { afterCommit: [], refusals: new Map() };
     // Provider calls happen here, before the transaction: a slow provider holds no transaction.
     const prefetch = this.prefetchers[input.descriptor.name as keyof PrefetchTable] as OperationPrefetch<never> | undefined;
     const prefetched = prefetch
@@ -198,7 +205,7 @@ export class ActivityRunner {
       : undefined;
     let reply: { reply: ActivityReply; failure?: ApiError };
     try {
-      reply = await this.store.transaction((tx) => this.run(tx, input, afterCommit, prefetched));
+      reply = await this.store.transaction((tx) => this.run(tx, input, pending, prefetched));
     } catch (err) {
       if (sqlState(err) === STALE_FACTS_SQLSTATE)
         throw new StaleFacts(
@@ -213,12 +220,15 @@ export class ActivityRunner {
           return replyOf(this.store.db, winner, input.caller);
         }
       }
-      if (isUniqueViolation(err)) return this.refuse(input, new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
+      if (isUniqueViolation(err)) {
+        const named = pending.refusals.get(violatedConstraint(err) ?? '');
+        return this.refuse(input, named ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
+      }
       if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
       throw err;
     }
     if (reply.failure) throw reply.failure;
-    for (const fn of afterCommit) await fn();
+    for (const fn of pending.afterCommit) await fn();
     return reply.reply;
   }
 
@@ -270,12 +280,7 @@ export class ActivityRunner {
    * first statement, so the caller's facts are checked before the handler runs), then either
    * record the submitter's vote (consensus) or run the handler and store its outcome.
    */
-  private async run(
-    tx: Tx,
-    input: SubmitInput,
-    afterCommit: Array<() => Promise<void>>,
-    prefetched: unknown,
-  ): Promise<{ reply: ActivityReply; failure?: ApiError }> {
+  private async run(tx: Tx, input: SubmitInput, pending: Pending, prefetched: unknown): Promise<{ reply: ActivityReply; failure?: ApiError }> {
     const now = this.services.now();
     const id = newSortableId();
     const decision = await authorize(tx, {
@@ -313,7 +318,7 @@ export class ActivityRunner {
     // round trip: a moved version fails it with STALE_FACTS_SQLSTATE (the request runs again).
     // On the embedded database, in memory when it can be (facts.ts `knownCurrent`).
     if (guard.length > 0 && !this.services.facts.knownCurrent(input.caller)) await sendWithNext(tx, factsCurrent(guard));
-    const outcome = await this.outcomeOf(tx, row, input.caller, afterCommit, prefetched);
+    const outcome = await this.outcomeOf(tx, row, input.caller, pending, prefetched);
     const done: ActivityRow = { ...row, ...outcome };
     const failure = failureOf(done);
     // Executed at once, the activity has no votes (only a consensus path records them).
@@ -343,7 +348,7 @@ export class ActivityRunner {
     tx: Tx,
     row: Pick<ActivityRow, 'id' | 'organizationId' | 'type' | 'fingerprint' | 'timestampMs' | 'generateAppProofs' | 'intent'>,
     caller: Caller,
-    afterCommit: Array<() => Promise<void>>,
+    pending: Pending,
     prefetched?: unknown,
   ): Promise<Outcome> {
     const descriptor = operationByType(row.type);
@@ -355,7 +360,8 @@ export class ActivityRunner {
       organizationId: row.organizationId,
       caller,
       activityId: row.id,
-      afterCommit: (fn) => afterCommit.push(fn),
+      afterCommit: (fn) => pending.afterCommit.push(fn),
+      refuseViolation: (constraint, error) => pending.refusals.set(constraint, error),
       ...(prefetched !== undefined ? { prefetched } : {}),
       serialized: this.store.kind === 'pglite',
       runApproved: async (activityId) => {
@@ -371,7 +377,7 @@ export class ActivityRunner {
             organizationId: submitter?.organizationId ?? stored.organizationId,
             credential: caller.credential,
           },
-          afterCommit,
+          pending,
         );
         await storeOutcome.run(tx, { id: stored.id, ...outcome });
       },

@@ -26,8 +26,8 @@
 import { SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import type { Tx } from './db.js';
-import { BoundStatement, clientOf as executorClient } from './statements.js';
+import type { RawStatement, Tx } from './db.js';
+import { BoundStatement, clientOf as executorClient, runRaw } from './statements.js';
 
 /** node-postgres's value encoding (Date, arrays, JSON and Buffers as the server takes them). */
 const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
@@ -266,8 +266,12 @@ export function commitWithNext(tx: Tx): void {
   clientOf(tx)?.commitWithNext?.();
 }
 
-/** A drizzle statement: a query builder (its `toSQL`), an `sql` template, or a statement built once (statements.ts). */
-type Statement = { toSQL(): { sql: string; params: unknown[] } } | SQL | BoundStatement;
+/** A drizzle statement: a query builder (its `toSQL`), an `sql` template, a statement built once (statements.ts), or a text written out by hand (statements.ts runRaw). */
+type Statement = { toSQL(): { sql: string; params: unknown[] } } | SQL | BoundStatement | RawStatement;
+
+function isRaw(statement: Statement): statement is RawStatement {
+  return typeof (statement as RawStatement).text === 'string' && Array.isArray((statement as RawStatement).values);
+}
 
 const dialect = new PgDialect();
 
@@ -282,10 +286,15 @@ const dialect = new PgDialect();
 export async function sendWithNext(tx: Tx, statement: Statement): Promise<void> {
   const client = clientOf(tx);
   if (client?.holdForNext) {
-    const { sql: text, params } = statement instanceof SQL ? dialect.sqlToQuery(statement) : statement.toSQL();
+    const { sql: text, params } = isRaw(statement)
+      ? { sql: statement.text, params: statement.values }
+      : statement instanceof SQL
+        ? dialect.sqlToQuery(statement)
+        : statement.toSQL();
     if (client.holdForNext({ text, values: params })) return;
   }
-  if (statement instanceof SQL) await tx.execute(statement);
+  if (isRaw(statement)) await runRaw(tx, statement);
+  else if (statement instanceof SQL) await tx.execute(statement);
   else if (statement instanceof BoundStatement) await statement.run(tx);
   else await (statement as unknown as PromiseLike<unknown>);
 }

@@ -5,9 +5,8 @@
  * by stamps from that key, never by presenting the JWT.
  */
 import { ApiError } from '../../errors.js';
-import { isUniqueViolation } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
-import { runRaw } from '../../store/statements.js';
+import { sendWithNext } from '../../store/round-trips.js';
 import type { HandlerTable, OperationContext } from '../context.js';
 import { apiKeyTaken, expiryOf, insertAuthenticators, normalizeApiPublicKey, requireUser, type CredentialOwner } from './users-credentials.js';
 import { spendVerificationToken } from './users-verification.js';
@@ -51,47 +50,38 @@ export async function openSession(
     user_id: owner.userId,
     organization_id: owner.organizationId,
   };
-  // Signed on a signer thread while the statements below run (decision 0029): the transaction
-  // waits for it only if the thread is slower than they are. Unused when a statement refuses.
+  // Signed on a signer thread while the statement below runs (decision 0029): the transaction
+  // waits for it only if the thread is slower. Unused when the activity is refused.
   const signed = ctx.enclave.signJwtOnThread({ ...claims });
   signed.catch(() => {});
-  // One statement (sessionKeyText): the session keys this login replaces go, whatever else in
-  // the organization holds the key is read, and the new session key is written unless something does.
-  // A login racing this one for the same key (another user's, on PostgreSQL) passes the holder read
-  // of its snapshot too; the organization's unique index (0013) then refuses the later INSERT. (No
-  // cause: execute.ts would read the unique violation in it and answer without the field.)
-  const [row] = await runRaw<{ taken: string | null }>(ctx.tx, {
+  // One statement (sessionKeyText), sent with the transaction's next (nothing reads its answer): the
+  // session keys this login replaces go, and the new one is written. A key some other key of the
+  // organization holds (another user's, the user's own registered key, or a racing login's) fails
+  // it on the organization's unique index (migration 0013, decision 0033), and the activity is
+  // refused as the key's holder would be refused.
+  ctx.refuseViolation('api_keys_org_public_key_uq', apiKeyTaken('publicKey'));
+  await sendWithNext(ctx.tx, {
     name: input.invalidateExisting ? 'wk_session_key_only' : 'wk_session_key_renewed',
     text: input.invalidateExisting ? SESSION_KEY_ONLY : SESSION_KEY_RENEWED,
     values: [owner.organizationId, owner.userId, publicKey, newId(), `session ${now.toISOString()}`, expiresAt.toISOString(), now.toISOString()],
-  }).catch((err: unknown) => {
-    throw isUniqueViolation(err, 'api_keys_org_public_key_uq') ? apiKeyTaken('publicKey') : err;
   });
-  if (row?.taken != null) throw apiKeyTaken('publicKey');
   return signed;
 }
 
 /**
  * A login's session key, in one statement ($1 organization, $2 user, $3 the key, $4-$7 the new
  * row's id, name, expiry and creation). `gone`: the user's session keys this login replaces (the
- * same key renewed, or with invalidateExisting every one). `holder`: another key of the
- * organization with this public key (the CTEs share one snapshot, so the rows deleted are left
- * out by id). `added`: the new key, unless there is a holder; its `(SELECT count(*) FROM gone)`
- * makes the DELETE complete before the INSERT runs, so a renewed key's old row no longer
- * conflicts with the new one (api_keys_org_public_key_uq). The answer is the holder's key, or null.
+ * same key renewed, or with invalidateExisting every one). The INSERT reads `(SELECT count(*) FROM
+ * gone)`, so the DELETE completes before it runs and a renewed key's old row no longer conflicts
+ * with the new one in api_keys_org_public_key_uq.
  */
 const sessionKeyText = (replaced: string) => `
   WITH gone AS (
     DELETE FROM api_keys WHERE organization_id = $1 AND user_id = $2 AND is_session ${replaced} RETURNING id
-  ), holder AS (
-    SELECT public_key FROM api_keys WHERE organization_id = $1 AND public_key = $3 AND id NOT IN (SELECT id FROM gone) LIMIT 1
-  ), added AS (
-    INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, expires_at, is_session, created_at)
-    SELECT $4, $1, $2, $5, $3, 'API_KEY_CURVE_P256', $6::timestamptz, true, $7::timestamptz
-    WHERE NOT EXISTS (SELECT 1 FROM holder) AND (SELECT count(*) FROM gone) >= 0
-    RETURNING id
   )
-  SELECT (SELECT public_key FROM holder) AS taken`;
+  INSERT INTO api_keys (id, organization_id, user_id, name, public_key, curve, expires_at, is_session, created_at)
+  SELECT $4, $1, $2, $5, $3, 'API_KEY_CURVE_P256', $6::timestamptz, true, $7::timestamptz
+  WHERE (SELECT count(*) FROM gone) >= 0`;
 const SESSION_KEY_RENEWED = sessionKeyText('AND public_key = $3');
 const SESSION_KEY_ONLY = sessionKeyText('');
 
