@@ -166,6 +166,33 @@ describe.each(storeKinds)('round trips of a transaction on %s', (kind) => {
     expect(await ids()).toEqual([1, 2, 3]);
   });
 
+  it("given a hand-written text held with sendWithNext (a CTE with positional parameters), when the next statement runs, then it runs first in that round trip, and its failure is that statement's", async () => {
+    await clear();
+    const raw = (id: number, d: number) => ({
+      name: 'wk_rt_raw_test',
+      text: `WITH old AS (DELETE FROM ${table} WHERE id = $1 RETURNING id) INSERT INTO ${table} (id, v, d) SELECT $1, $2, $3 WHERE (SELECT count(*) FROM old) >= 0`,
+      values: [id, 'raw', d],
+    });
+    const run = await counted(async (tx) => {
+      await insert(tx, 1, 'first');
+      await sendWithNext(tx, raw(2, 2));
+      commitWithNext(tx);
+      await insert(tx, 3, 'last');
+    });
+    expect(run.error).toBeUndefined();
+    expect(run.roundTrips).toBe(2);
+    expect(await ids()).toEqual([1, 2, 3]);
+    // its failure (d = 1 is taken, checked at COMMIT: the deferred constraint) is the transaction's
+    const failed = await counted(async (tx) => {
+      await insert(tx, 4, 'rolled back');
+      await sendWithNext(tx, raw(5, 1));
+      commitWithNext(tx);
+      await insert(tx, 6, 'never');
+    });
+    expect(sqlState(failed.error)).toBe('23505');
+    expect(await ids()).toEqual([1, 2, 3]);
+  });
+
   it('given a held statement that fails, when the next statement carries it, then that statement fails with its SQLSTATE, never runs, and nothing stays', async () => {
     await clear();
     await store.transaction((tx) => insert(tx, 1, 'kept'));
