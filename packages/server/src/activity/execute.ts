@@ -34,7 +34,7 @@ type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' |
 interface Pending {
   afterCommit: Array<() => Promise<void>>;
   /** By constraint name (OperationContext.refuseViolation). */
-  refusals: Map<string, ApiError>;
+  refusals: Map<string, () => ApiError>;
 }
 
 /** An activity's outcome, stored by the activity's last statement (built once: store/statements.ts). */
@@ -222,7 +222,7 @@ export class ActivityRunner {
       }
       if (isUniqueViolation(err)) {
         const named = pending.refusals.get(violatedConstraint(err) ?? '');
-        return this.refuse(input, named ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
+        return this.refuse(input, named?.() ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
       }
       if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
       throw err;
@@ -361,7 +361,7 @@ export class ActivityRunner {
       caller,
       activityId: row.id,
       afterCommit: (fn) => pending.afterCommit.push(fn),
-      refuseViolation: (constraint, error) => pending.refusals.set(constraint, error),
+      refuseViolation: (constraint, refusal) => pending.refusals.set(constraint, refusal),
       ...(prefetched !== undefined ? { prefetched } : {}),
       serialized: this.store.kind === 'pglite',
       runApproved: async (activityId) => {

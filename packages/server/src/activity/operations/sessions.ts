@@ -59,7 +59,7 @@ export async function openSession(
   // organization holds (another user's, the user's own registered key, or a racing login's) fails
   // it on the organization's unique index (migration 0013, decision 0033), and the activity is
   // refused as the key's holder would be refused.
-  ctx.refuseViolation('api_keys_org_public_key_uq', apiKeyTaken('publicKey'));
+  ctx.refuseViolation('api_keys_org_public_key_uq', () => apiKeyTaken('publicKey'));
   await sendWithNext(ctx.tx, {
     name: input.invalidateExisting ? 'wk_session_key_only' : 'wk_session_key_renewed',
     text: input.invalidateExisting ? SESSION_KEY_ONLY : SESSION_KEY_RENEWED,
