@@ -88,6 +88,15 @@ export interface OperationContext extends Services {
   prefetched?: unknown;
   /** Transactions run one at a time (the embedded database): a lock between them is moot. */
   serialized: boolean;
+  /**
+   * The handler may let the database decide (migration 0014, decision 0034): send the statement
+   * its outcome depends on with the transaction's next one (`sendWithNext`) instead of waiting
+   * for its answer, the statement raising `walletkit_refuse` (the activity is refused with that
+   * error) or `walletkit_run_again` (what the handler counted on changed: the activity runs once
+   * more with this false, and the handler decides from the statements' answers). False in an
+   * approval, which runs inside another activity's transaction.
+   */
+  decidedInDatabase: boolean;
 }
 
 /** What a prefetcher sees: services, the target organization and a database reader; no transaction. */

@@ -14,9 +14,10 @@
  */
 import { eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
-import { operationByType } from '@walletkit/protocol';
+import { isErrorCode, operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { isUniqueViolation, sqlState, violatedConstraint, type Store, type Tx } from '../store/db.js';
+import { raisedRefusal, RUN_AGAIN_SQLSTATE } from '../store/db-errors.js';
 import { newSortableId } from '../store/ids.js';
 import { commitWithNext, sendWithNext } from '../store/round-trips.js';
 import { type Placeholders, statement } from '../store/statements.js';
@@ -35,6 +36,20 @@ interface Pending {
   afterCommit: Array<() => Promise<void>>;
   /** By constraint name (OperationContext.refuseViolation). */
   refusals: Map<string, () => ApiError>;
+}
+
+/** Pending work of a run that has not started. */
+const nothingPending = (): Pending => ({ afterCommit: [], refusals: new Map() });
+
+/**
+ * The refusal a statement raised with `walletkit_refuse` (migration 0014) as the ApiError it
+ * names, when `err` is one; undefined otherwise.
+ */
+export function refusalRaised(err: unknown): ApiError | undefined {
+  const raised = raisedRefusal(err);
+  if (!raised) return undefined;
+  if (!isErrorCode(raised.code)) return new ApiError('ERR_INTERNAL', undefined, undefined, { cause: err });
+  return new ApiError(raised.code, raised.message, raised.field, { cause: err });
 }
 
 /** An activity's outcome, stored by the activity's last statement (built once: store/statements.ts). */
@@ -197,35 +212,47 @@ export class ActivityRunner {
       if (done) return done;
     }
     await input.caller.stamp?.settle();
-    const pending: Pending = { afterCommit: [], refusals: new Map() };
     // Provider calls happen here, before the transaction: a slow provider holds no transaction.
     const prefetch = this.prefetchers[input.descriptor.name as keyof PrefetchTable] as OperationPrefetch<never> | undefined;
     const prefetched = prefetch
       ? await prefetch(input.parameters as never, { ...this.services, db: this.store.db, organizationId: input.organizationId })
       : undefined;
-    let reply: { reply: ActivityReply; failure?: ApiError };
-    try {
-      reply = await this.store.transaction((tx) => this.run(tx, input, pending, prefetched));
-    } catch (err) {
-      if (sqlState(err) === STALE_FACTS_SQLSTATE)
-        throw new StaleFacts(
-          (input.caller.versions ?? []).map(([o]) => o),
-          { cause: err },
-        );
-      if (isUniqueViolation(err, 'activities_fingerprint_uq')) {
-        const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
-        if (winner) {
-          const failed = failureOf(winner);
-          if (failed) throw failed;
-          return replyOf(this.store.db, winner, input.caller);
+    let pending = nothingPending();
+    let reply: { reply: ActivityReply; failure?: ApiError } | undefined;
+    // A handler may first send the statement that decides its activity with the activity's own
+    // INSERT and COMMIT (OperationContext.decidedInDatabase); when what it counted on changed
+    // meanwhile, the statement says so and the activity runs once more, deciding step by step.
+    for (let decidedInDatabase = true; reply === undefined; decidedInDatabase = false) {
+      try {
+        const tried = pending;
+        reply = await this.store.transaction((tx) => this.run(tx, input, tried, prefetched, decidedInDatabase));
+      } catch (err) {
+        if (decidedInDatabase && sqlState(err) === RUN_AGAIN_SQLSTATE) {
+          pending = nothingPending();
+          continue;
         }
+        if (sqlState(err) === STALE_FACTS_SQLSTATE)
+          throw new StaleFacts(
+            (input.caller.versions ?? []).map(([o]) => o),
+            { cause: err },
+          );
+        if (isUniqueViolation(err, 'activities_fingerprint_uq')) {
+          const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
+          if (winner) {
+            const failed = failureOf(winner);
+            if (failed) throw failed;
+            return replyOf(this.store.db, winner, input.caller);
+          }
+        }
+        if (isUniqueViolation(err)) {
+          const named = pending.refusals.get(violatedConstraint(err) ?? '');
+          return this.refuse(input, named?.() ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
+        }
+        const refused = refusalRaised(err);
+        if (refused && refused.status < 500) return this.refuse(input, refused);
+        if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
+        throw err;
       }
-      if (isUniqueViolation(err)) {
-        const named = pending.refusals.get(violatedConstraint(err) ?? '');
-        return this.refuse(input, named?.() ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
-      }
-      if (err instanceof ApiError && err.status < 500) return this.refuse(input, err);
-      throw err;
     }
     if (reply.failure) throw reply.failure;
     for (const fn of pending.afterCommit) await fn();
@@ -280,7 +307,13 @@ export class ActivityRunner {
    * first statement, so the caller's facts are checked before the handler runs), then either
    * record the submitter's vote (consensus) or run the handler and store its outcome.
    */
-  private async run(tx: Tx, input: SubmitInput, pending: Pending, prefetched: unknown): Promise<{ reply: ActivityReply; failure?: ApiError }> {
+  private async run(
+    tx: Tx,
+    input: SubmitInput,
+    pending: Pending,
+    prefetched: unknown,
+    decidedInDatabase: boolean,
+  ): Promise<{ reply: ActivityReply; failure?: ApiError }> {
     const now = this.services.now();
     const id = newSortableId();
     const decision = await authorize(tx, {
@@ -318,7 +351,7 @@ export class ActivityRunner {
     // round trip: a moved version fails it with STALE_FACTS_SQLSTATE (the request runs again).
     // On the embedded database, in memory when it can be (facts.ts `knownCurrent`).
     if (guard.length > 0 && !this.services.facts.knownCurrent(input.caller)) await sendWithNext(tx, factsCurrent(guard));
-    const outcome = await this.outcomeOf(tx, row, input.caller, pending, prefetched);
+    const outcome = await this.outcomeOf(tx, row, input.caller, pending, prefetched, decidedInDatabase);
     const done: ActivityRow = { ...row, ...outcome };
     const failure = failureOf(done);
     // Executed at once, the activity has no votes (only a consensus path records them).
@@ -350,6 +383,7 @@ export class ActivityRunner {
     caller: Caller,
     pending: Pending,
     prefetched?: unknown,
+    decidedInDatabase = false,
   ): Promise<Outcome> {
     const descriptor = operationByType(row.type);
     if (!descriptor) throw new ApiError('ERR_INTERNAL', `no descriptor for ${row.type}`);
@@ -364,6 +398,7 @@ export class ActivityRunner {
       refuseViolation: (constraint, refusal) => pending.refusals.set(constraint, refusal),
       ...(prefetched !== undefined ? { prefetched } : {}),
       serialized: this.store.kind === 'pglite',
+      decidedInDatabase,
       runApproved: async (activityId) => {
         const [stored] = await tx.select().from(activities).where(eq(activities.id, activityId));
         if (!stored) throw new ApiError('ERR_ACTIVITY_NOT_FOUND');

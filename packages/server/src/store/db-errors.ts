@@ -9,6 +9,9 @@ interface DatabaseErrorFields {
   code?: unknown;
   severity?: unknown;
   constraint?: unknown;
+  message?: unknown;
+  detail?: unknown;
+  hint?: unknown;
   cause?: unknown;
 }
 
@@ -69,4 +72,30 @@ export function isPreparedStatementLost(err: unknown): boolean {
 export function isSerializationFailure(err: unknown): boolean {
   const code = sqlState(err);
   return code === '40001' || code === '40P01';
+}
+
+/** The SQLSTATE of `walletkit_refuse` (migration 0014): the activity is refused with the error it names. */
+export const REFUSED_SQLSTATE = 'WK002';
+/** The SQLSTATE of `walletkit_run_again` (migration 0014): what the activity counted on changed; it runs once more. */
+export const RUN_AGAIN_SQLSTATE = 'WK003';
+
+/** A refusal a statement raised (`walletkit_refuse`): the error code, message and field it named. */
+export interface RaisedRefusal {
+  code: string;
+  message: string;
+  field: string | undefined;
+}
+
+/** The refusal `walletkit_refuse` raised, when `err` is one (also wrapped). */
+export function raisedRefusal(err: unknown): RaisedRefusal | undefined {
+  if (sqlState(err) !== REFUSED_SQLSTATE) return undefined;
+  for (const e of errorChain(err)) {
+    if (e.code !== REFUSED_SQLSTATE || typeof e.detail !== 'string') continue;
+    return {
+      code: e.detail,
+      message: typeof e.message === 'string' ? e.message : '',
+      field: typeof e.hint === 'string' && e.hint !== '' ? e.hint : undefined,
+    };
+  }
+  return undefined;
 }

@@ -13,6 +13,7 @@ import { newSortableId } from '../../store/ids.js';
 import { activities, activityVotes, users } from '../../store/schema.js';
 import { isRootMember } from '../authorize.js';
 import type { HandlerTable, OperationContext } from '../context.js';
+import { refusalRaised } from '../execute.js';
 import { readQuorum } from '../queries/organization.js';
 import { toActivity } from '../record.js';
 
@@ -39,7 +40,8 @@ async function runOrFail(ctx: OperationContext, activityId: string): Promise<voi
     await ctx.tx.transaction(() => ctx.runApproved(activityId));
   } catch (err) {
     let failure: { code: string; message: string };
-    if (err instanceof ApiError) failure = { code: err.code, message: err.message };
+    const refused = err instanceof ApiError ? err : refusalRaised(err);
+    if (refused) failure = { code: refused.code, message: refused.message };
     else if (isUniqueViolation(err)) failure = { code: 'ERR_ALREADY_EXISTS', message: 'a resource with the same unique value already exists' };
     else throw err;
     await ctx.tx.update(activities).set({ status: 'ACTIVITY_STATUS_FAILED', failure, updatedAt: ctx.now() }).where(eq(activities.id, activityId));

@@ -4,11 +4,12 @@
  * verified-contact user a login lands in.
  */
 import { and, eq, lt, sql } from 'drizzle-orm';
-import { ApiError } from '../../errors.js';
 import { sendWithNext } from '../../store/round-trips.js';
+import type { RawStatement } from '../../store/db.js';
 import { type Placeholders, runRaw, statement } from '../../store/statements.js';
 import { otps } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
+import { refusalRaised } from '../execute.js';
 import type { VerificationClaims } from './users-verification.js';
 
 const DAY_SECONDS = 24 * 3600;
@@ -20,6 +21,11 @@ const DAY_SECONDS = 24 * 3600;
  * transaction-scoped and keyed by both, so concurrent requests for one contact (on any
  * instance sharing the PostgreSQL database) count one after another, each seeing the rows
  * committed before it.
+ *
+ * The database decides (decision 0034): the statement refuses by raising (`walletkit_refuse`,
+ * which rolls the retirement back with the rest of the transaction), so when the handler may let
+ * it (`decidedInDatabase`) it goes with the activity's own INSERT and COMMIT in one round trip;
+ * in an approval it runs now and its refusal is thrown here.
  */
 export async function throttleAndRetire(ctx: OperationContext, contact: string): Promise<void> {
   const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay } = ctx.config.otp;
@@ -27,30 +33,51 @@ export async function throttleAndRetire(ctx: OperationContext, contact: string):
   // The lock goes with the count in one round trip (store/round-trips.ts); the count still reads
   // after it is granted (each statement its own snapshot).
   if (!ctx.serialized) await sendWithNext(ctx.tx, sql`SELECT pg_advisory_xact_lock(hashtext(${`walletkit-otp|${ctx.organizationId}|${contact}`}))`);
-  const now = ctx.now();
-  const since = (seconds: number) => sql`${new Date(now.getTime() - seconds * 1000).toISOString()}::timestamptz`;
-  // One statement counts the contact's codes and retires every unused one by setting expires_at =
-  // created_at (which keeps expires_at >= created_at for retention); both see the same snapshot,
-  // and a refusal below rolls the retirement back. A retired code is recognized by that equality,
-  // not by a clock: retiring at this instance's `now` left the code live on an instance whose
-  // clock is behind.
-  const result = (await ctx.tx.execute(sql`
-    WITH retired AS (
-      UPDATE ${otps} SET expires_at = created_at
-      WHERE organization_id = ${ctx.organizationId} AND contact = ${contact} AND used_at IS NULL AND expires_at > created_at
-      RETURNING 1
-    )
-    SELECT count(*) FILTER (WHERE created_at > ${since(windowSeconds)})::int AS window,
-           count(*) FILTER (WHERE created_at > ${since(DAY_SECONDS)})::int AS day
-    FROM ${otps} WHERE organization_id = ${ctx.organizationId} AND contact = ${contact}`)) as unknown as { rows: Array<{ window: number; day: number }> };
-  const row = result.rows[0];
-  if (Number(row?.window ?? 0) >= maxPerContactPerWindow) {
-    throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerWindow} codes per ${windowSeconds} s may be sent to one contact`, 'contact');
-  }
-  if (maxPerContactPerDay !== undefined && Number(row?.day ?? 0) >= maxPerContactPerDay) {
-    throw new ApiError('ERR_RATE_LIMITED', `at most ${maxPerContactPerDay} codes per day may be sent to one contact`, 'contact');
+  const now = ctx.now().getTime();
+  const since = (seconds: number) => new Date(now - seconds * 1000).toISOString();
+  const throttle = {
+    text: THROTTLE_AND_RETIRE,
+    values: [
+      ctx.organizationId,
+      contact,
+      since(windowSeconds),
+      since(DAY_SECONDS),
+      maxPerContactPerWindow,
+      `at most ${maxPerContactPerWindow} codes per ${windowSeconds} s may be sent to one contact`,
+      maxPerContactPerDay ?? null,
+      `at most ${maxPerContactPerDay} codes per day may be sent to one contact`,
+    ],
+  };
+  if (ctx.decidedInDatabase) return sendWithNext(ctx.tx, throttle);
+  try {
+    await runRaw(ctx.tx, throttle);
+  } catch (err) {
+    throw refusalRaised(err) ?? err;
   }
 }
+
+/**
+ * One statement counts the contact's codes and retires every unused one by setting expires_at =
+ * created_at (which keeps expires_at >= created_at for retention); both see the same snapshot.
+ * A retired code is recognized by that equality, not by a clock: retiring at this instance's
+ * `now` left the code live on an instance whose clock is behind. Over a limit it refuses ($5 a
+ * window, $7 a day when not null), the window's first.
+ */
+const THROTTLE_AND_RETIRE = `
+  WITH retired AS (
+    UPDATE otps SET expires_at = created_at
+    WHERE organization_id = $1 AND contact = $2 AND used_at IS NULL AND expires_at > created_at
+    RETURNING 1
+  ), counts AS (
+    SELECT count(*) FILTER (WHERE created_at > $3::timestamptz)::int AS in_window,
+           count(*) FILTER (WHERE created_at > $4::timestamptz)::int AS in_day
+    FROM otps WHERE organization_id = $1 AND contact = $2
+  )
+  SELECT CASE
+    WHEN in_window >= $5::int THEN walletkit_refuse('ERR_RATE_LIMITED', $6, 'contact')
+    WHEN in_day >= $7::int THEN walletkit_refuse('ERR_RATE_LIMITED', $8, 'contact')
+  END AS refused
+  FROM counts`;
 
 /** Whether a code can still verify: unused, not retired by a newer one, not expired. */
 export function isLive(otp: { usedAt: Date | null; createdAt: Date; expiresAt: Date }, now: Date): boolean {
@@ -96,6 +123,26 @@ export const countAttempt = statement('otp_count_attempt', (db, p: Placeholders<
     .where(and(eq(otps.id, p('id')), eq(otps.organizationId, p('organizationId')), lt(otps.attempts, otps.maxAttempts)))
     .returning(),
 );
+/**
+ * verify_otp's attempt when its verdict was opened right before the transaction (decision 0034):
+ * count it and use the code in one statement, sent with the activity's own INSERT and COMMIT. The
+ * row lock serializes racing attempts and the condition is re-checked after the wait, as
+ * `countAttempt`'s; when the code can no longer take it (exhausted, used, retired, expired, gone)
+ * nothing is written and the activity runs again, counting first (`walletkit_run_again`).
+ */
+export function useOpenedCode(ctx: OperationContext, otpId: string): RawStatement {
+  return { text: USE_OPENED_CODE, values: [otpId, ctx.organizationId, ctx.now().toISOString()] };
+}
+const USE_OPENED_CODE = `
+  WITH used AS (
+    UPDATE otps SET attempts = attempts + 1, used_at = $3::timestamptz
+    WHERE id = $1 AND organization_id = $2 AND attempts < max_attempts
+      AND used_at IS NULL AND expires_at > created_at AND expires_at > $3::timestamptz
+    RETURNING 1
+  )
+  SELECT walletkit_run_again('the code changed after its attempt was opened') AS changed
+  WHERE NOT EXISTS (SELECT 1 FROM used)`;
+
 /** A code by id, without a lock: verify_otp's prefetcher reads it before the transaction (the handler counts under the row's), and the handler tells an exhausted code from an unknown one. */
 export const readOtp = statement('otp_read', (db, p: Placeholders<{ id: string; organizationId: string }>) =>
   db

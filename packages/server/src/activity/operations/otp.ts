@@ -22,7 +22,7 @@ import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
 import { CommittedFailure } from '../execute.js';
-import { countAttempt, insertOtp, isLive, markUsed, readOtp, spendForLogin, throttleAndRetire } from './otp-rows.js';
+import { countAttempt, insertOtp, isLive, markUsed, readOtp, spendForLogin, throttleAndRetire, useOpenedCode } from './otp-rows.js';
 import { openSession } from './sessions.js';
 import {
   checkClientSignature,
@@ -262,6 +262,15 @@ export const otpHandlers = {
     if (!encrypted) throw new ApiError('ERR_INVALID_ENCRYPTED_BUNDLE', 'encryptedOtpBundle must be JSON {encappedPublic, ciphertext}', 'encryptedOtpBundle');
     const tokenSeconds = tokenSecondsOf(params.expirationSeconds);
     if (tokenSeconds === undefined) throw new ApiError('ERR_INVALID_PARAMETER', 'expirationSeconds must be at least 1', 'expirationSeconds');
+    const opened = ctx.prefetched as AttemptOpened | undefined;
+    // The right code's attempt, opened and its token signed before the transaction: the database
+    // counts it and uses the code in one statement with the activity's INSERT and COMMIT, or has
+    // the activity run again below when the code changed meanwhile. The token's claims are the
+    // row's (type, contact and organization never change, and the row was read in this organization).
+    if (ctx.decidedInDatabase && opened?.otpId === params.otpId && opened.clientKey !== null && opened.token) {
+      await sendWithNext(ctx.tx, useOpenedCode(ctx, params.otpId));
+      return { verificationToken: opened.token.value };
+    }
     // Count first, atomically: the row lock serializes concurrent attempts and the condition
     // is re-checked after the wait, so no more than maxAttempts ever pass this line.
     const [otp] = await countAttempt.run(ctx.tx, { id: params.otpId, organizationId: ctx.organizationId });
@@ -273,7 +282,6 @@ export const otpHandlers = {
     const live = isLive(otp, now);
     // The attempt is counted and the code live: now its verdict may be used, the one opened
     // before the transaction (prefetcher) or, without one, opened here.
-    const opened = ctx.prefetched as AttemptOpened | undefined;
     const clientKey = !live ? undefined : opened?.otpId === otp.id ? (opened.clientKey ?? undefined) : await openAttempt(ctx, otp, encrypted);
     if (clientKey === undefined) throw new CommittedFailure(otpInvalid());
     await sendWithNext(ctx.tx, markUsed.bind({ id: otp.id, usedAt: now }));
