@@ -11,7 +11,7 @@ import { operations } from '@walletkit/protocol';
 import type { HandlerTable } from '../src/activity/context';
 import { handlers } from '../src/activity/operations';
 import { computeActivityFingerprint } from '@turnkey/crypto';
-import { CommittedFailure } from '../src/activity/execute';
+import { CommittedFailure } from '../src/activity/refusals';
 import { ApiError } from '../src/errors';
 import { newId } from '../src/store/ids';
 import { apiKeys, organizations, policies, rootQuorumMembers, users } from '../src/store/schema';

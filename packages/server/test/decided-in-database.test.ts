@@ -10,7 +10,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateP256KeyPair, verifyJwt } from '@walletkit/crypto';
-import { refusalRaised } from '../src/activity/execute';
+import { refusalRaised } from '../src/activity/refusals';
 import type { VerificationClaims } from '../src/activity/operations/users-verification';
 import { listOutbox } from '../src/delivery/outbox';
 import { sqlState } from '../src/store/db';

@@ -14,10 +14,10 @@
  */
 import { eq } from 'drizzle-orm';
 import type { ActivityReply, OperationDescriptor } from '@walletkit/protocol';
-import { isErrorCode, operationByType } from '@walletkit/protocol';
+import { operationByType } from '@walletkit/protocol';
 import { ApiError } from '../errors.js';
 import { isUniqueViolation, sqlState, violatedConstraint, type Store, type Tx } from '../store/db.js';
-import { raisedRefusal, RUN_AGAIN_SQLSTATE } from '../store/db-errors.js';
+import { RUN_AGAIN_SQLSTATE } from '../store/db-errors.js';
 import { newSortableId } from '../store/ids.js';
 import { commitWithNext, sendWithNext } from '../store/round-trips.js';
 import { type Placeholders, statement } from '../store/statements.js';
@@ -27,6 +27,7 @@ import { authorize } from './authorize.js';
 import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
+import { CommittedFailure, refusalRaised } from './refusals.js';
 import { failureOf, failureRecord, findByFingerprint, replyOf } from './stored.js';
 
 type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>;
@@ -41,17 +42,6 @@ interface Pending {
 /** Pending work of a run that has not started. */
 const nothingPending = (): Pending => ({ afterCommit: [], refusals: new Map() });
 
-/**
- * The refusal a statement raised with `walletkit_refuse` (migration 0014) as the ApiError it
- * names, when `err` is one; undefined otherwise.
- */
-export function refusalRaised(err: unknown): ApiError | undefined {
-  const raised = raisedRefusal(err);
-  if (!raised) return undefined;
-  if (!isErrorCode(raised.code)) return new ApiError('ERR_INTERNAL', undefined, undefined, { cause: err });
-  return new ApiError(raised.code, raised.message, raised.field, { cause: err });
-}
-
 /** An activity's outcome, stored by the activity's last statement (built once: store/statements.ts). */
 const storeOutcome = statement('activity_outcome', (db, p: Placeholders<Outcome & { id: string }>) =>
   db
@@ -59,22 +49,6 @@ const storeOutcome = statement('activity_outcome', (db, p: Placeholders<Outcome 
     .set({ status: p('status'), result: p('result'), appProofs: p('appProofs'), failure: p('failure'), updatedAt: p('updatedAt') } as unknown as Outcome)
     .where(eq(activities.id, p('id'))),
 );
-
-/**
- * Thrown by a handler whose failure must still commit what it wrote (e.g. a wrong OTP
- * attempt is counted): the activity is stored as ACTIVITY_STATUS_FAILED with the error,
- * the transaction commits, and the caller gets `error`. A replay of the same body gets
- * the same error and runs nothing.
- */
-export class CommittedFailure extends Error {
-  readonly error: ApiError;
-
-  constructor(error: ApiError) {
-    super(error.message, { cause: error });
-    this.error = error;
-    this.name = 'CommittedFailure';
-  }
-}
 
 export interface SubmitInput {
   descriptor: OperationDescriptor;

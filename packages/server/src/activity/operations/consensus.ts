@@ -13,7 +13,7 @@ import { newSortableId } from '../../store/ids.js';
 import { activities, activityVotes, users } from '../../store/schema.js';
 import { isRootMember } from '../authorize.js';
 import type { HandlerTable, OperationContext } from '../context.js';
-import { refusalRaised } from '../execute.js';
+import { refusalRaised } from '../refusals.js';
 import { readQuorum } from '../queries/organization.js';
 import { toActivity } from '../record.js';
 

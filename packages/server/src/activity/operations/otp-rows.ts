@@ -9,7 +9,6 @@ import type { RawStatement } from '../../store/db.js';
 import { type Placeholders, runRaw, statement } from '../../store/statements.js';
 import { otps } from '../../store/schema.js';
 import type { OperationContext } from '../context.js';
-import { refusalRaised } from '../execute.js';
 import type { VerificationClaims } from './users-verification.js';
 
 const DAY_SECONDS = 24 * 3600;
@@ -23,9 +22,9 @@ const DAY_SECONDS = 24 * 3600;
  * committed before it.
  *
  * The database decides (decision 0034): the statement refuses by raising (`walletkit_refuse`,
- * which rolls the retirement back with the rest of the transaction), so when the handler may let
- * it (`decidedInDatabase`) it goes with the activity's own INSERT and COMMIT in one round trip;
- * in an approval it runs now and its refusal is thrown here.
+ * which rolls the retirement back with the rest of the transaction), so it goes with the
+ * activity's own INSERT and COMMIT in one round trip. Wherever its raise surfaces, the activity's
+ * refusal is read from it: by execute.ts, and in an approval by consensus.ts `runOrFail`.
  */
 export async function throttleAndRetire(ctx: OperationContext, contact: string): Promise<void> {
   const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay } = ctx.config.otp;
@@ -48,12 +47,7 @@ export async function throttleAndRetire(ctx: OperationContext, contact: string):
       `at most ${maxPerContactPerDay} codes per day may be sent to one contact`,
     ],
   };
-  if (ctx.decidedInDatabase) return sendWithNext(ctx.tx, throttle);
-  try {
-    await runRaw(ctx.tx, throttle);
-  } catch (err) {
-    throw refusalRaised(err) ?? err;
-  }
+  await sendWithNext(ctx.tx, throttle);
 }
 
 /**

@@ -21,7 +21,7 @@ import { ApiError } from '../../errors.js';
 import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
 import type { HandlerTable, OperationContext, PrefetchTable } from '../context.js';
-import { CommittedFailure } from '../execute.js';
+import { CommittedFailure } from '../refusals.js';
 import { countAttempt, insertOtp, isLive, markUsed, readOtp, spendForLogin, throttleAndRetire, useOpenedCode } from './otp-rows.js';
 import { openSession } from './sessions.js';
 import {
