@@ -83,6 +83,36 @@ describe.each([1, 0])("the enclave's own signatures with %i signer threads", (th
     expect(bare).toEqual({ clientKey: opened!.clientKey });
   });
 
+  it('given a verification token its attempt job signed, when it is checked, then no check is a job: its claims come back, its times are checked, and a token altered from it is still a job and refused', async () => {
+    const { otpId, issued } = await issue();
+    const client = generateP256KeyPair();
+    const now = Date.now();
+    const token = {
+      id: randomUUID(),
+      verification_type: 'OTP_TYPE_EMAIL',
+      contact: 'b@example.com',
+      organization_id: 'org-1',
+      exp: Math.floor(now / 1000) + 60,
+    };
+    const jobs = vi.spyOn(pool, 'verifyJwt');
+    try {
+      const encrypted = JSON.parse(await encryptOtpAttempt(issued.targetPublicKey, issued.code, client.publicKeyUncompressed));
+      const opened = await enclave.checkOtpAttempt({ otpId, sealedTargetKey: issued.sealedTargetKey, codeMac: issued.codeMac, encrypted, token });
+      const signed = opened!.verificationToken!;
+      expect(await enclave.verifyJwtOnThread(signed, () => now)).toEqual({ ...token, public_key: opened!.clientKey });
+      expect(await enclave.verifyJwtOnThread(signed, () => now + 1000)).toEqual({ ...token, public_key: opened!.clientKey });
+      await expect(enclave.verifyJwtOnThread(signed, () => now + 61_000)).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
+      expect(jobs).toHaveBeenCalledTimes(0);
+      // The same signature over other claims is not the token it signed: a job, and refused.
+      const [head, , signature] = signed.split('.');
+      const altered = `${head}.${Buffer.from(JSON.stringify({ ...token, public_key: generateP256KeyPair().publicKey })).toString('base64url')}.${signature}`;
+      await expect(enclave.verifyJwtOnThread(altered, () => now)).rejects.toMatchObject({ code: 'ERR_JWT_INVALID' });
+      expect(jobs).toHaveBeenCalledTimes(1);
+    } finally {
+      jobs.mockRestore();
+    }
+  });
+
   it('given client signatures, when their key is asked for, then a good one gives its key compressed, in either encoding, and anything else none', async () => {
     const client = generateP256KeyPair();
     const message = JSON.stringify({ type: 'USAGE_TYPE_LOGIN', tokenId: randomUUID() });

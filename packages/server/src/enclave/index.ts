@@ -367,6 +367,8 @@ export class Enclave {
     } catch (cause) {
       throw new ApiError('ERR_INTERNAL', 'a sealed value does not open with the at-rest key', undefined, { cause });
     }
+    // Signed by the thread just now: its next check (the proxy's account lookup) is its times alone.
+    if (opened?.verificationToken !== undefined) this.tokens.signed(opened.verificationToken);
     return opened ?? undefined;
   }
 
