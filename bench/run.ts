@@ -17,8 +17,23 @@ import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
 import { LOGINS_PER_ACCOUNT, World } from './lib/world.js';
-import { attempt, data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource } from './lib/recorder.js';
-import { CONNECTIONS, DATA_ROOT, dbs, type Part, parts, PG_URL, runSettings, scales, SOAK_SECONDS, SOAK_WARMUP } from './lib/settings.js';
+import { attempt, data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource, type Window } from './lib/recorder.js';
+import {
+  CONNECTIONS,
+  DATA_ROOT,
+  dbs,
+  type Part,
+  parts,
+  PG_URL,
+  runSettings,
+  scales,
+  SECONDS,
+  SLICE_WARMUP,
+  SLICES,
+  SOAK_SECONDS,
+  SOAK_WARMUP,
+  WARMUP,
+} from './lib/settings.js';
 
 let ceiling: Running;
 
@@ -57,12 +72,51 @@ async function bracketed(
   }
 }
 
-/** One kind of request against each scale's server in turn, kept under `key`. */
-async function eachScale(worlds: Scaled[], key: string, order: number, make: (probe: World['probe']) => (i: number) => Req): Promise<void> {
-  for (const { world, scale } of worlds) {
-    const m = await attempt(world, world.kind, key, order, scale, () => measure(`${key} ${at(scale)}`, world.url, make(world.probe), world.server?.pid));
-    if (m) keep(world.kind, scale, key, m);
+/**
+ * One figure at every scale in alternating slices (settings.ts SLICES: 1,000, 100,000, 1,000, ...),
+ * each slice logged, each scale's slices pooled and kept under `key`. With one scale, one window.
+ * `one` takes a slice: `label` to log it under, `window` its length and warm-up.
+ */
+async function sideBySide(
+  worlds: Scaled[],
+  key: string,
+  name: string,
+  order: number,
+  unit: string,
+  one: (scaled: Scaled, label: string, window: Window) => Promise<Measured>,
+): Promise<void> {
+  const slices = worlds.length > 1 ? SLICES : 1;
+  const taken = new Map<Scaled, Measured[]>(worlds.map((w) => [w, []]));
+  /**
+   * Scales whose flows ran out (the seeded accounts' logins): a slice cut short is their last, and
+   * the others' slice of that round too, so that every scale is pooled over the same rounds.
+   */
+  const spent = new Set<Scaled>();
+  for (let slice = 0; slice < slices && spent.size === 0; slice++) {
+    for (const scaled of worlds) {
+      const label = `${name} ${at(scaled.scale)}${slices > 1 ? ` (${slice + 1}/${slices})` : ''}`;
+      const window = { seconds: SECONDS / slices, warmupSeconds: slice === 0 ? WARMUP : SLICE_WARMUP };
+      const m = await attempt(scaled.world, scaled.world.kind, name, order, scaled.scale, () => one(scaled, label, window));
+      if (m && m.figures.seconds > 0) taken.get(scaled)!.push(m);
+      if (m && m.figures.seconds < window.seconds - 0.5) {
+        spent.add(scaled);
+        if (slice < slices - 1) log(`  ${''.padEnd(34)} nothing left to run at ${scaleLabel(scaled.scale)}: the slices end with this round`);
+      }
+    }
   }
+  for (const [scaled, ms] of taken) {
+    if (ms.length === 0) continue;
+    const m = pooled(...ms);
+    if (slices > 1) logFigures(`${name} ${at(scaled.scale)}, ${ms.length} pooled`, unit, m);
+    keep(scaled.world.kind, scaled.scale, key, m);
+  }
+}
+
+/** One kind of request against each scale's server, in alternating slices (`sideBySide`). */
+async function eachScale(worlds: Scaled[], key: string, order: number, make: (probe: World['probe']) => (i: number) => Req): Promise<void> {
+  await sideBySide(worlds, key, key, order, 'req/s', ({ world }, label, window) =>
+    measure(label, world.url, make(world.probe), world.server?.pid, 'req/s', window),
+  );
 }
 
 /**
@@ -106,11 +160,15 @@ async function readFigures(worlds: Scaled[]): Promise<void> {
   );
 }
 
-/** Figure 2: create_sub_organization (root user with an API key, Ethereum wallet) per second. */
-async function signupFigure(world: World, scale: number): Promise<void> {
-  const m = await measure(`create_sub_organization ${at(scale)}`, world.url, (i) => requests.createSubOrganization(world, i), world.server?.pid, 'signups/s');
-  keep(world.kind, scale, 'create_sub_organization', m);
-  extra[`signups_${world.kind}_${scale}`] = m.figures.ok;
+/** Figure 2: create_sub_organization (root user with an API key, Ethereum wallet) per second, in alternating slices. */
+async function signupFigures(worlds: Scaled[]): Promise<void> {
+  await sideBySide(worlds, 'create_sub_organization', 'create_sub_organization', 20, 'signups/s', ({ world }, label, window) =>
+    measure(label, world.url, (i) => requests.createSubOrganization(world, i), world.server?.pid, 'signups/s', window),
+  );
+  for (const { world, scale } of worlds) {
+    const m = data.figures[world.kind]?.[String(scale)]?.create_sub_organization;
+    if (m) extra[`signups_${world.kind}_${scale}`] = m.figures.ok;
+  }
 }
 
 /**
@@ -137,24 +195,25 @@ async function otpFigures(worlds: Scaled[]): Promise<void> {
     }
   };
   await bracketed(worlds, 'ceiling_otp', 'ceiling /otp', 30, ceilingOnce, async () => {
-    for (const { world, scale } of worlds) {
-      await attempt(world, world.kind, 'email OTP login', 30, scale, async () => {
-        const available = world.loginAccountsLeft();
-        const m = await measureFlowRate(
-          `email OTP login ${at(scale)}`,
-          world.server?.pid,
-          available,
-          () => {
-            const email = world.takeLoginEmail();
-            return email === undefined ? undefined : { email, key: newKey() };
-          },
-          (p) => world.loginByCode(p.email, p.key),
-        );
-        log(
-          `  ${''.padEnd(34)} ${num(available - world.loginAccountsLeft())} of ${num(available)} logins the seeded accounts had left taken (logged in, or prepared for the window and left unused; ${LOGINS_PER_ACCOUNT} an account)`,
-        );
-        keep(world.kind, scale, 'otp_login', m);
-      });
+    const available = new Map(worlds.map(({ world }) => [world, world.loginAccountsLeft()]));
+    await sideBySide(worlds, 'otp_login', 'email OTP login', 30, 'logins/s', ({ world }, label, window) =>
+      measureFlowRate(
+        label,
+        world.server?.pid,
+        world.loginAccountsLeft(),
+        () => {
+          const email = world.takeLoginEmail();
+          return email === undefined ? undefined : { email, key: newKey() };
+        },
+        (p) => world.loginByCode(p.email, p.key),
+        'logins/s',
+        window,
+      ),
+    );
+    for (const [world, before] of available) {
+      log(
+        `  ${''.padEnd(34)} ${num(before - world.loginAccountsLeft())} of ${num(before)} logins the seeded accounts had left taken at ${scaleLabel(world.seeded)} (logged in, or prepared for a window and left unused; ${LOGINS_PER_ACCOUNT} an account)`,
+      );
     }
   });
 }
@@ -335,7 +394,7 @@ async function main(): Promise<void> {
     if (parts.has('reads')) await readFigures(worlds);
     if (parts.has('otp')) await otpFigures(worlds);
     // Last: every signup adds a sub-organization.
-    if (parts.has('signup')) for (const { world, scale } of worlds) await attempt(world, kind, 'signup', 20, scale, () => signupFigure(world, scale));
+    if (parts.has('signup')) await signupFigures(worlds);
 
     // Figures 6 and 7 on the largest scale alone.
     const { world, scale: last } = worlds.at(-1)!;

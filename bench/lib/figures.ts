@@ -32,37 +32,44 @@ export interface Measured {
 }
 
 /**
- * Two measurements of one thing as one (a ceiling taken before and after the figures read
- * against it): the requests of both windows over both windows' time, latencies and CPU averaged.
+ * Measurements of one thing as one (a ceiling taken before and after the figures read against it;
+ * a figure taken in alternating slices): the requests of every window over all their time,
+ * latencies and CPU averaged window by window.
  */
-export function pooled(a: Measured, b: Measured): Measured {
-  const fa = a.figures;
-  const fb = b.figures;
-  const seconds = fa.seconds + fb.seconds;
-  const mean = (x: number, y: number) => Math.round((x + y) / 2);
+export function pooled(...ms: Measured[]): Measured {
+  const first = ms[0];
+  if (!first) throw new Error('nothing to pool');
+  if (ms.length === 1) return first;
+  const all = ms.map((m) => m.figures);
+  const sum = (f: (x: Figures) => number) => all.reduce((total, x) => total + f(x), 0);
+  const mean = (f: (x: Figures) => number) => Math.round(sum(f) / all.length);
+  const seconds = sum((x) => x.seconds);
+  const cpus = ms.map((m) => m.cpu).filter((c): c is CpuShare => c !== undefined);
+  const cpuMean = (f: (c: CpuShare) => number) => cpus.reduce((total, c) => total + f(c), 0) / cpus.length;
+  const stalled = cpus.every((c) => c.ioStalled !== undefined) ? { ioStalled: cpuMean((c) => c.ioStalled!) } : {};
   return {
     figures: {
-      rate: seconds > 0 ? (fa.ok + fb.ok) / seconds : 0,
-      p50: mean(fa.p50, fb.p50),
-      p99: mean(fa.p99, fb.p99),
-      ok: fa.ok + fb.ok,
-      failed: fa.failed + fb.failed,
-      failures: [...fa.failures, ...fb.failures].slice(0, 5),
+      rate: seconds > 0 ? sum((x) => x.ok) / seconds : 0,
+      p50: mean((x) => x.p50),
+      p99: mean((x) => x.p99),
+      ok: sum((x) => x.ok),
+      failed: sum((x) => x.failed),
+      failures: all.flatMap((x) => x.failures).slice(0, 5),
       seconds,
-      builtLate: fa.builtLate + fb.builtLate,
+      builtLate: sum((x) => x.builtLate),
     },
     cpu:
-      a.cpu && b.cpu
+      cpus.length === ms.length
         ? {
-            server: (a.cpu.server + b.cpu.server) / 2,
-            bench: (a.cpu.bench + b.cpu.bench) / 2,
-            machine: (a.cpu.machine + b.cpu.machine) / 2,
-            steal: (a.cpu.steal + b.cpu.steal) / 2,
-            iowait: (a.cpu.iowait + b.cpu.iowait) / 2,
-            ...(a.cpu.ioStalled !== undefined && b.cpu.ioStalled !== undefined ? { ioStalled: (a.cpu.ioStalled + b.cpu.ioStalled) / 2 } : {}),
-            cores: a.cpu.cores,
+            server: cpuMean((c) => c.server),
+            bench: cpuMean((c) => c.bench),
+            machine: cpuMean((c) => c.machine),
+            steal: cpuMean((c) => c.steal),
+            iowait: cpuMean((c) => c.iowait),
+            ...stalled,
+            cores: cpus[0]!.cores,
           }
-        : (a.cpu ?? b.cpu),
+        : cpus[0],
   };
 }
 
@@ -313,7 +320,7 @@ export function deriveRows(data: RunData): Row[] {
 }
 
 const RATIO_LEGEND =
-  'ratio: the figure over its ceiling or target (p99: p99 / 50 ms, lower is better; growth: large / small scale, measured side by side; memory: last / first).';
+  'ratio: the figure over its ceiling or target (p99: p99 / 50 ms, lower is better; growth: large / small scale, measured in alternating slices; memory: last / first).';
 
 /** The lines under the table: the ratio column, and the `*` when a row has one. */
 export function legend(rows: Row[]): string {

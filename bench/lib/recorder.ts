@@ -70,9 +70,17 @@ export function noteSource(key: string): void {
   extra[key] = source;
 }
 
-export function logFigures(label: string, unit: string, m: Measured): void {
+/** A measured window and the warm-up before it (FULL: the run's BENCH_SECONDS and BENCH_WARMUP_SECONDS). */
+export interface Window {
+  seconds: number;
+  warmupSeconds: number;
+}
+export const FULL: Window = { seconds: SECONDS, warmupSeconds: WARMUP };
+
+/** Log one figure; `seconds` is the window it was meant to fill (shorter: cut short, the flows ran out). */
+export function logFigures(label: string, unit: string, m: Measured, seconds = SECONDS): void {
   const f = m.figures;
-  const window = f.seconds < SECONDS - 0.5 ? ` in ${f.seconds.toFixed(1)} s (window cut short)` : '';
+  const window = f.seconds < seconds - 0.5 ? ` in ${f.seconds.toFixed(1)} s (window cut short)` : '';
   log(
     `  ${label.padEnd(34)} ${num(f.rate, 1).padStart(9)} ${unit}  p50 ${String(f.p50).padStart(4)} ms  p99 ${String(f.p99).padStart(4)} ms  ` +
       `(${num(f.ok)} ok, ${f.failed} failed${window}${f.builtLate ? `, ${f.builtLate} built during the window` : ''})`,
@@ -99,11 +107,18 @@ function cpuDuring(pid: number | undefined): { onMeasure: () => () => void; shar
 }
 
 /** One kind of request at BENCH_CONNECTIONS, with the CPU of `pid` (the server) during the window. */
-export async function measure(label: string, url: string, make: (i: number) => Req, pid: number | undefined, unit = 'req/s'): Promise<Measured> {
+export async function measure(
+  label: string,
+  url: string,
+  make: (i: number) => Req,
+  pid: number | undefined,
+  unit = 'req/s',
+  window: Window = FULL,
+): Promise<Measured> {
   const cpu = cpuDuring(pid);
-  const figures = await measureRequests({ url, connections: CONNECTIONS, warmupSeconds: WARMUP, seconds: SECONDS, make, onMeasure: cpu.onMeasure });
+  const figures = await measureRequests({ url, connections: CONNECTIONS, ...window, make, onMeasure: cpu.onMeasure });
   const m = { figures, cpu: cpu.share() };
-  logFigures(label, unit, m);
+  logFigures(label, unit, m, window.seconds);
   return m;
 }
 
@@ -119,19 +134,12 @@ export async function measureFlowRate<P>(
   prepare: (i: number) => P | undefined,
   flow: (p: P) => Promise<void>,
   unit = 'logins/s',
+  window: Window = FULL,
 ): Promise<Measured> {
   const cpu = cpuDuring(pid);
-  const figures = await measureFlows({
-    concurrency: CONNECTIONS,
-    warmupSeconds: WARMUP,
-    seconds: SECONDS,
-    maxFlows,
-    prepare,
-    flow,
-    onMeasure: cpu.onMeasure,
-  });
+  const figures = await measureFlows({ concurrency: CONNECTIONS, ...window, maxFlows, prepare, flow, onMeasure: cpu.onMeasure });
   const m = { figures, cpu: cpu.share() };
-  logFigures(label, unit, m);
+  logFigures(label, unit, m, window.seconds);
   return m;
 }
 

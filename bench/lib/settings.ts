@@ -47,6 +47,16 @@ scales.sort((a, b) => a - b);
 export const SECONDS = numberOf('BENCH_SECONDS', 20);
 export const WARMUP = numberOf('BENCH_WARMUP_SECONDS', Math.min(5, Math.max(2, Math.round(SECONDS / 4))));
 export const CONNECTIONS = numberOf('BENCH_CONNECTIONS', 10);
+/**
+ * Slices a figure is taken in at each scale when more than one is measured: 1,000, then 100,000,
+ * then 1,000 again, and so on, each slice SECONDS / SLICES long, pooled by scale. The machine's
+ * speed drifts over minutes (the AMD host's ceilings moved 24% within one figure), and a figure
+ * taken at one scale after the other read that drift as growth; in alternating slices both scales
+ * see the same machine. 1: one window a scale, one after the other.
+ */
+export const SLICES = Math.round(numberOf('BENCH_SLICES', 4));
+/** Warm-up before each slice after a scale's first (which has WARMUP): its server sat idle while the other scale's slice ran. */
+export const SLICE_WARMUP = Math.min(WARMUP, numberOf('BENCH_SLICE_WARMUP_SECONDS', 1));
 export const SOAK_SECONDS = numberOf('BENCH_SOAK_SECONDS', 600, 10);
 /**
  * Load before the soak's clock starts: a fresh server's heap, pools and caches grow to their
@@ -102,6 +112,7 @@ export function runSettings(): Record<string, unknown> {
     seconds: SECONDS,
     warmupSeconds: WARMUP,
     connections: CONNECTIONS,
+    slices: scales.length > 1 ? SLICES : undefined,
     soakSeconds: parts.has('soak') ? SOAK_SECONDS : undefined,
     postgres: dbs.includes('postgres') ? (PG_URL ? 'BENCH_PG_URL' : 'throwaway PostgreSQL 15 cluster (fsync off, synchronous_commit off)') : undefined,
     data: DATA_ROOT.note,
