@@ -208,11 +208,12 @@ async function otpFigures(worlds: Scaled[]): Promise<void> {
         (p) => world.loginByCode(p.email, p.key),
         'logins/s',
         window,
+        (left) => world.giveBackLoginEmails(left.map((p) => p.email)),
       ),
     );
     for (const [world, before] of available) {
       log(
-        `  ${''.padEnd(34)} ${num(before - world.loginAccountsLeft())} of ${num(before)} logins the seeded accounts had left taken at ${scaleLabel(world.seeded)} (logged in, or prepared for a window and left unused; ${LOGINS_PER_ACCOUNT} an account)`,
+        `  ${''.padEnd(34)} ${num(before - world.loginAccountsLeft())} of ${num(before)} logins the seeded accounts had left taken at ${scaleLabel(world.seeded)} (logins run, warm-ups included; ${LOGINS_PER_ACCOUNT} an account)`,
       );
     }
   });

@@ -146,6 +146,8 @@ export interface FlowRun<P> {
   maxFlows: number;
   /** As RequestRun's. */
   onMeasure?: () => () => void;
+  /** Given what was prepared for the window and never ran (the next window's flows may take it: a seeded account's login). */
+  unused?: (left: P[]) => void;
 }
 
 /** Run closed-loop flows: warm-up, then `seconds` measured; flows still running at the deadline are awaited but not counted. */
@@ -196,6 +198,8 @@ export async function measureFlows<P>(run: FlowRun<P>): Promise<Figures> {
     return run.prepare(i);
   });
   done?.();
+  // Indexes from `next` on were never taken by a simulated user.
+  run.unused?.(pool.slice(Math.max(0, next - offset)).filter((p): p is P => p !== undefined));
   const sorted = measured.latencies.sort((a, b) => a - b);
   return {
     rate: sorted.length / Math.max(measured.elapsed, 0.001),

@@ -135,9 +135,10 @@ export async function measureFlowRate<P>(
   flow: (p: P) => Promise<void>,
   unit = 'logins/s',
   window: Window = FULL,
+  unused?: (left: P[]) => void,
 ): Promise<Measured> {
   const cpu = cpuDuring(pid);
-  const figures = await measureFlows({ concurrency: CONNECTIONS, ...window, maxFlows, prepare, flow, onMeasure: cpu.onMeasure });
+  const figures = await measureFlows({ concurrency: CONNECTIONS, ...window, maxFlows, prepare, flow, onMeasure: cpu.onMeasure, ...(unused ? { unused } : {}) });
   const m = { figures, cpu: cpu.share() };
   logFigures(label, unit, m, window.seconds);
   return m;

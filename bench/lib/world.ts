@@ -56,6 +56,8 @@ export class World {
   seeded = 0;
   /** Logins taken so far (takeLoginEmail). */
   private loginsTaken = 0;
+  /** Emails given back unused (giveBackLoginEmails), handed out first. */
+  private readonly givenBack: string[] = [];
   private plan: ClonePlan | undefined;
   /** The simulated browsers' connections to the server (`post`). */
   private agent = new Agent({ keepAlive: true });
@@ -246,13 +248,23 @@ export class World {
    * apart, so the simulated users never hold one account at once.
    */
   takeLoginEmail(): string | undefined {
+    const back = this.givenBack.shift();
+    if (back !== undefined) return back;
     if (this.loginsTaken >= this.seeded * LOGINS_PER_ACCOUNT) return undefined;
     return cloneEmail(this.template, (this.loginsTaken++ % this.seeded) + 1);
   }
 
+  /**
+   * Emails taken for a window that ended before their login ran (load.ts `unused`): the next ones
+   * takeLoginEmail hands out. No code was sent for them, and nobody holds their accounts.
+   */
+  giveBackLoginEmails(emails: string[]): void {
+    this.givenBack.push(...emails);
+  }
+
   /** Logins the seeded accounts have left (takeLoginEmail). */
   loginAccountsLeft(): number {
-    return this.seeded * LOGINS_PER_ACCOUNT - this.loginsTaken;
+    return this.seeded * LOGINS_PER_ACCOUNT - this.loginsTaken + this.givenBack.length;
   }
 
   /** POST as the simulated browsers do (http.ts). */
