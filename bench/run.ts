@@ -73,7 +73,8 @@ async function bracketed(
 }
 
 /**
- * One figure at every scale in alternating slices (settings.ts SLICES: 1,000, 100,000, 1,000, ...),
+ * One figure at every scale in alternating slices (settings.ts SLICES: 1,000, 100,000, then
+ * 100,000, 1,000, ...),
  * each slice logged, each scale's slices pooled and kept under `key`. With one scale, one window.
  * `one` takes a slice: `label` to log it under, `window` its length and warm-up.
  */
@@ -88,21 +89,31 @@ async function sideBySide(
   const slices = worlds.length > 1 ? SLICES : 1;
   const taken = new Map<Scaled, Measured[]>(worlds.map((w) => [w, []]));
   /**
-   * Scales whose flows ran out (the seeded accounts' logins): a slice cut short is their last, and
-   * the others' slice of that round too, so that every scale is pooled over the same rounds.
+   * Flows run out (the seeded accounts' logins at the smaller scale): a slice cut short ends the
+   * slices with its round. A slice with nothing in it drops its whole round, the other scales'
+   * slices of it too, so that every scale is pooled over the same rounds.
    */
-  const spent = new Set<Scaled>();
-  for (let slice = 0; slice < slices && spent.size === 0; slice++) {
-    for (const scaled of worlds) {
+  let last = slices;
+  for (let slice = 0; slice < last; slice++) {
+    const round: Array<[Scaled, Measured]> = [];
+    // ABBA: every other round the other way round, so that no scale always goes first.
+    for (const scaled of slice % 2 === 0 ? worlds : [...worlds].reverse()) {
       const label = `${name} ${at(scaled.scale)}${slices > 1 ? ` (${slice + 1}/${slices})` : ''}`;
       const window = { seconds: SECONDS / slices, warmupSeconds: slice === 0 ? WARMUP : SLICE_WARMUP };
       const m = await attempt(scaled.world, scaled.world.kind, name, order, scaled.scale, () => one(scaled, label, window));
-      if (m && m.figures.seconds > 0) taken.get(scaled)!.push(m);
-      if (m && m.figures.seconds < window.seconds - 0.5) {
-        spent.add(scaled);
-        if (slice < slices - 1) log(`  ${''.padEnd(34)} nothing left to run at ${scaleLabel(scaled.scale)}: the slices end with this round`);
+      if (!m) continue;
+      round.push([scaled, m]);
+      if (m.figures.seconds >= window.seconds - 0.5) continue;
+      last = slice + 1;
+      if (m.figures.seconds > 0 || slices === 1) {
+        if (slice < slices - 1) log(`  ${''.padEnd(34)} nothing more to run at ${scaleLabel(scaled.scale)}: the slices end with this round`);
+        continue;
       }
+      log(`  ${''.padEnd(34)} nothing left to run at ${scaleLabel(scaled.scale)}: round ${slice + 1} is dropped at every scale`);
+      round.length = 0;
+      break;
     }
+    for (const [scaled, m] of round) taken.get(scaled)!.push(m);
   }
   for (const [scaled, ms] of taken) {
     if (ms.length === 0) continue;

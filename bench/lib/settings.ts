@@ -48,8 +48,9 @@ export const SECONDS = numberOf('BENCH_SECONDS', 20);
 export const WARMUP = numberOf('BENCH_WARMUP_SECONDS', Math.min(5, Math.max(2, Math.round(SECONDS / 4))));
 export const CONNECTIONS = numberOf('BENCH_CONNECTIONS', 10);
 /**
- * Slices a figure is taken in at each scale when more than one is measured: 1,000, then 100,000,
- * then 1,000 again, and so on, each slice SECONDS / SLICES long, pooled by scale. The machine's
+ * Slices a figure is taken in at each scale when more than one is measured: 1,000 then 100,000,
+ * then 100,000 then 1,000, and so on (no scale always first), each slice SECONDS / SLICES long,
+ * pooled by scale. The machine's
  * speed drifts over minutes (the AMD host's ceilings moved 24% within one figure), and a figure
  * taken at one scale after the other read that drift as growth; in alternating slices both scales
  * see the same machine. 1: one window a scale, one after the other.
