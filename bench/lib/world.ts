@@ -189,6 +189,28 @@ export class World {
     await server?.stop();
   }
 
+  /**
+   * Rows of `table` still to change before its next ANALYZE comes due by autovacuum's rules
+   * (threshold + scale factor x rows, less the changes since the last one), read with the server
+   * stopped (PGlite's directory belongs to one process). On PGlite the server runs that ANALYZE
+   * itself (store/maintenance.ts), in its own memory.
+   */
+  async changesBeforeAnalyze(table: string): Promise<number> {
+    await this.stop();
+    const db = await openSeedConnection(this.databaseUrl ? { databaseUrl: this.databaseUrl } : { dataDir: this.dataDir! });
+    try {
+      const [row] = await db.rows<{ due: string | number }>(
+        `SELECT greatest(0, current_setting('autovacuum_analyze_threshold')::float8
+           + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
+           - s.n_mod_since_analyze) AS due
+         FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.relname = '${table}'`,
+      );
+      return Math.ceil(Number(row?.due ?? 0));
+    } finally {
+      await db.close();
+    }
+  }
+
   async restart(workers = 1, env: NodeJS.ProcessEnv = {}): Promise<void> {
     await this.stop();
     await this.start(workers, env);
