@@ -7,35 +7,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { startThrowawayPostgres, type ThrowawayPostgres } from '../packages/server/test/support/pg.js';
-import { MAINTENANCE_INTERVAL_MS } from '../packages/server/src/store/maintenance.js';
 import { CeilingOtp } from './lib/ceiling-otp.js';
 import { newKey, selfCheck } from './lib/client-crypto.js';
-import { cpuMeter } from './lib/cpu.js';
-import { deriveRows, legend, type Measured, mb, pooled, type RunData, rssWindows, scaleLabel, soakWindow } from './lib/figures.js';
-import { type Figures, type Req, sustainRequests } from './lib/load.js';
-import { killAll, type Running, rssOf, startCeiling } from './lib/processes.js';
+import { deriveRows, legend, type Measured, pooled, type RunData, scaleLabel } from './lib/figures.js';
+import type { Req } from './lib/load.js';
+import { killAll, type Running, startCeiling } from './lib/processes.js';
 import { num, renderMarkdown, renderText, writeResults } from './lib/report.js';
 import * as requests from './lib/requests.js';
 import { startCodeSink } from './lib/sink.js';
+import { soakFigure } from './lib/soak.js';
 import { LOGINS_PER_ACCOUNT, World } from './lib/world.js';
 import { attempt, data, extra, keep, log, logFigures, logLines, measure, measureFlowRate, noteSource, type Window } from './lib/recorder.js';
-import {
-  CONNECTIONS,
-  DATA_ROOT,
-  dbs,
-  type Part,
-  parts,
-  PG_URL,
-  runSettings,
-  scales,
-  SECONDS,
-  SLICE_WARMUP,
-  SLICES,
-  SOAK_SECONDS,
-  SOAK_WARMUP,
-  SOAK_WARMUP_MAX,
-  WARMUP,
-} from './lib/settings.js';
+import { DATA_ROOT, dbs, type Part, parts, PG_URL, runSettings, scales, SECONDS, SLICE_WARMUP, SLICES, SOAK_SECONDS, WARMUP } from './lib/settings.js';
 
 let ceiling: Running;
 
@@ -266,81 +249,6 @@ async function workersFigure(world: World, scale: number): Promise<void> {
   for (const [k, m] of Object.entries({ workers_1: one, workers_1_bare: oneBare, workers_2: two, ceiling_1: top1, ceiling_2: top2 })) {
     keep(world.kind, `workers@${scale}`, k, m);
   }
-}
-
-/** Figure 7: RSS of a fresh server under mixed signing and reads, first minute against last (floors: figures.ts rssWindows). */
-async function soakFigure(world: World, scale: number): Promise<void> {
-  // On PGlite the server's first ANALYZE of `activities` takes memory it keeps (its sample of whole
-  // rows, in WebAssembly memory that is never given back: decision 0035); the warm-up lasts until it
-  // has run, so that the figure compares the working size with itself.
-  const toAnalyze = world.kind === 'pglite' ? await world.changesBeforeAnalyze('activities') : 0;
-  await world.restart(1);
-  noteSource(`source_${world.kind}_soak`);
-  const pid = world.server!.pid;
-  const probe = world.probe;
-  const mix = [
-    (i: number) => requests.signRawPayloads(probe, i),
-    () => requests.listWallets(probe),
-    (i: number) => requests.signTransaction(probe, i),
-    () => requests.listWalletAccounts(probe),
-  ];
-  let n = 0;
-  const make = () => {
-    const i = n++;
-    return mix[i % mix.length]!(1_000_000 + i);
-  };
-  const window = soakWindow(SOAK_SECONDS);
-  const every = SOAK_SECONDS >= 120 ? 5 : Math.max(1, SOAK_SECONDS / 24);
-  // Half the mix are signatures, each an activity row.
-  const signaturesDue = toAnalyze;
-  log(
-    `  warm-up ${SOAK_WARMUP} s (the heap grows to its working size)${signaturesDue > 0 ? `, and on until the server's first ANALYZE of activities has run (${num(signaturesDue)} more rows; then ${MAINTENANCE_INTERVAL_MS / 1000} s, a maintenance pass)` : ''}, then ${SOAK_SECONDS} s of mixed load (sign_raw_payloads, list_wallets, sign_transaction, list_wallet_accounts) at ${CONNECTIONS} connections; RSS every ${every} s`,
-  );
-  const warmupStart = performance.now();
-  await sustainRequests({ url: world.url, connections: CONNECTIONS, seconds: SOAK_WARMUP, make });
-  // `n` counts requests built; every other one is a signature.
-  while (signaturesDue > 0 && Math.floor(n / 2) < signaturesDue && performance.now() - warmupStart < SOAK_WARMUP_MAX * 1000) {
-    await sustainRequests({ url: world.url, connections: CONNECTIONS, seconds: 15, make });
-  }
-  if (signaturesDue > 0) {
-    await sustainRequests({ url: world.url, connections: CONNECTIONS, seconds: MAINTENANCE_INTERVAL_MS / 1000, make });
-    const seconds = (performance.now() - warmupStart) / 1000;
-    extra[`soak_warmup_seconds_${world.kind}`] = Math.round(seconds);
-    log(`  warmed up for ${Math.round(seconds)} s (${num(n)} requests)`);
-  }
-  const samples: Array<{ t: number; rss: number }> = [];
-  const t0 = performance.now();
-  const sample = () => {
-    const rss = rssOf(pid);
-    if (rss !== undefined) samples.push({ t: (performance.now() - t0) / 1000, rss });
-  };
-  sample();
-  const timer = setInterval(sample, every * 1000);
-  let lastMinuteLog = 0;
-  const minuteLog = setInterval(() => {
-    const last = samples.at(-1);
-    if (last && last.t - lastMinuteLog >= 59) {
-      lastMinuteLog = last.t;
-      log(`  ${Math.round(last.t)} s: RSS ${(last.rss / 2 ** 20).toFixed(1)} MB`);
-    }
-  }, 10_000);
-  const meter = cpuMeter(pid);
-  let figures: Figures;
-  try {
-    figures = await sustainRequests({ url: world.url, connections: CONNECTIONS, seconds: SOAK_SECONDS, make });
-  } finally {
-    clearInterval(timer);
-    clearInterval(minuteLog);
-  }
-  sample();
-  const m = { figures, cpu: meter() };
-  logFigures('mixed load (soak)', 'req/s', { ...m, figures: { ...figures, builtLate: 0 } });
-  const { floor, median } = rssWindows(samples, window);
-  log(
-    `  RSS first ${Math.round(window)} s floor ${mb(floor.first)} (median ${mb(median.first)}), last ${Math.round(window)} s floor ${mb(floor.last)} (median ${mb(median.last)}); ${samples.length} samples, max ${mb(Math.max(...samples.map((s) => s.rss)))}`,
-  );
-  keep(world.kind, `soak@${scale}`, 'mixed', m);
-  extra[`rss_${world.kind}`] = samples;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ export const SOAK_SECONDS = numberOf('BENCH_SOAK_SECONDS', 600, 10);
  * goes on under steady load is).
  */
 export const SOAK_WARMUP = numberOf('BENCH_SOAK_WARMUP_SECONDS', Math.min(60, SOAK_SECONDS / 5), 1);
-/** The longest the soak's warm-up waits for PGlite's first ANALYZE of `activities` (run.ts `soakFigure`). */
+/** The longest the soak's warm-up waits for PGlite's first ANALYZE of `activities` (soak.ts `soakFigure`). */
 export const SOAK_WARMUP_MAX = Math.max(SOAK_WARMUP, numberOf('BENCH_SOAK_WARMUP_MAX_SECONDS', 600, 1));
 export const PG_URL = process.env.BENCH_PG_URL?.trim() || undefined;
 

@@ -18,6 +18,7 @@ import { post, type Reply } from './http.js';
 import { runCli, type Running, startWalletkit } from './processes.js';
 import { cloneEmail, type ClonePlan, openSeedConnection, planClone, type Template, writeClones } from './seed.js';
 import type { CodeSink } from './sink.js';
+import { ANALYZE_LIMIT } from '../../packages/server/src/store/maintenance.js';
 
 export type DbKind = 'pglite' | 'postgres';
 
@@ -190,8 +191,8 @@ export class World {
   }
 
   /**
-   * Rows of `table` still to change before its next ANALYZE comes due by autovacuum's rules
-   * (threshold + scale factor x rows, less the changes since the last one), read with the server
+   * Rows of `table` still to change before its next ANALYZE comes due by autovacuum's rule
+   * (store/maintenance.ts `ANALYZE_LIMIT`, less the changes since the last one), read with the server
    * stopped (PGlite's directory belongs to one process). On PGlite the server runs that ANALYZE
    * itself (store/maintenance.ts), in its own memory.
    */
@@ -200,9 +201,7 @@ export class World {
     const db = await openSeedConnection(this.databaseUrl ? { databaseUrl: this.databaseUrl } : { dataDir: this.dataDir! });
     try {
       const [row] = await db.rows<{ due: string | number }>(
-        `SELECT greatest(0, current_setting('autovacuum_analyze_threshold')::float8
-           + current_setting('autovacuum_analyze_scale_factor')::float8 * greatest(c.reltuples, 0)
-           - s.n_mod_since_analyze) AS due
+        `SELECT greatest(0, ${ANALYZE_LIMIT} - s.n_mod_since_analyze) AS due
          FROM pg_class c JOIN pg_stat_user_tables s ON s.relid = c.oid WHERE c.relname = '${table}'`,
       );
       return Math.ceil(Number(row?.due ?? 0));

@@ -53,6 +53,12 @@ const setting = (name: string) => `current_setting('${name}')::float8`;
 const tuples = 'greatest(c.reltuples, 0)';
 
 /**
+ * Autovacuum's analyze limit of a table, as SQL over its `pg_class` row `c`: threshold + scale
+ * factor x rows. A table whose changes since its last ANALYZE (`n_mod_since_analyze`) pass it is due one.
+ */
+export const ANALYZE_LIMIT = `${setting('autovacuum_analyze_threshold')} + ${setting('autovacuum_analyze_scale_factor')} * ${tuples}`;
+
+/**
  * The tables due, by autovacuum's rules (PostgreSQL documentation, "The Autovacuum Daemon"): dead
  * tuples past threshold + scale factor x rows, inserts since the last vacuum past theirs, or a
  * relfrozenxid older than `autovacuum_freeze_max_age`; an analyze when the rows changed since the
@@ -66,7 +72,7 @@ const DUE = `
       OR (${setting('autovacuum_vacuum_insert_threshold')} >= 0
         AND s.n_ins_since_vacuum > ${setting('autovacuum_vacuum_insert_threshold')} + ${setting('autovacuum_vacuum_insert_scale_factor')} * ${tuples})
       OR age(c.relfrozenxid) > ${setting('autovacuum_freeze_max_age')}) AS vacuum,
-    (c.relkind <> 't' AND s.n_mod_since_analyze > ${setting('autovacuum_analyze_threshold')} + ${setting('autovacuum_analyze_scale_factor')} * ${tuples}) AS analyze
+    (c.relkind <> 't' AND s.n_mod_since_analyze > ${ANALYZE_LIMIT}) AS analyze
   FROM pg_stat_all_tables s JOIN pg_class c ON c.oid = s.relid
   WHERE c.relkind IN ('r', 'm', 't') AND c.relpersistence = 'p'
   ORDER BY s.n_dead_tup DESC, s.relid`;
