@@ -28,7 +28,7 @@ import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
 import { CommittedFailure, refusalRaised } from './refusals.js';
-import { failureOf, failureRecord, findByFingerprint, replyOf } from './stored.js';
+import { failureOf, failureRecord, findByFingerprint, replyOf, storeRefusal } from './stored.js';
 
 type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>;
 
@@ -233,47 +233,9 @@ export class ActivityRunner {
     return reply.reply;
   }
 
-  /**
-   * Store a refusal raised while the activity ran (a 4xx; its transaction rolled back) as a
-   * FAILED activity, so that a replay of the exact body answers the same refusal instead of
-   * running later against changed state: a refused create_api_keys replayed after the key's
-   * revocation would otherwise bring the key back. 5xx are not stored (a retry may succeed).
-   * When a racing copy stored its outcome first, that outcome is the answer.
-   */
-  private async refuse(input: SubmitInput, error: ApiError): Promise<ActivityReply> {
-    const now = this.services.now();
-    let stored: unknown[];
-    try {
-      stored = await this.store.db
-        .insert(activities)
-        .values({
-          id: newSortableId(),
-          organizationId: input.organizationId,
-          type: input.descriptor.type,
-          status: 'ACTIVITY_STATUS_FAILED',
-          fingerprint: input.fingerprint,
-          timestampMs: input.timestampMs,
-          userId: input.caller.userId,
-          // Refused parameters are not kept: they were never accepted, and a bundle refused
-          // for not being ciphertext may be the mnemonic, key, code or client secret in clear.
-          intent: { [input.descriptor.intentKey]: {} },
-          result: {},
-          generateAppProofs: input.generateAppProofs,
-          failure: failureRecord(error),
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: activities.id });
-    } catch {
-      // The store failed after the refusal was decided: the refusal is still the answer.
-      throw error;
-    }
-    if (stored.length > 0) throw error;
-    const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
-    const failed = winner ? failureOf(winner) : error;
-    if (failed) throw failed;
-    return replyOf(this.store.db, winner!, input.caller);
+  /** Store a refusal as a FAILED activity (stored.ts `storeRefusal`); a racing copy's stored outcome wins. */
+  private refuse(input: SubmitInput, error: ApiError): Promise<ActivityReply> {
+    return storeRefusal(this.store.db, this.services.now(), input, error);
   }
 
   /**

@@ -6,7 +6,7 @@
  * a caller's target key inside a signed bundle (export).
  * Everything decrypted here lives in memory for the duration of one call and is zeroed after
  * use where we hold the bytes. Key arithmetic lives in ./key-material.ts and ./native-derive.ts,
- * export and import bundles in ./transfer.ts, API keys and stamps in ./api-key-stamps.ts.
+ * opening sealed values and one account's key in ./account-key.ts, export and import bundles in ./transfer.ts, API keys and stamps in ./api-key-stamps.ts.
  */
 import { signAppProof, verifyJwt, type AppProof, type ClientSignature, type Curve } from '@walletkit/crypto';
 import type { AddressFormat, MnemonicLength } from '@walletkit/protocol';
@@ -16,7 +16,6 @@ import type { Store } from '../store/db.js';
 import type { StampProof } from '../activity/stamp-check.js';
 import {
   addressesOf,
-  mnemonicSeed,
   newPrivateKey,
   parseImportedMnemonic,
   parseImportedPrivateKey,
@@ -27,9 +26,9 @@ import {
 import { exchangeAuthorizationCode, fetchProviderUser, type ProviderEndpoints, type ProviderUser } from '../oauth/code-exchange.js';
 import { resolveMasterKey } from './master-key.js';
 import type { IssuedOtp } from './otp.js';
-import { derivePrivateKeyNative as derivePrivateKey } from './native-derive.js';
 import { loadOrCreateKeyPair, publicJwk, type EnclaveKeyPair } from './keystore.js';
 import { AtRestKey } from './at-rest.js';
+import { unsealed, withAccountKey } from './account-key.js';
 import { acceptCallerSecret, exportBundle, exportTarget, importBundle, openImportBundle } from './transfer.js';
 import { ApiKeyStamps } from './api-key-stamps.js';
 import { defaultSignerThreads, SignerPool } from './signer-pool.js';
@@ -123,20 +122,9 @@ export class Enclave {
 
   private readonly seal = (plaintext: Uint8Array): Sealed => this.atRestRecipient.seal(plaintext);
 
-  /** Open a value sealed at rest; failure means corrupt storage or the wrong key: a 500. */
-  private async unseal(sealed: Sealed): Promise<Uint8Array> {
-    try {
-      return await this.atRestRecipient.open(sealed);
-    } catch (cause) {
-      throw new ApiError('ERR_INTERNAL', 'a sealed value does not open with the at-rest key', undefined, { cause });
-    }
-  }
-
-  private async seedOf(sealedMnemonic: Sealed): Promise<Uint8Array> {
-    const bytes = await this.unseal(sealedMnemonic);
-    const mnemonic = new TextDecoder().decode(bytes);
-    bytes.fill(0);
-    return mnemonicSeed(mnemonic);
+  /** Open a value sealed at rest; failure means corrupt storage or the wrong key: a 500 (account-key.ts). */
+  private unseal(sealed: Sealed): Promise<Uint8Array> {
+    return unsealed(this.atRestRecipient, sealed);
   }
 
   // ---- wallets ---------------------------------------------------------------------------
@@ -182,24 +170,9 @@ export class Enclave {
     }
   }
 
-  /** Run `use` with the private key of one account of a sealed wallet (one unseal), zeroed after. */
-  private async withAccountKey<T>(
-    sealedMnemonic: Sealed,
-    account: { curve: Curve; path: string },
-    use: (privateKey: Uint8Array) => T | Promise<T>,
-  ): Promise<T> {
-    const seed = await this.seedOf(sealedMnemonic);
-    let privateKey: Uint8Array;
-    try {
-      privateKey = derivePrivateKey(seed, account.curve, account.path);
-    } finally {
-      seed.fill(0);
-    }
-    try {
-      return await use(privateKey);
-    } finally {
-      privateKey.fill(0);
-    }
+  /** Run `use` with the private key of one account of a sealed wallet (one unseal), zeroed after (account-key.ts). */
+  private withAccountKey<T>(sealedMnemonic: Sealed, account: { curve: Curve; path: string }, use: (privateKey: Uint8Array) => T | Promise<T>): Promise<T> {
+    return withAccountKey(this.atRestRecipient, sealedMnemonic, account, use);
   }
 
   /** Export bundle of a wallet's mnemonic (UTF-8), HPKE-encrypted to the caller's target key. */
