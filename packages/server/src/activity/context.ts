@@ -81,9 +81,10 @@ export interface OperationContext extends Services {
    * The refusal a unique violation of `constraint` stands for in this activity. A statement sent
    * with the transaction's next one (store/round-trips.ts `sendWithNext`) fails there, in the
    * activity's own statements rather than in the handler; without this its refusal is a nameless
-   * ERR_ALREADY_EXISTS. `refusal` is called only then (no error is built for an activity that runs).
+   * ERR_ALREADY_EXISTS. `refusal` is called only then (no error is built for an activity that runs),
+   * with the violation (store/db.ts `violationDetail` reads which row it was).
    */
-  refuseViolation(constraint: string, refusal: () => ApiError): void;
+  refuseViolation(constraint: string, refusal: (violation: unknown) => ApiError): void;
   /** What the operation's prefetcher fetched before the transaction; absent when it did not run (an approval). */
   prefetched?: unknown;
   /** Transactions run one at a time (the embedded database): a lock between them is moot. */

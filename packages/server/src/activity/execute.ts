@@ -36,7 +36,7 @@ type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' |
 interface Pending {
   afterCommit: Array<() => Promise<void>>;
   /** By constraint name (OperationContext.refuseViolation). */
-  refusals: Map<string, () => ApiError>;
+  refusals: Map<string, (violation: unknown) => ApiError>;
 }
 
 /** Pending work of a run that has not started. */
@@ -220,7 +220,7 @@ export class ActivityRunner {
         }
         if (isUniqueViolation(err)) {
           const named = pending.refusals.get(violatedConstraint(err) ?? '');
-          return this.refuse(input, named?.() ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
+          return this.refuse(input, named?.(err) ?? new ApiError('ERR_ALREADY_EXISTS', undefined, undefined, { cause: err }));
         }
         const refused = refusalRaised(err);
         if (refused && refused.status < 500) return this.refuse(input, refused);

@@ -44,6 +44,18 @@ export function violatedConstraint(err: unknown): string | undefined {
 }
 
 /**
+ * The database's detail of an error, when it gave one: for a unique violation
+ * `Key (organization_id, public_key)=(…, …) already exists.` (the values are the row's, never a secret's:
+ * no unique index covers one).
+ */
+export function violationDetail(err: unknown): string | undefined {
+  for (const e of errorChain(err)) {
+    if (typeof e.detail === 'string') return e.detail;
+  }
+  return undefined;
+}
+
+/**
  * True for a unique violation (SQLSTATE 23505), from either driver, also when wrapped.
  * With `constraint`, only when that constraint/index was violated
  * (e.g. `isUniqueViolation(err, 'activities_fingerprint_uq')`).

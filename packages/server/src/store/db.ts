@@ -27,7 +27,7 @@ import { type CommitProbe, preparingClient, StatementNames } from './prepared.js
 export { StoreLockedError } from './lock.js';
 export { ChangeFeed } from './change-feed.js';
 export { MigrationError } from './migrate.js';
-export { isPreparedStatementLost, isSerializationFailure, isUniqueViolation, sqlState, violatedConstraint } from './db-errors.js';
+export { isPreparedStatementLost, isSerializationFailure, isUniqueViolation, sqlState, violatedConstraint, violationDetail } from './db-errors.js';
 
 /**
  * The drizzle database over schema.ts's tables, whichever driver is underneath. Without drizzle's

@@ -10,7 +10,7 @@ import type { ApiKeyCurve, ParamsOf } from '@walletkit/protocol';
 import { ApiError } from '../../errors.js';
 import type { OidcIdentity } from '@walletkit/protocol';
 import { verifyOidcToken } from '../../oauth/oidc.js';
-import type { Tx } from '../../store/db.js';
+import { type Tx, violationDetail } from '../../store/db.js';
 import { newId } from '../../store/ids.js';
 import { sendWithNext } from '../../store/round-trips.js';
 import { type Placeholders, statement } from '../../store/statements.js';
@@ -146,7 +146,18 @@ export async function insertApiKeys(
     throw apiKeyTaken(itemField(field, i, 'publicKey'));
   }
   // With the transaction's next statement (store/round-trips.ts): nothing reads its answer, and a
-  // key taken meanwhile fails that statement and the transaction as it would fail here.
+  // key taken meanwhile (another writer committed it after the check above; never for a new
+  // organization, which nobody else writes yet) fails that statement and the transaction, refused
+  // as the check above refuses it: the key's field, read from the violation's row.
+  if (!opts.newOrganization) {
+    ctx.refuseViolation('api_keys_org_public_key_uq', (violation) => {
+      const detail = violationDetail(violation) ?? '';
+      const i = publicKeys.findIndex((pk) => detail.includes(pk));
+      // Without a detail naming it (a driver that drops it): the list, or its one key.
+      const named = i >= 0 || publicKeys.length === 1 || typeof field !== 'string';
+      return apiKeyTaken(named ? itemField(field, Math.max(i, 0), 'publicKey') : field);
+    });
+  }
   await sendWithNext(ctx.tx, rows.length === 1 ? insertApiKey.bind(rows[0]!) : ctx.tx.insert(apiKeys).values(rows));
   // A new organization's keys are its users': its identities, and what a later key is checked against.
   opts.newOrganization?.sources.keys.push(...rows.map((r) => ({ publicKey: r.publicKey })));
