@@ -36,6 +36,19 @@ export interface SignerWorkerData {
 
 export { defaultThreads as defaultSignerThreads } from '../threads/pool.js';
 
+/**
+ * `bytes` on an ArrayBuffer of its own. A message to a worker copies the whole ArrayBuffer under a
+ * typed array, and a request body is a view of tens of bytes on Node's shared 8 KB allocation pool:
+ * posted as it is, every job copied 8 KB of other allocations (other requests' bytes, anything
+ * decoded into a small Buffer) into the worker's heap, and cost both threads the copy.
+ */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : new Uint8Array(bytes);
+}
+
+/** A stamp check whose body is posted as its own bytes only ({@link ownBytes}). */
+const ownStampCheck = (job: StampCheckJob): StampCheckJob => ({ body: ownBytes(job.body), stamp: job.stamp });
+
 export class SignerPool {
   private readonly pool: ThreadPool<SignerJob, unknown>;
 
@@ -52,7 +65,8 @@ export class SignerPool {
 
   /** Sign on the least busy worker, or in-process when there is none (null: the job's stamp does not hold). */
   sign(job: SignJob): Promise<RawSignature[] | null> {
-    return this.pool.run({ sign: job }) as Promise<RawSignature[] | null>;
+    const posted: SignJob = { ...job, messages: job.messages.map(ownBytes), ...(job.stamp ? { stamp: ownStampCheck(job.stamp) } : {}) };
+    return this.pool.run({ sign: posted }) as Promise<RawSignature[] | null>;
   }
 
   /** Make a new wallet on the least busy worker, or in-process when there is none. */
@@ -92,7 +106,7 @@ export class SignerPool {
 
   /** Whether a request's X-Stamp signs its body (false for a bad stamp), on the least busy worker. */
   checkStamp(job: StampCheckJob): Promise<boolean> {
-    return this.pool.run({ check: job }) as Promise<boolean>;
+    return this.pool.run({ check: ownStampCheck(job) }) as Promise<boolean>;
   }
 
   /** The key of a client signature that signs its message with it, compressed (null for anything else), on the least busy worker. */
