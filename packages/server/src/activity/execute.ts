@@ -28,7 +28,7 @@ import { CompletedWriter } from './completed-writer.js';
 import type { Caller, ComputeHandler, ComputeTable, Handlers, OperationContext, OperationPrefetch, PrefetchTable, Services } from './context.js';
 import { toReply } from './record.js';
 import { CommittedFailure, refusalRaised } from './refusals.js';
-import { failureOf, failureRecord, findByFingerprint, replyOf, storeRefusal } from './stored.js';
+import { answerOf, failureOf, failureRecord, findByFingerprint, replyOf, storeRefusal } from './stored.js';
 
 type Outcome = Pick<ActivityRow, 'status' | 'result' | 'appProofs' | 'failure' | 'updatedAt'>;
 
@@ -167,9 +167,7 @@ export class ActivityRunner {
     if (stored) return toReply(stored, [], input.caller.userId);
     const winner = await findByFingerprint(db, input.organizationId, input.fingerprint);
     if (!winner) throw new StaleFacts((input.caller.versions ?? []).map(([o]) => o));
-    const failed = failureOf(winner);
-    if (failed) throw failed;
-    return replyOf(db, winner, input.caller);
+    return answerOf(db, winner, input.caller);
   }
 
   /**
@@ -212,11 +210,7 @@ export class ActivityRunner {
           );
         if (isUniqueViolation(err, 'activities_fingerprint_uq')) {
           const winner = await findByFingerprint(this.store.db, input.organizationId, input.fingerprint);
-          if (winner) {
-            const failed = failureOf(winner);
-            if (failed) throw failed;
-            return replyOf(this.store.db, winner, input.caller);
-          }
+          if (winner) return answerOf(this.store.db, winner, input.caller);
         }
         if (isUniqueViolation(err)) {
           const named = pending.refusals.get(violatedConstraint(err) ?? '');

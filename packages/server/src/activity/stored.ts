@@ -31,6 +31,16 @@ export async function replyOf(db: Store['db'] | Tx, row: ActivityRow, caller: Ca
   return toReply(row, votes, caller.userId);
 }
 
+/**
+ * What a racing copy's stored row answers a caller: the failure it recorded, thrown, or its reply.
+ * @throws ApiError the row's recorded failure
+ */
+export async function answerOf(db: Store['db'] | Tx, winner: ActivityRow, caller: Caller): Promise<ActivityReply> {
+  const failed = failureOf(winner);
+  if (failed) throw failed;
+  return replyOf(db, winner, caller);
+}
+
 /** The stored row of an identical body (same fingerprint) in the organization, if any. */
 export async function findByFingerprint(db: Store['db'] | Tx, organizationId: string, fingerprint: string) {
   const [row] = await db
@@ -78,7 +88,6 @@ export async function storeRefusal(db: Store['db'], now: Date, input: SubmitInpu
   }
   if (stored.length > 0) throw error;
   const winner = await findByFingerprint(db, input.organizationId, input.fingerprint);
-  const failed = winner ? failureOf(winner) : error;
-  if (failed) throw failed;
-  return replyOf(db, winner!, input.caller);
+  if (!winner) throw error;
+  return answerOf(db, winner, input.caller);
 }
