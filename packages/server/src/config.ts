@@ -50,7 +50,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /**
    * Worker threads (WALLETKIT_SIGNER_THREADS): this many for the enclave's signatures and the
-   * requests' stamp checks; one per core beside the event loop's when unset; 0 does both in-process.
+   * requests' stamp checks, with two more for stamp checks only (signer-pool.ts); one per core
+   * beside the event loop's when unset; 0 does both in-process, with no thread at all.
    */
   signerThreads?: number | undefined;
 }

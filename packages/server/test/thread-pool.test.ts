@@ -44,6 +44,39 @@ describe('ThreadPool', () => {
   });
 });
 
+describe('ThreadPool light workers (decision 0038)', () => {
+  const tagged: ThreadPool<number, string>[] = [];
+  afterEach(async () => {
+    await Promise.all(tagged.splice(0).map((p) => p.close()));
+  });
+  /** One worker tagged `full`, and `light` workers tagged `light` that take light jobs only. */
+  const tagPool = (threads: number, light: number) => {
+    const p = new ThreadPool<number, string>(new URL('./support/threads/tag-worker.js', import.meta.url), 'full', threads, () => 'in-process', {
+      threads: light,
+      workerData: 'light',
+    });
+    tagged.push(p);
+    return p;
+  };
+
+  it('given one worker and two light ones, when jobs that are not light all run at once, then the one worker takes every one of them', async () => {
+    const p = tagPool(1, 2);
+    expect(await Promise.all([50, 50, 50, 50, 50, 50].map((ms) => p.run(ms)))).toEqual(['full', 'full', 'full', 'full', 'full', 'full']);
+  });
+
+  it('given one worker and two light ones, when three light jobs run at once, then each goes to the least busy worker, the light ones among them, with their own workerData', async () => {
+    const p = tagPool(1, 2);
+    await p.run(0); // started
+    expect(await Promise.all([200, 200, 200].map((ms) => p.run(ms, { light: true })))).toEqual(['full', 'light', 'light']);
+  });
+
+  it('given no workers and light ones asked for, when any job runs, then it runs in-process and no light worker starts', async () => {
+    const p = tagPool(0, 2);
+    expect(await p.run(1, { light: true })).toBe('in-process');
+    expect(await p.run(1)).toBe('in-process');
+  });
+});
+
 describe('threadsPerWorker (--workers N)', () => {
   it('given as many processes as cores, when each sizes its pools, then none starts a thread (each works on its event loop)', () => {
     expect(threadsPerWorker(2, 2)).toBe(0);

@@ -65,7 +65,7 @@ export class Enclave {
   /**
    * Load (or create on first start) the at-rest and signing keys sealed in the store, and start
    * `signerThreads` signing threads (default: one per core beside the event loop's; 0 signs
-   * in-process).
+   * in-process) and, with any, the stamp-check threads beside them (signer-pool.ts).
    */
   static async open(
     store: Store,

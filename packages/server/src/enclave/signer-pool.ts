@@ -28,11 +28,21 @@ import {
   type WalletJob,
 } from './signer-core.js';
 
-/** What a signer thread starts with (signer-worker.ts): the at-rest key and the enclave's signing key. */
-export interface SignerWorkerData {
-  atRestPrivateKey: string;
-  own: OwnSigningKey;
-}
+/**
+ * What a signer thread starts with (signer-worker.ts): the at-rest key and the enclave's signing
+ * key, or for a stamp-check thread ({@link STAMP_CHECK_THREADS}) no key at all.
+ */
+export type SignerWorkerData = { atRestPrivateKey: string; own: OwnSigningKey } | { stampChecksOnly: true };
+
+/**
+ * Threads beside the signer threads that check requests' stamps only, and hold no key (when there
+ * are signer threads at all). A read waits on its stamp check and on nothing else of the pool: on
+ * 2 cores, with one signer thread, 10 connections' reads stood at 0.70-0.77 of the ceiling; with
+ * three threads to take the checks, 0.82-0.84 in the same hour. Three signer threads, which also
+ * took the signatures, wallets and codes, cost signing, signups and logins more than that
+ * (decisions 0022 and 0038): those stay on the signer threads.
+ */
+export const STAMP_CHECK_THREADS = 2;
 
 export { defaultThreads as defaultSignerThreads } from '../threads/pool.js';
 
@@ -54,13 +64,18 @@ export class SignerPool {
 
   /**
    * A pool of `threads` workers holding the at-rest key and the enclave's signing key (0: sign
-   * in-process). The workers start at the first signature, so a one-shot command (`org create`)
+   * and check stamps in-process), and beside them {@link STAMP_CHECK_THREADS} that check stamps
+   * only and hold no key. The workers start at the first job, so a one-shot command (`org create`)
    * or a server that never signs starts none.
    * @example const pool = new SignerPool(atRestPrivateKey, recipient, own, defaultSignerThreads());
    */
   constructor(atRestPrivateKey: string, atRest: AtRestKey, own: OwnSigningKey, threads: number) {
     const data: SignerWorkerData = { atRestPrivateKey, own };
-    this.pool = new ThreadPool<SignerJob, unknown>(new URL('./signer-worker.js', import.meta.url), data, threads, (job) => runSignerJob({ atRest, own }, job));
+    const checks: SignerWorkerData = { stampChecksOnly: true };
+    this.pool = new ThreadPool<SignerJob, unknown>(new URL('./signer-worker.js', import.meta.url), data, threads, (job) => runSignerJob({ atRest, own }, job), {
+      threads: threads > 0 ? STAMP_CHECK_THREADS : 0,
+      workerData: checks,
+    });
   }
 
   /** Sign on the least busy worker, or in-process when there is none (null: the job's stamp does not hold). */
@@ -104,9 +119,9 @@ export class SignerPool {
     return this.pool.run({ verify: job }) as Promise<JwtChecked>;
   }
 
-  /** Whether a request's X-Stamp signs its body (false for a bad stamp), on the least busy worker. */
+  /** Whether a request's X-Stamp signs its body (false for a bad stamp), on the least busy worker, a stamp-check thread or a signer thread. */
   checkStamp(job: StampCheckJob): Promise<boolean> {
-    return this.pool.run({ check: ownStampCheck(job) }) as Promise<boolean>;
+    return this.pool.run({ check: ownStampCheck(job) }, { light: true }) as Promise<boolean>;
   }
 
   /** The key of a client signature that signs its message with it, compressed (null for anything else), on the least busy worker. */

@@ -3,9 +3,11 @@
  * (workerData) and answers its jobs (signer-core.ts: signatures, new wallets, stamps by sealed keys,
  * one-time codes, the enclave's own tokens and sessions), so unsealing, ECDSA and HPKE run beside
  * the event loop instead of on it. Plaintext keys exist here for one job, as in the enclave itself.
+ * A stamp-check thread (`stampChecksOnly`) holds no key and refuses every other job.
  */
 import { workerData } from 'node:worker_threads';
 import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
+import { checkStamp } from '../activity/stamp-check.js';
 import { serveJobs } from '../threads/serve.js';
 import { AtRestKey } from './at-rest.js';
 import { runSignerJob, type SignerJob } from './signer-core.js';
@@ -14,9 +16,16 @@ import type { SignerWorkerData } from './signer-pool.js';
 // An isolate of its own: its @walletkit/crypto opens and seals on node:crypto too.
 installNativeCrypto();
 
-const { atRestPrivateKey, own } = workerData as SignerWorkerData;
-// Its tokens, sessions and bundles sign with a key object built once, as on the event loop.
-keepOwnSigningKey(Buffer.from(own.privateKey, 'hex'));
-const atRest = AtRestKey.of(atRestPrivateKey);
-
-serveJobs(async (job: SignerJob) => runSignerJob({ atRest: await atRest, own }, job));
+const data = workerData as SignerWorkerData;
+if ('stampChecksOnly' in data) {
+  serveJobs((job: SignerJob) => {
+    if (!('check' in job)) throw new Error('a stamp-check thread checks stamps only');
+    return checkStamp(job.check);
+  });
+} else {
+  const { atRestPrivateKey, own } = data;
+  // Its tokens, sessions and bundles sign with a key object built once, as on the event loop.
+  keepOwnSigningKey(Buffer.from(own.privateKey, 'hex'));
+  const atRest = AtRestKey.of(atRestPrivateKey);
+  serveJobs(async (job: SignerJob) => runSignerJob({ atRest: await atRest, own }, job));
+}

@@ -12,6 +12,9 @@
  *
  * The worker side (`serveJobs` of threads/serve.ts) answers `{ id, job }` with `{ id, result }` or, on failure,
  * `{ id, error }` holding an error name only: an error text never leaves a worker.
+ *
+ * A pool may also have light workers ({@link LightWorkers}): started with workerData of their own,
+ * they take only the jobs run as light, beside the other workers, which take every job.
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -63,10 +66,23 @@ function bundled(entry: URL): Promise<string> {
   return code;
 }
 
+/**
+ * Workers beside a pool's `threads` that take only light jobs (`run(job, { light: true })`): short
+ * jobs that many requests wait on at once, which a few threads more than cores answer sooner
+ * without taking the cores from the heavy jobs, which never go to them (decision 0038).
+ */
+export interface LightWorkers {
+  threads: number;
+  /** Their workerData (the signer pool's hold no key). */
+  workerData: unknown;
+}
+
 interface Slot {
   worker: Worker;
   /** Ids of the jobs this worker has not answered yet. */
   jobs: Set<number>;
+  /** Takes light jobs only. */
+  lightOnly: boolean;
 }
 
 export class ThreadPool<Job, Result> {
@@ -79,6 +95,7 @@ export class ThreadPool<Job, Result> {
   /**
    * @param script the worker's module, as `new URL('./name.js', import.meta.url)` of its neighbour
    * @param inProcess how a job runs without a worker
+   * @param light workers for light jobs only, none by default (none either when `threads` is 0)
    * @example new ThreadPool(new URL('./signer-worker.js', import.meta.url), { atRestPrivateKey }, 1, (job) => runSignerJob(atRest, job))
    */
   constructor(
@@ -86,6 +103,7 @@ export class ThreadPool<Job, Result> {
     private readonly workerData: unknown,
     private readonly threads: number,
     private readonly inProcess: (job: Job) => Promise<Result> | Result,
+    private readonly light: LightWorkers = { threads: 0, workerData: undefined },
   ) {}
 
   private start(): Promise<void> {
@@ -93,12 +111,12 @@ export class ThreadPool<Job, Result> {
       const fromSource = import.meta.url.endsWith('.ts');
       const code = fromSource ? await bundled(new URL(this.script.href.replace(/\.js$/, '.ts'))) : undefined;
       if (this.closed) return;
-      for (let i = 0; i < this.threads; i += 1) {
-        const worker = code
-          ? new Worker(code, { eval: true, workerData: this.workerData })
-          : new Worker(fileURLToPath(this.script), { workerData: this.workerData });
+      for (let i = 0; i < this.threads + this.light.threads; i += 1) {
+        const lightOnly = i >= this.threads;
+        const workerData = lightOnly ? this.light.workerData : this.workerData;
+        const worker = code ? new Worker(code, { eval: true, workerData }) : new Worker(fileURLToPath(this.script), { workerData });
         worker.unref();
-        const slot: Slot = { worker, jobs: new Set() };
+        const slot: Slot = { worker, jobs: new Set(), lightOnly };
         worker.on('message', (m: { id: number; result?: Result; error?: string }) => {
           slot.jobs.delete(m.id);
           const waiter = this.pending.get(m.id);
@@ -126,10 +144,14 @@ export class ThreadPool<Job, Result> {
     slot.jobs.clear();
   }
 
-  /** Run `job` on the least busy worker, or in-process when there is none. */
-  async run(job: Job): Promise<Result> {
+  /**
+   * Run `job` on the least busy worker that takes it (a light job: any; another: one of the
+   * `threads`), or in-process when there is none.
+   */
+  async run(job: Job, opts: { light?: boolean } = {}): Promise<Result> {
     if (this.threads > 0 && !this.closed) await this.start();
-    const slot = this.slots.reduce<Slot | undefined>((best, s) => (best === undefined || s.jobs.size < best.jobs.size ? s : best), undefined);
+    let slot: Slot | undefined;
+    for (const s of this.slots) if ((opts.light || !s.lightOnly) && (slot === undefined || s.jobs.size < slot.jobs.size)) slot = s;
     if (!slot) return this.inProcess(job);
     const id = this.nextId++;
     slot.jobs.add(id);
