@@ -5,12 +5,11 @@
  * of the pool (other requests' bytes, anything decoded into a small Buffer) reaches the thread,
  * and the stamp is checked as before.
  */
-import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hexToBytes, parseApiKeyStamp, stampApiKey } from '@walletkit/crypto';
 import { StampProof } from '../src/activity/stamp-check';
 import { ownBytes } from '../src/enclave/signer-pool';
-import { startTestServer, type TestServer } from './support/harness';
+import { watchWorkerPosts } from './support/worker-posts';
 
 const MARKER = 'not-this-body-'.repeat(8);
 
@@ -29,31 +28,21 @@ function typedArraysIn(value: unknown, found: Uint8Array[] = []): Uint8Array[] {
 }
 
 describe('a signer job posts its own bytes only', () => {
-  let server: TestServer;
-  let posted: ReturnType<typeof vi.spyOn>;
-
-  beforeAll(async () => {
-    server = await startTestServer('pglite', { config: { signerThreads: 1 } });
-    posted = vi.spyOn(Worker.prototype, 'postMessage');
-  });
-  afterAll(async () => {
-    posted?.mockRestore();
-    await server?.dispose();
-  });
+  const watched = watchWorkerPosts();
 
   /** Every typed array posted to a worker since the spy was cleared. */
-  const postedBytes = (): Uint8Array[] => posted.mock.calls.flatMap(([message]: unknown[]) => typedArraysIn(message));
+  const postedBytes = (): Uint8Array[] => watched.posted.mock.calls.flatMap(([message]: unknown[]) => typedArraysIn(message));
 
   it('given a body that is a view on a larger buffer, when its stamp is checked on the thread, then the job holds exactly its bytes, and a good stamp holds while a bad one does not', async () => {
-    const text = JSON.stringify({ organizationId: server.org.organizationId, request: 'a read' });
+    const text = JSON.stringify({ organizationId: watched.server.org.organizationId, request: 'a read' });
     const body = pooledView(text);
     expect(body.buffer.byteLength).toBeGreaterThan(body.byteLength);
-    const good = parseApiKeyStamp(stampApiKey(text, server.client.key));
-    const bad = parseApiKeyStamp(stampApiKey(`${text} `, server.client.key));
+    const good = parseApiKeyStamp(stampApiKey(text, watched.server.client.key));
+    const bad = parseApiKeyStamp(stampApiKey(`${text} `, watched.server.client.key));
 
-    posted.mockClear();
-    expect(await server.enclave.stamps.checkStamp(body, good)).toBe(true);
-    expect(await server.enclave.stamps.checkStamp(body, bad)).toBe(false);
+    watched.posted.mockClear();
+    expect(await watched.server.enclave.stamps.checkStamp(body, good)).toBe(true);
+    expect(await watched.server.enclave.stamps.checkStamp(body, bad)).toBe(false);
     const bytes = postedBytes();
     expect(bytes.length).toBe(2);
     for (const b of bytes) {
@@ -63,15 +52,15 @@ describe('a signer job posts its own bytes only', () => {
   });
 
   it('given a signature whose stamp rides in its job, when it is posted, then its body and its digest are their own bytes, and it signs', async () => {
-    const { sealedPrivateKey } = await server.enclave.createPrivateKey('CURVE_SECP256K1');
-    const text = JSON.stringify({ organizationId: server.org.organizationId, request: 'a signature' });
+    const { sealedPrivateKey } = await watched.server.enclave.createPrivateKey('CURVE_SECP256K1');
+    const text = JSON.stringify({ organizationId: watched.server.org.organizationId, request: 'a signature' });
     const body = pooledView(text);
-    const stamp = parseApiKeyStamp(stampApiKey(text, server.client.key));
-    const proof = new StampProof({ body, stamp }, (job) => server.enclave.stamps.checkStamp(job.body, job.stamp));
+    const stamp = parseApiKeyStamp(stampApiKey(text, watched.server.client.key));
+    const proof = new StampProof({ body, stamp }, (job) => watched.server.enclave.stamps.checkStamp(job.body, job.stamp));
     const digest = Buffer.concat([Buffer.alloc(100, 7), Buffer.from(hexToBytes('11'.repeat(32)))]).subarray(100);
 
-    posted.mockClear();
-    const [signature] = await server.enclave.signMessages({ kind: 'privateKey', sealedPrivateKey, curve: 'CURVE_SECP256K1' }, [digest], proof);
+    watched.posted.mockClear();
+    const [signature] = await watched.server.enclave.signMessages({ kind: 'privateKey', sealedPrivateKey, curve: 'CURVE_SECP256K1' }, [digest], proof);
     expect(signature?.r).toMatch(/^[0-9a-f]{64}$/);
     const bytes = postedBytes();
     expect(bytes.map((b) => b.buffer.byteLength).sort((a, b) => a - b)).toEqual([32, body.byteLength].sort((a, b) => a - b));

@@ -3,49 +3,40 @@
  * threads, threads that take requests' stamp checks and nothing else, and hold no key. Many reads
  * wait on their stamp checks at once; the signatures, wallets and codes stay on the signer threads.
  */
-import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientSignature, generateP256KeyPair, parseApiKeyStamp, stampApiKey } from '@walletkit/crypto';
 import type { SignerJob } from '../src/enclave/signer-core';
 import { STAMP_CHECK_THREADS } from '../src/enclave/signer-pool';
 import { ThreadPool } from '../src/threads/pool';
-import { startTestServer, type TestServer } from './support/harness';
+import { watchWorkerPosts } from './support/worker-posts';
 
 describe('the signer pool: stamp checks on threads of their own, everything else on the signer threads', () => {
-  let server: TestServer;
-  let posted: ReturnType<typeof vi.spyOn>;
-
-  beforeAll(async () => {
-    server = await startTestServer('pglite', { config: { signerThreads: 1 } });
-    posted = vi.spyOn(Worker.prototype, 'postMessage');
-  });
-  afterAll(async () => {
-    posted?.mockRestore();
-    await server?.dispose();
-  });
+  const watched = watchWorkerPosts();
 
   /** The workers each kind of job was posted to since the spy was cleared. */
   const workersOf = (kind: string): Set<unknown> =>
     new Set(
-      posted.mock.calls.flatMap(([message]: unknown[], i: number) => (kind in ((message as { job: object }).job ?? {}) ? [posted.mock.contexts[i]] : [])),
+      watched.posted.mock.calls.flatMap(([message]: unknown[], i: number) =>
+        kind in ((message as { job: object }).job ?? {}) ? [watched.posted.mock.contexts[i]] : [],
+      ),
     );
 
   it('given one signer thread, when stamp checks and client signatures each run several at once, then the checks spread over the signer thread and the stamp-check threads, the signatures stay on the signer thread, and every answer is right', async () => {
-    const text = JSON.stringify({ organizationId: server.org.organizationId, request: 'a read' });
+    const text = JSON.stringify({ organizationId: watched.server.org.organizationId, request: 'a read' });
     const body = new Uint8Array(Buffer.from(text));
-    const good = parseApiKeyStamp(stampApiKey(text, server.client.key));
-    const bad = parseApiKeyStamp(stampApiKey(`${text} `, server.client.key));
-    await server.enclave.stamps.checkStamp(body, good); // the threads started
-    posted.mockClear();
+    const good = parseApiKeyStamp(stampApiKey(text, watched.server.client.key));
+    const bad = parseApiKeyStamp(stampApiKey(`${text} `, watched.server.client.key));
+    await watched.server.enclave.stamps.checkStamp(body, good); // the threads started
+    watched.posted.mockClear();
 
-    const checks = await Promise.all([good, bad, good, bad, good, bad].map((stamp) => server.enclave.stamps.checkStamp(body, stamp)));
+    const checks = await Promise.all([good, bad, good, bad, good, bad].map((stamp) => watched.server.enclave.stamps.checkStamp(body, stamp)));
     expect(checks).toEqual([true, false, true, false, true, false]);
     const checkers = workersOf('check');
     expect(checkers.size).toBe(1 + STAMP_CHECK_THREADS);
 
     const key = generateP256KeyPair();
     const signatures = [0, 1, 2, 3].map((i) => createClientSignature({ privateKey: key.privateKey, message: `message ${i}` }));
-    const keys = await Promise.all(signatures.map((s) => server.enclave.clientSignatureKey(s)));
+    const keys = await Promise.all(signatures.map((s) => watched.server.enclave.clientSignatureKey(s)));
     expect(keys).toEqual([key.publicKey, key.publicKey, key.publicKey, key.publicKey]);
     const signers = workersOf('client');
     expect(signers.size).toBe(1);
