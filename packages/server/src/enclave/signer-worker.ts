@@ -3,11 +3,13 @@
  * (workerData) and answers its jobs (signer-core.ts: signatures, new wallets, stamps by sealed keys,
  * one-time codes, the enclave's own tokens and sessions), so unsealing, ECDSA and HPKE run beside
  * the event loop instead of on it. Plaintext keys exist here for one job, as in the enclave itself.
- * A stamp-check thread (`stampChecksOnly`) holds no key and refuses every other job.
+ * A stamp-check thread (`stampChecksOnly`) holds no key, refuses every other job and runs under
+ * SCHED_BATCH where it can (threads/sched-batch.ts).
  */
 import { workerData } from 'node:worker_threads';
 import { installNativeCrypto, keepOwnSigningKey } from '../native-crypto.js';
 import { checkStamp } from '../activity/stamp-check.js';
+import { runAsBatch } from '../threads/sched-batch.js';
 import { serveJobs } from '../threads/serve.js';
 import { AtRestKey } from './at-rest.js';
 import { runSignerJob, type SignerJob } from './signer-core.js';
@@ -18,6 +20,9 @@ installNativeCrypto();
 
 const data = workerData as SignerWorkerData;
 if ('stampChecksOnly' in data) {
+  // Many reads post their checks here at once: waking this thread must not take the event loop's
+  // core (decision 0039). The signer threads keep the normal policy.
+  void runAsBatch();
   serveJobs((job: SignerJob) => {
     if (!('check' in job)) throw new Error('a stamp-check thread checks stamps only');
     return checkStamp(job.check);
