@@ -40,7 +40,8 @@ export type SignerWorkerData = { atRestPrivateKey: string; own: OwnSigningKey } 
  * 2 cores, with one signer thread, 10 connections' reads stood at 0.70-0.77 of the ceiling; with
  * three threads to take the checks, 0.82-0.84 in the same hour. Three signer threads, which also
  * took the signatures, wallets and codes, cost signing, signups and logins more than that
- * (decisions 0022 and 0038): those stay on the signer threads.
+ * (decisions 0022 and 0038): those stay on the signer threads. They run under SCHED_BATCH on
+ * Linux, so that the reads' checks posted to them never take the event loop's core (decision 0039).
  */
 export const STAMP_CHECK_THREADS = 2;
 
