@@ -13,6 +13,7 @@ import { stampApiKey } from '@walletkit/crypto';
 import { queries } from '@walletkit/protocol';
 import { cli, killChildren, startCli, type CliServer } from './support/cli';
 import { createTestDatabase } from './support/stores';
+import { until } from './support/until';
 
 afterAll(killChildren);
 
@@ -43,11 +44,6 @@ function servingPids(server: CliServer): Set<number> {
     if (entry.msg === 'request completed' && entry.pid !== undefined) pids.add(entry.pid);
   }
   return pids;
-}
-
-/** Poll until `check` holds (the test's own timeout bounds the wait; no clock is asserted). */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((r) => setTimeout(r, 100));
 }
 
 const isAlive = (pid: number) => {

@@ -11,6 +11,7 @@ import { createClientSignature, generateP256KeyPair, parseApiKeyStamp, stampApiK
 import { STAMP_CHECK_THREADS } from '../src/enclave/signer-pool';
 import { SCHED_BATCH } from '../src/threads/sched-batch';
 import { startTestServer } from './support/harness';
+import { until } from './support/until';
 
 const SCHED_NORMAL = 0;
 
@@ -27,11 +28,8 @@ function policyOf(tid: string): number | undefined {
 
 const threads = () => readdirSync('/proc/self/task');
 
-/** Poll until `done()` or 5 s. */
-async function until(done: () => boolean): Promise<void> {
-  const end = Date.now() + 5_000;
-  while (!done() && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-}
+/** Poll every 20 ms, for at most 5 s: the assertions after it say what did not happen. */
+const soon = { everyMs: 20, giveUpMs: 5_000 };
 
 describe.runIf(process.platform === 'linux')('the stamp-check threads under SCHED_BATCH (decision 0039)', () => {
   it('given a server with one signer thread, when its threads have started, then its stamp-check threads run under SCHED_BATCH (set by the chrt of the system, not one first on PATH), its signer thread and its event loop under the normal policy, and once it closes they are gone', async () => {
@@ -52,7 +50,7 @@ describe.runIf(process.platform === 'linux')('the stamp-check threads under SCHE
       expect(await server.enclave.clientSignatureKey(createClientSignature({ privateKey: key.privateKey, message: 'hello' }))).toBe(key.publicKey);
 
       const started = () => threads().filter((tid) => !before.has(tid));
-      await until(() => started().filter((tid) => policyOf(tid) === SCHED_BATCH).length >= STAMP_CHECK_THREADS);
+      await until(() => started().filter((tid) => policyOf(tid) === SCHED_BATCH).length >= STAMP_CHECK_THREADS, soon);
       const batch = started().filter((tid) => policyOf(tid) === SCHED_BATCH);
       const normal = started().filter((tid) => policyOf(tid) === SCHED_NORMAL);
       expect(batch).toHaveLength(STAMP_CHECK_THREADS);
@@ -62,7 +60,7 @@ describe.runIf(process.platform === 'linux')('the stamp-check threads under SCHE
 
       await server.dispose();
       disposed = true;
-      await until(() => batch.every((tid) => policyOf(tid) === undefined));
+      await until(() => batch.every((tid) => policyOf(tid) === undefined), soon);
       expect(batch.map(policyOf)).toEqual(batch.map(() => undefined));
     } finally {
       process.env.PATH = path;
