@@ -13,7 +13,32 @@ import { bytesToHex } from './encoding.js';
  * ```
  */
 export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  return plainBytes(nobleSha256(hashInput(data)));
+  const input = hashInput(data);
+  return plainBytes(native ? native(input) : nobleSha256(input));
+}
+
+/**
+ * A SHA-256 a server may install ({@link useNativeSha256}) in place of noble's, which the
+ * server's event loop runs for every activity's fingerprint (node:crypto's is native). Same
+ * contract: the 32-byte digest of `data`, on an ArrayBuffer of its own.
+ */
+export type NativeSha256 = (data: Uint8Array) => Uint8Array;
+
+let native: NativeSha256 | undefined;
+
+/**
+ * Hash with `impl` from now on ({@link sha256} and all that uses it); undefined: noble again.
+ * Returns the one it replaces (undefined: noble).
+ *
+ * @example
+ * ```ts
+ * useNativeSha256((data) => new Uint8Array(createHash('sha256').update(data).digest()));
+ * ```
+ */
+export function useNativeSha256(impl: NativeSha256 | undefined): NativeSha256 | undefined {
+  const replaced = native;
+  native = impl;
+  return replaced;
 }
 
 /**

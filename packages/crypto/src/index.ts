@@ -22,7 +22,7 @@ export {
   hexToBytes,
   utf8ToBytes,
 } from './encoding.js';
-export { activityFingerprint, keccak256, sha256, sha256Hex } from './hash.js';
+export { activityFingerprint, keccak256, type NativeSha256, sha256, sha256Hex, useNativeSha256 } from './hash.js';
 export {
   compressPublicKey,
   generateEd25519KeyPair,

@@ -2,11 +2,12 @@
  * `@walletkit/crypto` on node:crypto wherever the server runs: P-256 signatures and verifications
  * (activity/p256-node.ts) and HPKE (enclave/hpke-node.ts) in place of noble and the `hpke` library
  * over WebCrypto, and wallet signatures on secp256k1 by libsecp256k1 (`tiny-secp256k1`, compiled to
- * WebAssembly: about four times noble's speed) (issue 14). Called by `build()`, by `Enclave.open` (its at-rest recipient is
+ * WebAssembly: about four times noble's speed) and SHA-256 on node:crypto (issue 14). Called by `build()`, by `Enclave.open` (its at-rest recipient is
  * prepared before `build()` runs) and by each signer worker thread (an isolate of its own).
  * Idempotent; browsers never load this module.
  */
-import { type NativeSecp256k1, useNativeHpke, useNativeP256, useNativeSecp256k1 } from '@walletkit/crypto';
+import { createHash } from 'node:crypto';
+import { type NativeSecp256k1, type NativeSha256, useNativeHpke, useNativeP256, useNativeSecp256k1, useNativeSha256 } from '@walletkit/crypto';
 import { signRecoverable } from 'tiny-secp256k1';
 import { nodeP256 } from './activity/p256-node.js';
 
@@ -21,9 +22,16 @@ export const wasmSecp256k1: NativeSecp256k1 = {
   },
 };
 
+/**
+ * SHA-256 by OpenSSL: every activity's fingerprint is one on the event loop, about 10 µs each in
+ * noble under load, a few in node:crypto. Copied off the Buffer so callers get noble's type.
+ */
+export const nodeSha256: NativeSha256 = (data) => new Uint8Array(createHash('sha256').update(data).digest());
+
 /** @example installNativeCrypto(); // before any key is prepared or any stamp verified */
 export function installNativeCrypto(): void {
   useNativeP256(nodeP256);
   useNativeHpke(nodeHpke);
   useNativeSecp256k1(wasmSecp256k1);
+  useNativeSha256(nodeSha256);
 }
