@@ -14,15 +14,19 @@ import { bytesToHex } from './encoding.js';
  */
 export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
   const input = hashInput(data);
-  return plainBytes(native ? native(input) : nobleSha256(input));
+  return plainBytes(native ? native.bytes(input) : nobleSha256(input));
 }
 
 /**
  * A SHA-256 a server may install ({@link useNativeSha256}) in place of noble's, which the
- * server's event loop runs for every activity's fingerprint (node:crypto's is native). Same
- * contract: the 32-byte digest of `data`, on an ArrayBuffer of its own.
+ * server's event loop runs for every activity's fingerprint (node:crypto's is native): the
+ * 32-byte digest of `data` on an ArrayBuffer of its own, and the same as lowercase hex (what a
+ * fingerprint is; a native hash makes it without a buffer in between).
  */
-export type NativeSha256 = (data: Uint8Array) => Uint8Array;
+export interface NativeSha256 {
+  bytes(data: Uint8Array): Uint8Array;
+  hex(data: Uint8Array): string;
+}
 
 let native: NativeSha256 | undefined;
 
@@ -32,7 +36,7 @@ let native: NativeSha256 | undefined;
  *
  * @example
  * ```ts
- * useNativeSha256((data) => new Uint8Array(createHash('sha256').update(data).digest()));
+ * useNativeSha256({ bytes: (data) => new Uint8Array(hash('sha256', data, 'buffer')), hex: (data) => hash('sha256', data) });
  * ```
  */
 export function useNativeSha256(impl: NativeSha256 | undefined): NativeSha256 | undefined {
@@ -64,7 +68,7 @@ export function activityFingerprint(body: Uint8Array | string): string {
  * ```
  */
 export function sha256Hex(data: Uint8Array | string): string {
-  return bytesToHex(sha256(data));
+  return native ? native.hex(hashInput(data)) : bytesToHex(sha256(data));
 }
 
 export { keccak256 } from './keccak.js';

@@ -6,7 +6,7 @@
  * prepared before `build()` runs) and by each signer worker thread (an isolate of its own).
  * Idempotent; browsers never load this module.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type NativeSecp256k1, type NativeSha256, useNativeHpke, useNativeP256, useNativeSecp256k1, useNativeSha256 } from '@walletkit/crypto';
 import { signRecoverable } from 'tiny-secp256k1';
 import { nodeP256 } from './activity/p256-node.js';
@@ -23,10 +23,15 @@ export const wasmSecp256k1: NativeSecp256k1 = {
 };
 
 /**
- * SHA-256 by OpenSSL: every activity's fingerprint is one on the event loop, about 10 µs each in
- * noble under load, a few in node:crypto. Copied off the Buffer so callers get noble's type.
+ * SHA-256 by OpenSSL, one-shot (`crypto.hash`, Node 20.12+): every activity's fingerprint is one
+ * on the event loop, 10-12 µs each in noble under load on the Intel host's profile, and as much
+ * through `createHash` (its Hash object and digest Buffer); the one-shot hex takes 0.5 µs in a
+ * loop against noble's 3.7. Bytes are copied off the Buffer so callers get noble's type.
  */
-export const nodeSha256: NativeSha256 = (data) => new Uint8Array(createHash('sha256').update(data).digest());
+export const nodeSha256: NativeSha256 = {
+  bytes: (data) => new Uint8Array(hash('sha256', data, 'buffer')),
+  hex: (data) => hash('sha256', data),
+};
 
 /** @example installNativeCrypto(); // before any key is prepared or any stamp verified */
 export function installNativeCrypto(): void {

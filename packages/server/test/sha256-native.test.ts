@@ -5,20 +5,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { activityFingerprint, bytesToHex, sha256, useNativeSha256 } from '@walletkit/crypto';
+import { activityFingerprint, bytesToHex, sha256, sha256Hex, useNativeSha256 } from '@walletkit/crypto';
 import { installNativeCrypto, nodeSha256 } from '../src/native-crypto';
 
 describe('SHA-256 with the native implementation', () => {
   afterEach(() => installNativeCrypto());
 
-  it('given 500 random inputs of 0 to 1,000 bytes and a text, when each is hashed by noble and by node:crypto, then the bytes are the same', () => {
+  it('given 500 random inputs of 0 to 1,000 bytes and a text, when each is hashed by noble and by node:crypto, then the bytes and the hex are the same', () => {
     const inputs: (Uint8Array | string)[] = ['', 'abc', 'ünïcödé ✓', randomBytes(1 << 20)];
     for (let i = 0; i < 500; i++) inputs.push(new Uint8Array(randomBytes(Math.floor(Math.random() * 1001))));
     for (const input of inputs) {
       useNativeSha256(undefined);
       const noble = bytesToHex(sha256(input));
+      expect(sha256Hex(input)).toBe(noble);
       useNativeSha256(nodeSha256);
       expect(bytesToHex(sha256(input))).toBe(noble);
+      expect(sha256Hex(input)).toBe(noble);
     }
   });
 
@@ -37,11 +39,17 @@ describe('SHA-256 with the native implementation', () => {
     expect(useNativeSha256(undefined)).toBe(nodeSha256);
   });
 
-  it('given an installed SHA-256, when an activity body is fingerprinted, then it hashes the body once and the fingerprint is the standard one', () => {
+  it('given an installed SHA-256, when an activity body is fingerprinted, then it hashes the body once, straight to hex, and the fingerprint is the standard one', () => {
     let calls = 0;
-    useNativeSha256((data) => {
-      calls += 1;
-      return nodeSha256(data);
+    useNativeSha256({
+      bytes: (data) => {
+        calls += 100;
+        return nodeSha256.bytes(data);
+      },
+      hex: (data) => {
+        calls += 1;
+        return nodeSha256.hex(data);
+      },
     });
     const body = '{"type":"ACTIVITY_TYPE_SIGN_RAW_PAYLOADS","timestampMs":"1"}';
     const fingerprint = activityFingerprint(body);
