@@ -5,19 +5,6 @@ import { hashInput, plainBytes } from './assert.js';
 import { bytesToHex } from './encoding.js';
 
 /**
- * SHA-256 of bytes, or of the UTF-8 encoding of a string.
- *
- * @example
- * ```ts
- * bytesToHex(sha256('abc')); // 'ba7816bf...15ad'
- * ```
- */
-export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
-  const input = hashInput(data);
-  return plainBytes(native ? native.bytes(input) : nobleSha256(input));
-}
-
-/**
  * A SHA-256 a server may install ({@link useNativeSha256}) in place of noble's, which the
  * server's event loop runs for every activity's fingerprint (node:crypto's is native): the
  * 32-byte digest of `data` on an ArrayBuffer of its own, and the same as lowercase hex (what a
@@ -29,6 +16,19 @@ export interface NativeSha256 {
 }
 
 let native: NativeSha256 | undefined;
+
+/**
+ * SHA-256 of bytes, or of the UTF-8 encoding of a string.
+ *
+ * @example
+ * ```ts
+ * bytesToHex(sha256('abc')); // 'ba7816bf...15ad'
+ * ```
+ */
+export function sha256(data: Uint8Array | string): Uint8Array<ArrayBuffer> {
+  const input = hashInput(data);
+  return plainBytes(native ? native.bytes(input) : nobleSha256(input));
+}
 
 /**
  * Hash with `impl` from now on ({@link sha256} and all that uses it); undefined: noble again.
