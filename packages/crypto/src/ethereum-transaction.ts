@@ -293,8 +293,10 @@ export function ethereumTransactionHash(tx: EthereumTransaction): Uint8Array<Arr
 /** An unsigned transaction as `sign_transaction` receives it, ready to be signed. */
 export interface UnsignedEthereumTransaction {
   transaction: EthereumTransaction;
-  /** The digest the sender's key signs (as {@link ethereumTransactionHash}). */
-  digest: Uint8Array<ArrayBuffer>;
+  /** The digest the sender's key signs (as {@link ethereumTransactionHash}), hashed when read. */
+  readonly digest: Uint8Array<ArrayBuffer>;
+  /** The unsigned serialization, whose keccak-256 is `digest` (for a signer that hashes itself). */
+  unsigned: Uint8Array;
   /** The signed serialization (as {@link serializeEthereumTransaction} with `signature`). */
   withSignature(signature: TransactionSignature): Uint8Array<ArrayBuffer>;
 }
@@ -322,7 +324,10 @@ export function prepareEthereumTransaction(serialized: string | Uint8Array): Uns
   if (!typed) fields = fields.subarray(0, fields.length - rlpEncode(int(transaction.chainId)).length - 2); // chainId, 0x80, 0x80
   return {
     transaction,
-    digest: keccak256(bytes),
+    get digest() {
+      return keccak256(bytes);
+    },
+    unsigned: bytes,
     withSignature(signature) {
       const v = typed ? BigInt(signature.yParity) : transaction.chainId * 2n + 35n + BigInt(signature.yParity);
       const list = rlpEncodeList(fields, [int(v), int(signature.r), int(signature.s)]);

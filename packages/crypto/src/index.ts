@@ -62,7 +62,7 @@ export { checksumAddress, deriveAccount, formatAddress, type AddressFormat, type
 export { hashPersonalMessage } from './eip191.js';
 export { hashTypedData, type TypedData, type TypedDataField } from './eip712.js';
 export { hashEip7702Authorization, type Eip7702Authorization } from './eip7702.js';
-export { payloadDigest, type HashFunction, type PayloadEncoding, type PayloadRequest } from './payload.js';
+export { payloadDigest, payloadToSign, type HashFunction, type PayloadEncoding, type PayloadRequest } from './payload.js';
 export { signRawPayload, verifyRawSignature, type RawSignature } from './sign.js';
 export { checkJwtTimes, decodeJwt, signJwt, verifyJwt, type VerifyJwtOptions } from './jwt.js';
 export { createClientSignature, verifyClientSignature, type ClientSignature } from './clientSignature.js';

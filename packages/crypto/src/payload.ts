@@ -119,6 +119,23 @@ function decodeBytes(encoding: PayloadEncoding, payload: string): Uint8Array<Arr
  * ```
  */
 export function payloadDigest(params: PayloadRequest & { curve: Curve }): Uint8Array<ArrayBuffer> {
+  const { bytes, keccak } = payloadToSign(params);
+  return keccak ? keccak256(bytes) : bytes;
+}
+
+/**
+ * {@link payloadDigest} with its last step left to the caller where that step is keccak-256 of the
+ * decoded payload (secp256k1, HASH_FUNCTION_KECCAK256, a hexadecimal or UTF-8 payload): `keccak`
+ * true says `bytes` are still to be hashed. It checks and refuses exactly what payloadDigest
+ * does. A server hashes where it signs, on a worker thread instead of its event loop.
+ *
+ * @example
+ * ```ts
+ * payloadToSign({ payload: 'hello', encoding: 'PAYLOAD_ENCODING_TEXT_UTF8', hashFunction: 'HASH_FUNCTION_KECCAK256', curve: 'CURVE_SECP256K1' });
+ * // { bytes: utf8ToBytes('hello'), keccak: true }
+ * ```
+ */
+export function payloadToSign(params: PayloadRequest & { curve: Curve }): { bytes: Uint8Array<ArrayBuffer>; keccak: boolean } {
   assertObject(params, 'params');
   const curve = assertCurve(params.curve);
   assertString(params.payload, 'payload', 'ERR_INVALID_PAYLOAD');
@@ -133,20 +150,20 @@ export function payloadDigest(params: PayloadRequest & { curve: Curve }): Uint8A
     if (encoding === 'PAYLOAD_ENCODING_EIP712' || encoding === 'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION') {
       throw invalid(`${encoding} is an Ethereum encoding and is not valid for ed25519`);
     }
-    return decodeBytes(encoding, payload);
+    return { bytes: decodeBytes(encoding, payload), keccak: false };
   }
 
   const structured = structuredDigest(encoding, payload, hashFunction);
-  if (structured) return structured;
+  if (structured) return { bytes: structured, keccak: false };
   const bytes = decodeBytes(encoding, payload);
   switch (hashFunction) {
     case 'HASH_FUNCTION_NO_OP':
       if (bytes.length !== 32) throw invalid('HASH_FUNCTION_NO_OP requires a 32-byte payload for secp256k1');
-      return bytes;
+      return { bytes, keccak: false };
     case 'HASH_FUNCTION_SHA256':
-      return sha256(bytes);
+      return { bytes: sha256(bytes), keccak: false };
     case 'HASH_FUNCTION_KECCAK256':
-      return keccak256(bytes);
+      return { bytes, keccak: true };
     case 'HASH_FUNCTION_NOT_APPLICABLE':
       throw invalid('HASH_FUNCTION_NOT_APPLICABLE is only valid with EIP712 or EIP7702 payloads for secp256k1');
   }

@@ -7,6 +7,7 @@ import {
   hashPersonalMessage,
   keccak256,
   payloadDigest,
+  payloadToSign,
   sha256,
   utf8ToBytes,
   type HashFunction,
@@ -158,5 +159,53 @@ describe('payloadDigest', () => {
     ],
   ])('given %s, then ERR_INVALID_PAYLOAD', (_name, fn) => {
     expect(codeOf(fn)).toBe('ERR_INVALID_PAYLOAD');
+  });
+});
+
+describe('payloadToSign: payloadDigest with its keccak left to the signer', () => {
+  const encodings: PayloadEncoding[] = [
+    'PAYLOAD_ENCODING_HEXADECIMAL',
+    'PAYLOAD_ENCODING_TEXT_UTF8',
+    'PAYLOAD_ENCODING_EIP712',
+    'PAYLOAD_ENCODING_EIP7702_AUTHORIZATION',
+  ];
+  const hashes: HashFunction[] = ['HASH_FUNCTION_NO_OP', 'HASH_FUNCTION_SHA256', 'HASH_FUNCTION_KECCAK256', 'HASH_FUNCTION_NOT_APPLICABLE'];
+  const outcome = (f: () => Uint8Array): string => {
+    try {
+      return bytesToHex(f());
+    } catch (err) {
+      return `refused ${(err as { code?: string }).code} ${(err as Error).message}`;
+    }
+  };
+
+  it('given every curve, encoding and hash function over random payloads, then its bytes (hashed with keccak-256 when it says so) or its refusal are those of payloadDigest, and only a hex or UTF-8 secp256k1 KECCAK256 payload waits for keccak (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('CURVE_SECP256K1' as const, 'CURVE_ED25519' as const),
+        fc.constantFrom(...encodings),
+        fc.constantFrom(...hashes),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 64 }).map((b) => `0x${bytesToHex(b)}`),
+          fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => bytesToHex(b)),
+          fc.string({ maxLength: 40 }),
+        ),
+        (curve, encoding, hashFunction, payload) => {
+          const params = { curve, encoding, hashFunction, payload };
+          let waits = false;
+          const viaToSign = outcome(() => {
+            const { bytes, keccak } = payloadToSign(params);
+            waits = keccak;
+            return keccak ? keccak256(bytes) : bytes;
+          });
+          expect(viaToSign).toBe(outcome(() => payloadDigest(params)));
+          const canWait =
+            curve === 'CURVE_SECP256K1' &&
+            hashFunction === 'HASH_FUNCTION_KECCAK256' &&
+            (encoding === 'PAYLOAD_ENCODING_HEXADECIMAL' || encoding === 'PAYLOAD_ENCODING_TEXT_UTF8');
+          expect(waits).toBe(canWait && !viaToSign.startsWith('refused'));
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

@@ -215,9 +215,10 @@ export class Enclave {
   /**
    * Sign messages prepared by crypto's `payloadDigest` (validate payloads before calling, so
    * a bad request costs no unseal). Exactly one unseal and at most one derivation per call.
+   * `keccak`: the messages are `payloadToSign`'s, hashed with keccak-256 where they are signed.
    * @example await enclave.signMessages({ kind: 'privateKey', sealedPrivateKey, curve: 'CURVE_SECP256K1' }, [digest])
    */
-  async signMessages(key: SigningKey, messages: readonly Uint8Array[], stamp?: StampProof): Promise<RawSignature[]> {
+  async signMessages(key: SigningKey, messages: readonly Uint8Array[], stamp?: StampProof, keccak = false): Promise<RawSignature[]> {
     if (key.kind === 'privateKey') {
       // A request's stamp not yet checked goes with the job, which checks it before opening the key.
       const check = stamp?.forSignJob();
@@ -227,6 +228,7 @@ export class Enclave {
           sealedPrivateKey: key.sealedPrivateKey,
           curve: key.curve,
           messages: [...messages],
+          ...(keccak ? { keccak: true as const } : {}),
           ...(check ? { stamp: check } : {}),
         });
       } catch (cause) {
@@ -238,7 +240,7 @@ export class Enclave {
     }
     await stamp?.settle();
     // An account stored before its key was sealed on its own (migration 0007): through its mnemonic.
-    return this.withAccountKey(key.sealedMnemonic, key, (privateKey) => signMessages(key.curve, privateKey, messages));
+    return this.withAccountKey(key.sealedMnemonic, key, (privateKey) => signMessages(key.curve, privateKey, messages, keccak));
   }
 
   // ---- import ----------------------------------------------------------------------------

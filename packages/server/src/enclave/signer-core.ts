@@ -52,6 +52,8 @@ export interface SignJob {
   curve: Curve;
   /** What `payloadDigest` prepared: 32-byte digests (secp256k1) or messages (ed25519). */
   messages: Uint8Array[];
+  /** The messages are `payloadToSign`'s, to be hashed with keccak-256 here before signing. */
+  keccak?: true;
   /** The request's X-Stamp, when still unchecked: checked first; the key is opened only if it holds. */
   stamp?: StampCheckJob;
 }
@@ -235,7 +237,7 @@ export async function signSealed(atRest: AtRestKey, job: SignJob): Promise<RawSi
   if (job.stamp && !checkStamp(job.stamp)) return null;
   const privateKey = await atRest.open(job.sealedPrivateKey);
   try {
-    return signMessages(job.curve, privateKey, job.messages);
+    return signMessages(job.curve, privateKey, job.messages, job.keccak === true);
   } finally {
     privateKey.fill(0);
   }

@@ -80,16 +80,18 @@ export async function resolveSigner(tx: Executor, organizationId: string, signWi
 /**
  * Sign `messages` with the signer's key (one unseal). An account stored before migration 0007
  * derives its key from the mnemonic this once and stores it sealed, so its next signature opens
- * one key like every other (the account never stops signing while it migrates).
+ * one key like every other (the account never stops signing while it migrates). `keccak`: the
+ * messages are `payloadToSign`'s, hashed with keccak-256 where they are signed.
  * @example const [signature] = await signWithSigner(ctx, signer, [digest]);
  */
 export async function signWithSigner(
   ctx: { db: Executor; enclave: Enclave; caller: Pick<Caller, 'stamp'> },
   signer: Signer,
   messages: readonly Uint8Array[],
+  keccak = false,
 ): Promise<RawSignature[]> {
   // The request's stamp, when still unchecked, is checked by the signature's own job.
-  const signatures = await ctx.enclave.signMessages(signer.key, messages, ctx.caller.stamp);
+  const signatures = await ctx.enclave.signMessages(signer.key, messages, ctx.caller.stamp, keccak);
   if (signer.unsealedAccountId !== undefined && signer.key.kind === 'walletAccount') {
     const sealed = await ctx.enclave.sealAccountKey(signer.key.sealedMnemonic, signer.key);
     await ctx.db

@@ -3,18 +3,22 @@
  * @turnkey/viem sends): resolve `signWith` within the organization, check and hash every
  * payload, then one enclave call: one unseal and at most one derivation per request.
  */
-import { isCryptoError, payloadDigest, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
+import { isCryptoError, keccak256, payloadToSign, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
 import { ApiError } from '../../errors.js';
 import { inTransaction } from './compute.js';
 import type { ComputeTable } from '../context.js';
 import { signWithSigner } from './signers.js';
 
-/** The bytes to sign for one payload; whatever payloadDigest rejects is a bad payload at `field`. */
-function digestOf(payload: string, encoding: PayloadEncoding, hashFunction: HashFunction, curve: Curve, field: string): Uint8Array {
+/**
+ * The bytes to sign for one payload, checked: `payloadToSign`'s, whose keccak-256 (the common
+ * case of an Ethereum payload) the signer thread takes, off the event loop. Whatever it rejects
+ * is a bad payload at `field`.
+ */
+function toSign(payload: string, encoding: PayloadEncoding, hashFunction: HashFunction, curve: Curve, field: string): { bytes: Uint8Array; keccak: boolean } {
   try {
-    return payloadDigest({ payload, encoding, hashFunction, curve });
+    return payloadToSign({ payload, encoding, hashFunction, curve });
   } catch (cause) {
-    // payloadDigest is pure over the request: whatever it rejects is a bad payload.
+    // payloadToSign is pure over the request: whatever it rejects is a bad payload.
     const message = isCryptoError(cause) ? cause.message : 'the payload cannot be decoded or hashed as requested';
     throw new ApiError('ERR_INVALID_PAYLOAD', message, field, { cause });
   }
@@ -28,16 +32,19 @@ export const signingCompute = {
    */
   sign_raw_payloads: async (params, ctx) => {
     const signer = await ctx.signer(params.signWith);
-    // Hash every payload before the enclave opens anything: a bad payload costs no unseal.
-    const messages = params.payloads.map((payload, i) => digestOf(payload, params.encoding, params.hashFunction, signer.key.curve, `payloads.${i}`));
-    return { signatures: await signWithSigner(ctx, signer, messages) };
+    // Check every payload before the enclave opens anything: a bad payload costs no unseal. One
+    // request's payloads share their encoding and hash function, so all or none wait for keccak.
+    const prepared = params.payloads.map((payload, i) => toSign(payload, params.encoding, params.hashFunction, signer.key.curve, `payloads.${i}`));
+    const keccak = prepared.every((p) => p.keccak);
+    const messages = prepared.map((p) => (p.keccak && !keccak ? keccak256(p.bytes) : p.bytes));
+    return { signatures: await signWithSigner(ctx, signer, messages, keccak) };
   },
 
   /** One payload of sign_raw_payloads; the result is the signature itself, `{r, s, v}`. */
   sign_raw_payload: async (params, ctx) => {
     const signer = await ctx.signer(params.signWith);
-    const message = digestOf(params.payload, params.encoding, params.hashFunction, signer.key.curve, 'payload');
-    const [signature] = await signWithSigner(ctx, signer, [message]);
+    const { bytes, keccak } = toSign(params.payload, params.encoding, params.hashFunction, signer.key.curve, 'payload');
+    const [signature] = await signWithSigner(ctx, signer, [bytes], keccak);
     return signature!;
   },
 } satisfies ComputeTable;

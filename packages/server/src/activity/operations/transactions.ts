@@ -27,6 +27,8 @@ import { signWithSigner } from './signers.js';
 interface Signable {
   curve: Curve;
   message: Uint8Array;
+  /** `message` is still to be hashed with keccak-256, on the signer thread. */
+  keccak?: boolean;
   /** Checked before the key is opened: may this public key (hex, as stored) sign it? */
   admit?(publicKey: string): void;
   /** The signed transaction. */
@@ -49,11 +51,13 @@ function parsed<T>(parse: () => T): T {
 }
 
 function ethereum(unsigned: string): Signable {
-  // Hashed and signed from the bytes as sent: the strict parser admits one spelling of each.
+  // Hashed and signed from the bytes as sent: the strict parser admits one spelling of each. The
+  // keccak-256 of those bytes is taken on the signer thread, off the event loop.
   const tx = parsed(() => prepareEthereumTransaction(unsigned));
   return {
     curve: 'CURVE_SECP256K1',
-    message: tx.digest,
+    message: tx.unsigned,
+    keccak: true,
     place: ({ r, s, v }) => tx.withSignature({ r: BigInt(`0x${r}`), s: BigInt(`0x${s}`), yParity: Number.parseInt(v, 16) === 1 ? 1 : 0 }),
   };
 }
@@ -89,7 +93,7 @@ export const transactionCompute = {
       throw invalid(`${params.type} needs a ${CURVE_NAME[signable.curve]} key; signWith is ${CURVE_NAME[signer.key.curve]}`);
     }
     signable.admit?.(signer.publicKey);
-    const [signature] = await signWithSigner(ctx, signer, [signable.message]);
+    const [signature] = await signWithSigner(ctx, signer, [signable.message], signable.keccak === true);
     return { signedTransaction: bytesToHex(signable.place(signature!)) };
   },
 } satisfies ComputeTable;
