@@ -3,7 +3,7 @@
  * @turnkey/viem sends): resolve `signWith` within the organization, check and hash every
  * payload, then one enclave call: one unseal and at most one derivation per request.
  */
-import { isCryptoError, keccak256, payloadToSign, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
+import { isCryptoError, payloadToSign, type Curve, type HashFunction, type PayloadEncoding } from '@walletkit/crypto';
 import { ApiError } from '../../errors.js';
 import { inTransaction } from './compute.js';
 import type { ComputeTable } from '../context.js';
@@ -32,12 +32,19 @@ export const signingCompute = {
    */
   sign_raw_payloads: async (params, ctx) => {
     const signer = await ctx.signer(params.signWith);
-    // Check every payload before the enclave opens anything: a bad payload costs no unseal. One
-    // request's payloads share their encoding and hash function, so all or none wait for keccak.
+    // Check every payload before the enclave opens anything: a bad payload costs no unseal. Whether
+    // a payload waits for keccak depends on the curve, encoding and hash function only, which one
+    // request's payloads share: all of them wait, or none.
     const prepared = params.payloads.map((payload, i) => toSign(payload, params.encoding, params.hashFunction, signer.key.curve, `payloads.${i}`));
-    const keccak = prepared.every((p) => p.keccak);
-    const messages = prepared.map((p) => (p.keccak && !keccak ? keccak256(p.bytes) : p.bytes));
-    return { signatures: await signWithSigner(ctx, signer, messages, keccak) };
+    const keccak = prepared[0]?.keccak === true;
+    return {
+      signatures: await signWithSigner(
+        ctx,
+        signer,
+        prepared.map((p) => p.bytes),
+        keccak,
+      ),
+    };
   },
 
   /** One payload of sign_raw_payloads; the result is the signature itself, `{r, s, v}`. */
