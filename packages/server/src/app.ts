@@ -24,6 +24,7 @@ import { issuerOf as activityServerBase } from './oauth/issued-token.js';
 import { proxyConfigStore } from './store/proxy-configs.js';
 import type { Store } from './store/db.js';
 import { Facts } from './activity/facts.js';
+import { IssuedCodes } from './activity/operations/otp-issued.js';
 
 export interface AppDeps {
   store: Store;
@@ -115,6 +116,7 @@ export async function build(config: ServerConfig, deps: AppDeps): Promise<Fastif
     fetch: deps.fetch ?? globalThis.fetch,
     delivery: deps.delivery ?? createDelivery(config, deps.store),
     facts: new Facts(deps.store),
+    issuedCodes: new IssuedCodes(),
   };
   // A server answers requests from the cached facts as soon as it hears the database's changes:
   // on PostgreSQL, start listening now rather than at the first request.

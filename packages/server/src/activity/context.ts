@@ -7,6 +7,7 @@ import type { Enclave } from '../enclave/index.js';
 import type { Executor, Tx } from '../store/db.js';
 import type { FactsSeen } from '../store/fact-cache.js';
 import type { Facts, OrgVersion } from './facts.js';
+import type { IssuedCodes } from './operations/otp-issued.js';
 import type { Signer } from './operations/signers.js';
 import type { StampProof } from './stamp-check.js';
 
@@ -61,6 +62,8 @@ export interface Services {
   delivery: Delivery;
   /** Facts of API keys and signers, cached while their organizations are unchanged (facts.ts). */
   facts: Facts;
+  /** The one-time codes this process issued, for their first attempt (operations/otp-issued.ts). */
+  issuedCodes: IssuedCodes;
 }
 
 /** What one handler sees: its transaction, the target organization, the caller. No HTTP. */

@@ -189,9 +189,11 @@ export const otpPrefetchers = {
     if (!encrypted || tokenSeconds === undefined) return undefined;
     // Read without a lock: only a code that can still take an attempt is opened (an exhausted,
     // used, retired or expired one costs this lookup). The handler counts the attempt, and
-    // checks again that the code is live, before it uses the verdict.
+    // checks again that the code is live, before it uses the verdict. A code's first attempt in
+    // the process that issued it takes the row as committed instead (otp-issued.ts).
     const now = ctx.now();
-    const [otp] = await readOtp.run(ctx.db, { id: params.otpId, organizationId: ctx.organizationId });
+    const otp =
+      ctx.issuedCodes.take(params.otpId, ctx.organizationId) ?? (await readOtp.run(ctx.db, { id: params.otpId, organizationId: ctx.organizationId }))[0];
     if (!otp || otp.attempts >= otp.maxAttempts || !isLive(otp, now)) return undefined;
     // The token a right code earns is signed on the thread that opens the attempt (decision 0029):
     // it leaves the thread only with a right code, and the handler hands it out only once the
@@ -228,22 +230,22 @@ export const otpHandlers = {
     const otpId = before?.otpId ?? newId();
     const issued = before?.issued ?? (await issueFor(ctx, otpId, params));
     const now = ctx.now();
+    const row = {
+      id: otpId,
+      organizationId: ctx.organizationId,
+      otpType: params.otpType,
+      contact,
+      codeMac: issued.codeMac,
+      targetPublicKey: issued.targetPublicKey,
+      targetPrivateKeyEncrypted: issued.sealedTargetKey,
+      maxAttempts: ctx.config.otp.maxAttempts,
+      expiresAt: new Date(now.getTime() + ttl * 1000),
+      createdAt: now,
+    };
     // Written with the activity's UPDATE and COMMIT (store/round-trips.ts): nothing reads its answer.
-    await sendWithNext(
-      ctx.tx,
-      insertOtp.bind({
-        id: otpId,
-        organizationId: ctx.organizationId,
-        otpType: params.otpType,
-        contact,
-        codeMac: issued.codeMac,
-        targetPublicKey: issued.targetPublicKey,
-        targetPrivateKeyEncrypted: issued.sealedTargetKey,
-        maxAttempts: ctx.config.otp.maxAttempts,
-        expiresAt: new Date(now.getTime() + ttl * 1000),
-        createdAt: now,
-      }),
-    );
+    await sendWithNext(ctx.tx, insertOtp.bind(row));
+    // Its first attempt takes the row from memory once it is committed (otp-issued.ts, decision 0041).
+    ctx.afterCommit(async () => ctx.issuedCodes.remember({ ...row, attempts: 0, usedAt: null }));
     const { code } = issued;
     const orgId = ctx.organizationId;
     if (params.otpType === 'OTP_TYPE_EMAIL') {
