@@ -4,7 +4,7 @@
  * here receives or returns plaintext, and callers zero the bytes they hold afterwards.
  */
 import { pbkdf2Sync } from 'node:crypto';
-import { bytesToHex, formatAddress, hexToBytes, keccak256, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
+import { bytesToHex, formatAddress, hexToBytes, publicKeyFromPrivate, signRawPayload, validateMnemonic, type Curve } from '@walletkit/crypto';
 import type { AddressFormat } from '@walletkit/protocol';
 import { pointCompress } from 'tiny-secp256k1';
 import { ApiError, asApiError } from '../errors.js';
@@ -97,17 +97,18 @@ function publicKeyOfDerived(curve: Curve, privateKey: Uint8Array): { publicKey: 
 /**
  * Sign messages prepared by `payloadDigest` (32-byte digests for secp256k1, the message for
  * ed25519): as hex with NO_OP they are signed exactly as given, so no payload is hashed twice.
- * `keccak`: the messages are `payloadToSign`'s, still to be hashed with keccak-256 (secp256k1),
- * which happens here, on the signer thread, instead of on the event loop.
+ * `keccak`: the messages are `payloadToSign`'s, still to be hashed with keccak-256 (secp256k1):
+ * signRawPayload's own HASH_FUNCTION_KECCAK256 hashes them here, on the signer thread, instead of
+ * on the event loop.
  */
 export function signMessages(curve: Curve, privateKey: Uint8Array, messages: readonly Uint8Array[], keccak = false): RawSignature[] {
   return messages.map((message) =>
     signRawPayload({
       curve,
       privateKey,
-      payload: bytesToHex(keccak ? keccak256(message) : message),
+      payload: bytesToHex(message),
       encoding: 'PAYLOAD_ENCODING_HEXADECIMAL',
-      hashFunction: 'HASH_FUNCTION_NO_OP',
+      hashFunction: keccak ? 'HASH_FUNCTION_KECCAK256' : 'HASH_FUNCTION_NO_OP',
     }),
   );
 }
