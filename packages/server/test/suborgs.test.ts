@@ -95,6 +95,22 @@ describe.each(storeKinds)('list_suborgs on %s', (kind) => {
     );
   });
 
+  it('given an identity filter, when asked with and without a cursor and a limit, then both ways of reading it (the built lookup and the general query) answer alike', async () => {
+    const { email, organizationId } = made[1]!;
+    const ids = async (request: Record<string, unknown>) =>
+      (await list({ organizationId: s.org.organizationId, filterType: 'EMAIL', filterValue: email, ...request })).body.organizationIds;
+    // The lookup a login makes (no cursor): the email in any letter case.
+    expect(await ids({})).toEqual([organizationId]);
+    expect(await ids({ filterValue: email.toUpperCase() })).toEqual([organizationId]);
+    expect(await ids({ paginationOptions: { limit: '1' } })).toEqual([organizationId]);
+    // With a cursor: the general query, the same sub-organization around it.
+    expect(await ids({ paginationOptions: { after: made[0]!.organizationId } })).toEqual([organizationId]);
+    expect(await ids({ paginationOptions: { before: made[2]!.organizationId } })).toEqual([organizationId]);
+    expect(await ids({ paginationOptions: { after: organizationId } })).toEqual([]);
+    // An email no sub-organization has: nothing.
+    expect(await ids({ filterValue: freshEmail('nobody') })).toEqual([]);
+  });
+
   it('given a verification token as proof, when it is for the contact, unused and of this organization, then the lookup answers; otherwise it is a 401 whatever exists', async () => {
     const { email, organizationId } = made[0]!;
     const lookup = (verificationToken: string, filterValue = email) =>

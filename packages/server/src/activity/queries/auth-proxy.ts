@@ -39,6 +39,22 @@ async function identityOf(filterType: Request['filterType'], value: string, ctx:
   }
 }
 
+/**
+ * Sub-organizations of `parent` with the identity (`kind`, `value`): values or placeholders.
+ * Driven by the identity's primary key (parent, kind, value): one index lookup however many
+ * sub-organizations the parent has (a correlated EXISTS walked all of them).
+ */
+function identityIn(parent: unknown, kind: unknown, value: unknown): SQL {
+  return sql`${organizations.id} in (select ${subOrganizationIdentities.subOrganizationId} from ${subOrganizationIdentities}
+    where ${subOrganizationIdentities.parentOrganizationId} = ${parent}
+    and ${subOrganizationIdentities.kind} = ${kind} and ${subOrganizationIdentities.value} = ${value})`;
+}
+
+/** Whether the verification token `tokenId` was used (a value or a placeholder; NULL: false). */
+function tokenUsed(tokenId: unknown): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${usedVerificationTokens} where ${usedVerificationTokens.tokenId} = ${tokenId})`;
+}
+
 /** The condition on `organizations` a filter puts (the sub-organizations of the target are implied). */
 async function filterCondition(request: Request, ctx: QueryContext): Promise<SQL | undefined> {
   const { filterType, filterValue } = request;
@@ -65,11 +81,7 @@ async function filterCondition(request: Request, ctx: QueryContext): Promise<SQL
         return sql`${organizations.id} in (select ${apiKeys.organizationId} from ${apiKeys} where ${apiKeys.publicKey} = ${value}
           and ${apiKeys.curve} = ${request.apiKeyCurve} and not ${apiKeys.isSession})`;
       }
-      // Driven by the identity's primary key (parent, kind, value): one index lookup however many
-      // sub-organizations the parent has (a correlated EXISTS walked all of them).
-      return sql`${organizations.id} in (select ${subOrganizationIdentities.subOrganizationId} from ${subOrganizationIdentities}
-        where ${subOrganizationIdentities.parentOrganizationId} = ${ctx.organizationId}
-        and ${subOrganizationIdentities.kind} = ${kind} and ${subOrganizationIdentities.value} = ${value})`;
+      return identityIn(ctx.organizationId, kind, value);
     }
   }
 }
@@ -140,6 +152,26 @@ async function checkProofs(
   }
 }
 
+/**
+ * list_suborgs by an identity (the proxy's account lookup at every login: EMAIL, PHONE_NUMBER,
+ * CREDENTIAL_ID, OIDC_TOKEN, PUBLIC_KEY), first page forward: the statement `list_suborgs`
+ * builds for it, built once (store/statements.ts). `tokenId` NULL when no verification token
+ * came (`used` is then false: `= NULL` matches nothing).
+ */
+const byIdentity = statement(
+  'suborgs_by_identity',
+  (db, p: Placeholders<{ organizationId: string; kind: IdentityKind; value: string; tokenId: string | null; limit: number }>) =>
+    db
+      .select({ id: organizations.id, used: tokenUsed(p('tokenId')) })
+      .from(organizations)
+      .where(and(eq(organizations.parentOrganizationId, p('organizationId')), identityIn(p('organizationId'), p('kind'), p('value'))))
+      .orderBy(asc(organizations.createdAt), asc(organizations.id))
+      .limit(p('limit')),
+);
+
+/** The filter types `byIdentity` answers (an identity of sub_org_identities). */
+const IDENTITY_FILTERS = new Set(['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'OIDC_TOKEN', 'PUBLIC_KEY']);
+
 /** The (created at, id) position of a page cursor: a sub-organization of the target. @throws ApiError ERR_INVALID_PARAMETER */
 async function cursorOf(ctx: QueryContext, id: string, field: string): Promise<SQL> {
   const [row] = await ctx.db
@@ -175,6 +207,28 @@ export const authProxyQueries = {
    */
   list_suborgs: async (request, ctx) => {
     const page = request.paginationOptions;
+    const { filterType, filterValue } = request;
+    if (
+      filterType !== undefined &&
+      filterValue !== undefined &&
+      IDENTITY_FILTERS.has(filterType) &&
+      request.apiKeyCurve === undefined &&
+      page?.after === undefined &&
+      page?.before === undefined
+    ) {
+      const { kind, value } = await identityOf(filterType, filterValue, ctx);
+      const claims = await tokenClaimsOf(request, ctx);
+      const rows = await byIdentity.run(ctx.db, {
+        organizationId: ctx.organizationId,
+        kind,
+        value,
+        tokenId: claims?.id ?? null,
+        limit: Number(page?.limit ?? '10'),
+      });
+      const organizationIds = rows.map((r) => r.id);
+      await checkProofs(request, ctx, organizationIds, claims, rows[0]?.used);
+      return { organizationIds };
+    }
     const conditions: Array<SQL | undefined> = [eq(organizations.parentOrganizationId, ctx.organizationId), await filterCondition(request, ctx)];
     const position = sql`(${organizations.createdAt}, ${organizations.id})`;
     if (page?.after !== undefined) conditions.push(sql`${position} > ${await cursorOf(ctx, page.after, 'paginationOptions.after')}`);
@@ -183,9 +237,7 @@ export const authProxyQueries = {
     const order = backwards ? [desc(organizations.createdAt), desc(organizations.id)] : [asc(organizations.createdAt), asc(organizations.id)];
     const claims = await tokenClaimsOf(request, ctx);
     // Whether the token was used rides on every row found: a login's lookup is one round trip.
-    const used = claims
-      ? sql<boolean>`exists (select 1 from ${usedVerificationTokens} where ${usedVerificationTokens.tokenId} = ${claims.id})`
-      : sql<boolean>`false`;
+    const used = claims ? tokenUsed(claims.id) : sql<boolean>`false`;
     const rows = await ctx.db
       .select({ id: organizations.id, used })
       .from(organizations)
