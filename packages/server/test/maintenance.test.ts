@@ -223,20 +223,29 @@ describe('the embedded database checkpoints itself (PGlite)', () => {
     expect(await lsnDiff(after.redo, before.insert)).toBeGreaterThanOrEqual(0);
     expect(await checkpointDue(store, limits)).toBeNull();
     // Round after round with a pass between them, pg_wal stops growing: old segments are recycled.
-    // A checkpoint keeps recycled files ahead up to min_wal_size (PostgreSQL's XLOGfileslop), so
-    // pg_wal may grow to that and no further, however much WAL is written.
+    // A checkpoint keeps recycled files ahead up to min_wal_size, or up to its estimate of the WAL
+    // between two checkpoints when that is more (PostgreSQL's XLOGfileslop: 1.1 x (1 +
+    // checkpoint_completion_target) x the estimate, which is at most the longest distance seen),
+    // so pg_wal may grow to that and no further, however much WAL is written. A pass's own VACUUM of
+    // the churned table (when the statistics find it due) can write a burst of WAL in one round.
     const setting = async (name: string) =>
       Number((await store.query<{ v: string }>({ text: 'SELECT setting AS v FROM pg_settings WHERE name = $1', values: [name] }))[0]!.v);
     const segment = await setting('wal_segment_size'); // bytes
-    const bound = (await setting('min_wal_size')) * MiB + 2 * segment; // min_wal_size is in MB
+    const minWal = (await setting('min_wal_size')) * MiB; // min_wal_size is in MB
+    const spread = 1.1 * (1 + (await setting('checkpoint_completion_target')));
     const start = (await state()).insert;
-    const counts: number[] = [];
-    while ((await lsnDiff((await state()).insert, start)) < bound + 2 * segment) {
+    const rounds: Array<{ segments: number; bound: number }> = [];
+    let longest = 0;
+    let redo = (await state()).redo;
+    while ((await lsnDiff((await state()).insert, start)) < minWal + 4 * segment) {
       await writeWal(6);
       expect((await maintain(store, limits)).checkpoint).toBe('wal');
-      counts.push((await state()).segments);
+      const now = await state();
+      longest = Math.max(longest, await lsnDiff(now.redo, redo));
+      redo = now.redo;
+      rounds.push({ segments: now.segments, bound: Math.max(minWal, spread * longest) + 2 * segment });
     }
-    expect(Math.max(...counts) * segment).toBeLessThanOrEqual(bound);
+    for (const round of rounds) expect(round.segments * segment).toBeLessThanOrEqual(round.bound);
   });
 
   it('given the checkpoint timeout passed, when a pass runs, then it checkpoints only if WAL was written since the last checkpoint', async () => {
