@@ -182,6 +182,59 @@ async function cursorOf(ctx: QueryContext, id: string, field: string): Promise<S
   return sql`(${row.createdAt}, ${id})`;
 }
 
+/** A lookup's rows in the order of the answer (whether the token was used rides on each) and the token's claims. */
+interface Found {
+  rows: Array<{ id: string; used: boolean }>;
+  claims: VerificationClaims | undefined;
+}
+
+/** Whether `byIdentity` answers the request: an identity filter, no `apiKeyCurve`, no cursor. */
+function builtLookupAnswers(request: Request): boolean {
+  const page = request.paginationOptions;
+  return (
+    request.filterType !== undefined &&
+    request.filterValue !== undefined &&
+    IDENTITY_FILTERS.has(request.filterType) &&
+    request.apiKeyCurve === undefined &&
+    page?.after === undefined &&
+    page?.before === undefined
+  );
+}
+
+/** The login's lookup (`builtLookupAnswers`), by the statement built once. */
+async function lookupByIdentity(request: Request, ctx: QueryContext): Promise<Found> {
+  const { kind, value } = await identityOf(request.filterType, request.filterValue as string, ctx);
+  const claims = await tokenClaimsOf(request, ctx);
+  const rows = await byIdentity.run(ctx.db, {
+    organizationId: ctx.organizationId,
+    kind,
+    value,
+    tokenId: claims?.id ?? null,
+    limit: Number(request.paginationOptions?.limit ?? '10'),
+  });
+  return { rows, claims };
+}
+
+/** Any other lookup: its filter, cursors and order built for the request. */
+async function lookupPage(request: Request, ctx: QueryContext): Promise<Found> {
+  const page = request.paginationOptions;
+  const conditions: Array<SQL | undefined> = [eq(organizations.parentOrganizationId, ctx.organizationId), await filterCondition(request, ctx)];
+  const position = sql`(${organizations.createdAt}, ${organizations.id})`;
+  if (page?.after !== undefined) conditions.push(sql`${position} > ${await cursorOf(ctx, page.after, 'paginationOptions.after')}`);
+  if (page?.before !== undefined) conditions.push(sql`${position} < ${await cursorOf(ctx, page.before, 'paginationOptions.before')}`);
+  const backwards = page?.before !== undefined && page.after === undefined;
+  const order = backwards ? [desc(organizations.createdAt), desc(organizations.id)] : [asc(organizations.createdAt), asc(organizations.id)];
+  const claims = await tokenClaimsOf(request, ctx);
+  // Whether the token was used rides on every row found: a login's lookup is one round trip.
+  const rows = await ctx.db
+    .select({ id: organizations.id, used: tokenUsed(claims?.id ?? null) })
+    .from(organizations)
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(Number(page?.limit ?? '10'));
+  return { rows: backwards ? rows.reverse() : rows, claims };
+}
+
 export const authProxyQueries = {
   get_auth_proxy_config: async (_request, ctx) => {
     const row = await proxyConfigOfOrganization(ctx.db, ctx.organizationId);
@@ -206,45 +259,8 @@ export const authProxyQueries = {
    * target), optionally filtered.
    */
   list_suborgs: async (request, ctx) => {
-    const page = request.paginationOptions;
-    const { filterType, filterValue } = request;
-    if (
-      filterType !== undefined &&
-      filterValue !== undefined &&
-      IDENTITY_FILTERS.has(filterType) &&
-      request.apiKeyCurve === undefined &&
-      page?.after === undefined &&
-      page?.before === undefined
-    ) {
-      const { kind, value } = await identityOf(filterType, filterValue, ctx);
-      const claims = await tokenClaimsOf(request, ctx);
-      const rows = await byIdentity.run(ctx.db, {
-        organizationId: ctx.organizationId,
-        kind,
-        value,
-        tokenId: claims?.id ?? null,
-        limit: Number(page?.limit ?? '10'),
-      });
-      const organizationIds = rows.map((r) => r.id);
-      await checkProofs(request, ctx, organizationIds, claims, rows[0]?.used);
-      return { organizationIds };
-    }
-    const conditions: Array<SQL | undefined> = [eq(organizations.parentOrganizationId, ctx.organizationId), await filterCondition(request, ctx)];
-    const position = sql`(${organizations.createdAt}, ${organizations.id})`;
-    if (page?.after !== undefined) conditions.push(sql`${position} > ${await cursorOf(ctx, page.after, 'paginationOptions.after')}`);
-    if (page?.before !== undefined) conditions.push(sql`${position} < ${await cursorOf(ctx, page.before, 'paginationOptions.before')}`);
-    const backwards = page?.before !== undefined && page.after === undefined;
-    const order = backwards ? [desc(organizations.createdAt), desc(organizations.id)] : [asc(organizations.createdAt), asc(organizations.id)];
-    const claims = await tokenClaimsOf(request, ctx);
-    // Whether the token was used rides on every row found: a login's lookup is one round trip.
-    const used = claims ? tokenUsed(claims.id) : sql<boolean>`false`;
-    const rows = await ctx.db
-      .select({ id: organizations.id, used })
-      .from(organizations)
-      .where(and(...conditions))
-      .orderBy(...order)
-      .limit(Number(page?.limit ?? '10'));
-    const organizationIds = (backwards ? rows.reverse() : rows).map((r) => r.id);
+    const { rows, claims } = builtLookupAnswers(request) ? await lookupByIdentity(request, ctx) : await lookupPage(request, ctx);
+    const organizationIds = rows.map((r) => r.id);
     await checkProofs(request, ctx, organizationIds, claims, rows[0]?.used);
     return { organizationIds };
   },
