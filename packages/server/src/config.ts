@@ -34,7 +34,8 @@ export interface ServerConfig {
    * OTP lifetimes and limits (DESIGN section 3; SECURITY.md "One-time codes"): a code lives
    * `ttlSeconds` and allows `maxAttempts` tries; one contact gets at most
    * `maxPerContactPerWindow` codes per `windowSeconds` and `maxPerContactPerDay` per 24 hours
-   * (no daily cap when absent). Only the newest code of a contact verifies.
+   * (no daily cap when absent). Only the newest code of a contact verifies. From the
+   * environment: WALLETKIT_OTP_CODES_PER_WINDOW and WALLETKIT_OTP_CODES_PER_DAY (`otpOf`).
    */
   otp: { ttlSeconds: number; maxAttempts: number; maxPerContactPerWindow: number; windowSeconds: number; maxPerContactPerDay?: number };
   /** The OIDC providers of the provider table whose id_tokens are accepted (Google, Apple); tests point them at a local provider. */
@@ -81,6 +82,9 @@ export interface ServerEnv {
   APPLE_ISSUER?: string | undefined;
   APPLE_JWKS_URL?: string | undefined;
   LOG_LEVEL?: string | undefined;
+  WALLETKIT_SIGNER_THREADS?: string | undefined;
+  WALLETKIT_OTP_CODES_PER_WINDOW?: string | undefined;
+  WALLETKIT_OTP_CODES_PER_DAY?: string | undefined;
   [name: string]: string | undefined;
 }
 
@@ -133,7 +137,7 @@ export function loadConfig(env: ServerEnv = process.env, overrides: Partial<Serv
       emailWebhookUrl: env.EMAIL_WEBHOOK_URL || undefined,
       emailFrom: env.WALLETKIT_EMAIL_FROM ?? 'walletkit <no-reply@localhost>',
     },
-    otp: overrides.otp ?? { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: 5, windowSeconds: 600, maxPerContactPerDay: 20 },
+    otp: overrides.otp ?? otpOf(env),
     // The OIDC providers of the table; `<PREFIX>_ISSUER` and `<PREFIX>_JWKS_URL` override (GOOGLE_ISSUER, ...).
     oidcProviders:
       overrides.oidcProviders ??
@@ -157,10 +161,52 @@ function logLevelOf(value: string | undefined): LogLevel {
 
 /** WALLETKIT_SIGNER_THREADS: a whole number from 0 to 64, or unset (the default). */
 function signerThreadsOf(value: string | undefined): number | undefined {
+  return wholeNumberOf('WALLETKIT_SIGNER_THREADS', value, 0, 64);
+}
+
+/** The variable `name` as a whole number from `min` to `max`, undefined when unset or empty. */
+function wholeNumberOf(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 64) throw new Error(`WALLETKIT_SIGNER_THREADS must be a whole number from 0 to 64 (got ${value})`);
+  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < min || n > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max} (got ${value})`);
   return n;
+}
+
+/** One contact's codes per 10 minutes and per day unless WALLETKIT_OTP_CODES_PER_WINDOW / _PER_DAY say otherwise (SECURITY.md). */
+const OTP_CODES_PER_WINDOW = 5;
+const OTP_CODES_PER_DAY = 20;
+/** The most either variable may allow. */
+const MAX_OTP_CODES = 10_000;
+
+/**
+ * A code lives 5 minutes and allows 3 tries; one contact's codes per 10 minutes and per day are
+ * WALLETKIT_OTP_CODES_PER_WINDOW and WALLETKIT_OTP_CODES_PER_DAY (5 and 20 when unset). A window
+ * allowing more than the day would be a limit that never applies: refused, naming both.
+ */
+function otpOf(env: ServerEnv): ServerConfig['otp'] {
+  const perWindow = wholeNumberOf('WALLETKIT_OTP_CODES_PER_WINDOW', env.WALLETKIT_OTP_CODES_PER_WINDOW, 1, MAX_OTP_CODES) ?? OTP_CODES_PER_WINDOW;
+  const perDay = wholeNumberOf('WALLETKIT_OTP_CODES_PER_DAY', env.WALLETKIT_OTP_CODES_PER_DAY, 1, MAX_OTP_CODES) ?? OTP_CODES_PER_DAY;
+  if (perWindow > perDay) {
+    throw new Error(`WALLETKIT_OTP_CODES_PER_WINDOW (${perWindow}) must not be more than WALLETKIT_OTP_CODES_PER_DAY (${perDay}): raise both`);
+  }
+  return { ttlSeconds: 300, maxAttempts: 3, maxPerContactPerWindow: perWindow, windowSeconds: 600, maxPerContactPerDay: perDay };
+}
+
+/**
+ * The code limits when raised above the defaults: each code allows `maxAttempts` tries, so the
+ * guesses one contact's codes get grow with them (SECURITY.md "One-time codes and the guess budget").
+ */
+function raisedOtpLimits(config: ServerConfig): string | undefined {
+  const { maxPerContactPerWindow, windowSeconds, maxPerContactPerDay, maxAttempts } = config.otp;
+  const perDay = maxPerContactPerDay ?? Number.POSITIVE_INFINITY;
+  if (maxPerContactPerWindow <= OTP_CODES_PER_WINDOW && perDay <= OTP_CODES_PER_DAY) return undefined;
+  return (
+    `one-time codes: one contact may get ${maxPerContactPerWindow} codes per ${windowSeconds} s and ${maxPerContactPerDay ?? 'any number of'} per day ` +
+    `(defaults ${OTP_CODES_PER_WINDOW} and ${OTP_CODES_PER_DAY}), so up to ${maxPerContactPerWindow * maxAttempts} guesses per ${windowSeconds} s ` +
+    `and ${maxPerContactPerDay === undefined ? 'no limit' : maxPerContactPerDay * maxAttempts} per day at one contact's code: ` +
+    'raise them only for test accounts or with longer codes (otpLength, otpAlphanumeric)'
+  );
 }
 
 /**
@@ -170,12 +216,15 @@ function signerThreadsOf(value: string | undefined): number | undefined {
  */
 export function startupWarnings(config: ServerConfig): string[] {
   const lines: string[] = [];
+  const limits = raisedOtpLimits(config);
   if (config.devOutbox) {
     lines.push(
       'WARNING: the dev outbox is on: one-time codes are stored readable and served at GET /v1/dev/outbox to loopback clients. Never use it in production.',
     );
+    if (limits) lines.push(limits);
     return lines;
   }
+  if (limits) lines.push(limits);
   if (config.delivery.smtpUrl && config.delivery.emailWebhookUrl) {
     lines.push('both SMTP_URL and EMAIL_WEBHOOK_URL are set: email one-time codes go through SMTP, EMAIL_WEBHOOK_URL is not used');
   }
