@@ -168,7 +168,7 @@ function signerThreadsOf(value: string | undefined): number | undefined {
 function wholeNumberOf(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isInteger(n) || n < min || n > max)
+  if (!/^\d+$/.test(value) || n < min || n > max)
     throw new Error(`${name} must be a whole number from ${min} to ${max} (got ${value})`);
   return n;
 }
@@ -210,8 +210,9 @@ function raisedOtpLimits(config: ServerConfig): string | undefined {
 }
 
 /**
- * What an operator must know at start: the dev outbox is on, or a code channel has no
- * transport (its one-time codes are refused with ERR_DELIVERY_NOT_CONFIGURED).
+ * What an operator must know at start: the dev outbox is on, the code limits are raised above
+ * the defaults, or a code channel has no transport (its one-time codes are refused with
+ * ERR_DELIVERY_NOT_CONFIGURED).
  * @example startupWarnings(loadConfig({})) // ['email one-time codes are disabled: no SMTP_URL ...', ...]
  */
 export function startupWarnings(config: ServerConfig): string[] {
