@@ -168,8 +168,7 @@ function signerThreadsOf(value: string | undefined): number | undefined {
 function wholeNumberOf(name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined || value === '') return undefined;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max)
-    throw new Error(`${name} must be a whole number from ${min} to ${max} (got ${value})`);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max} (got ${value})`);
   return n;
 }
 
