@@ -98,6 +98,17 @@ function figuresOf(result: autocannon.Result, failures: string[], builtLate: num
   };
 }
 
+/**
+ * A full garbage collection of the bench's own heap right before a window's clock starts, when
+ * node runs with --expose-gc (`npm run bench` and `bench:profile` do). The load generator's
+ * garbage of the warm-up and the pool (native key objects among it, whose finalizers make most of
+ * a full collection's time) is collected then, not in a pause of the load generator inside the
+ * window: one of 633 ms was seen, and it counted as the server's p99 and cut its rate.
+ */
+function settleHeap(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}
+
 /** Warm up, prepare a pool sized by the warm-up rate, measure. */
 export async function measureRequests(run: RequestRun): Promise<Figures> {
   let n = 0;
@@ -108,6 +119,7 @@ export async function measureRequests(run: RequestRun): Promise<Figures> {
   for (let i = 0; i < size; i++) pool.push(run.make(n++));
   let taken = 0;
   let late = 0;
+  settleHeap();
   const done = run.onMeasure?.();
   const measured = await autocannonRun(run.url, run.connections, run.seconds, () => {
     if (taken < pool.length) return pool[taken++]!;
@@ -191,6 +203,7 @@ export async function measureFlows<P>(run: FlowRun<P>): Promise<Figures> {
   const pool: Array<P | undefined> = [];
   for (let i = 0; i < size; i++) pool.push(run.prepare(offset + i));
   let late = 0;
+  settleHeap();
   const done = run.onMeasure?.();
   const measured = await phase(run.seconds, (i) => {
     if (i - offset < pool.length) return pool[i - offset];
