@@ -216,15 +216,15 @@ function raisedOtpLimits(config: ServerConfig): string | undefined {
  */
 export function startupWarnings(config: ServerConfig): string[] {
   const lines: string[] = [];
-  const limits = raisedOtpLimits(config);
   if (config.devOutbox) {
     lines.push(
       'WARNING: the dev outbox is on: one-time codes are stored readable and served at GET /v1/dev/outbox to loopback clients. Never use it in production.',
     );
-    if (limits) lines.push(limits);
-    return lines;
   }
+  const limits = raisedOtpLimits(config);
   if (limits) lines.push(limits);
+  // The dev outbox stands in for every transport: nothing more to say of them.
+  if (config.devOutbox) return lines;
   if (config.delivery.smtpUrl && config.delivery.emailWebhookUrl) {
     lines.push('both SMTP_URL and EMAIL_WEBHOOK_URL are set: email one-time codes go through SMTP, EMAIL_WEBHOOK_URL is not used');
   }

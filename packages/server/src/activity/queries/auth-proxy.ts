@@ -18,25 +18,36 @@ import type { QueryContext, QueryTable } from './context.js';
 
 type Request = QueryRequestOf<'list_suborgs'>;
 
-/** The stored kind and normalized value an identity filter matches. */
-async function identityOf(filterType: Request['filterType'], value: string, ctx: QueryContext): Promise<{ kind: IdentityKind; value: string }> {
-  switch (filterType) {
-    case 'EMAIL':
-      return { kind: 'EMAIL', value: normalizeEmail(value) };
-    case 'PHONE_NUMBER':
-      return { kind: 'PHONE_NUMBER', value: value.trim() };
-    case 'CREDENTIAL_ID':
-      return { kind: 'CREDENTIAL_ID', value: value.trim() };
-    case 'PUBLIC_KEY':
-      return { kind: 'PUBLIC_KEY', value: normalizeLookupPublicKey(value) };
-    case 'OIDC_TOKEN': {
-      // The token must verify (issuer keys, expiry): an unverified one would let anyone probe identities.
-      const token = await verifyOidcToken(value, { config: ctx.config, enclave: ctx.enclave, fetch: ctx.fetch, now: ctx.now, field: 'filterValue' });
-      return { kind: 'OIDC', value: oidcIdentityValue(token) };
-    }
-    default:
-      throw new ApiError('ERR_INVALID_REQUEST', `unsupported filterType ${String(filterType)}`, 'filterType');
-  }
+/** An identity as sub_org_identities stores it. */
+interface Identity {
+  kind: IdentityKind;
+  value: string;
+}
+
+/**
+ * The identity filters (the rest match other tables: filterCondition), each with the stored kind
+ * and normalized value it matches. An OIDC token must verify (issuer keys, expiry): an unverified
+ * one would let anyone probe identities.
+ */
+const IDENTITY_FILTERS = {
+  EMAIL: (value: string): Identity => ({ kind: 'EMAIL', value: normalizeEmail(value) }),
+  PHONE_NUMBER: (value: string): Identity => ({ kind: 'PHONE_NUMBER', value: value.trim() }),
+  CREDENTIAL_ID: (value: string): Identity => ({ kind: 'CREDENTIAL_ID', value: value.trim() }),
+  PUBLIC_KEY: (value: string): Identity => ({ kind: 'PUBLIC_KEY', value: normalizeLookupPublicKey(value) }),
+  OIDC_TOKEN: async (value: string, ctx: QueryContext): Promise<Identity> => {
+    const token = await verifyOidcToken(value, { config: ctx.config, enclave: ctx.enclave, fetch: ctx.fetch, now: ctx.now, field: 'filterValue' });
+    return { kind: 'OIDC', value: oidcIdentityValue(token) };
+  },
+};
+
+function isIdentityFilter(filterType: Request['filterType']): filterType is keyof typeof IDENTITY_FILTERS {
+  return filterType !== undefined && Object.hasOwn(IDENTITY_FILTERS, filterType);
+}
+
+/** The stored kind and normalized value an identity filter matches. @throws ApiError ERR_INVALID_REQUEST for another filter */
+async function identityOf(filterType: Request['filterType'], value: string, ctx: QueryContext): Promise<Identity> {
+  if (!isIdentityFilter(filterType)) throw new ApiError('ERR_INVALID_REQUEST', `unsupported filterType ${String(filterType)}`, 'filterType');
+  return IDENTITY_FILTERS[filterType](value, ctx);
 }
 
 /**
@@ -169,9 +180,6 @@ const byIdentity = statement(
       .limit(p('limit')),
 );
 
-/** The filter types `byIdentity` answers (an identity of sub_org_identities). */
-const IDENTITY_FILTERS = new Set(['EMAIL', 'PHONE_NUMBER', 'CREDENTIAL_ID', 'OIDC_TOKEN', 'PUBLIC_KEY']);
-
 /** The (created at, id) position of a page cursor: a sub-organization of the target. @throws ApiError ERR_INVALID_PARAMETER */
 async function cursorOf(ctx: QueryContext, id: string, field: string): Promise<SQL> {
   const [row] = await ctx.db
@@ -192,9 +200,8 @@ interface Found {
 function builtLookupAnswers(request: Request): boolean {
   const page = request.paginationOptions;
   return (
-    request.filterType !== undefined &&
+    isIdentityFilter(request.filterType) &&
     request.filterValue !== undefined &&
-    IDENTITY_FILTERS.has(request.filterType) &&
     request.apiKeyCurve === undefined &&
     page?.after === undefined &&
     page?.before === undefined
